@@ -1,0 +1,18 @@
+# Script mode: install BUILD_DIR into a staging tree, strip, pack as OUTPUT.
+set(stage ${BUILD_DIR}/bundle-stage)
+file(REMOVE_RECURSE ${stage})
+execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${stage}/${NAME} --strip
+  RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "installing into ${stage} failed")
+endif()
+execute_process(COMMAND tar -C ${stage} -cJf ${OUTPUT} ${NAME} RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "packing ${OUTPUT} failed")
+endif()
+file(SIZE ${OUTPUT} bytes)
+math(EXPR mib "${bytes} / 1048576")
+if(bytes GREATER_EQUAL LIMIT_BYTES)
+  message(FATAL_ERROR "${OUTPUT} is ${mib} MiB, over the ${LIMIT_BYTES}-byte limit")
+endif()
+message(STATUS "bundle: ${OUTPUT} (${bytes} bytes, ${mib} MiB)")

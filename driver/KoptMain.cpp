@@ -1,0 +1,60 @@
+#include "driver/KoptMain.h"
+
+#include "driver/Diagnostics.h"
+#include "driver/Subcommand.h"
+#include "kopt/Version.h"
+
+#include <llvm/Support/Format.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace kopt::driver {
+
+namespace {
+void printHelp(llvm::raw_ostream &OS) {
+  OS << "kopt " << Version << ": optimizes CUDA kernels marked #pragma kopt inside ordinary builds\n\n"
+     << "usage: kopt <subcommand> [args]\n"
+     << "       kcc <nvcc arguments>        (compile: a drop-in replacement for nvcc)\n\n"
+     << "subcommands:\n";
+  for (const Subcommand &S : allSubcommands())
+    OS << "  " << llvm::left_justify(S.Usage, 36) << S.Summary << "\n";
+  OS << "  " << llvm::left_justify("help", 36) << "print this help\n";
+}
+
+const Subcommand *nearest(llvm::StringRef Name) {
+  const Subcommand *Best = nullptr;
+  unsigned BestDistance = 3; // Suggest only close spellings.
+  for (const Subcommand &S : allSubcommands()) {
+    unsigned D = Name.edit_distance(S.Name);
+    if (D < BestDistance) {
+      BestDistance = D;
+      Best = &S;
+    }
+  }
+  return Best;
+}
+} // namespace
+
+int koptMain(const std::vector<std::string> &Args) {
+  if (Args.empty()) {
+    printHelp(llvm::errs());
+    return 1;
+  }
+  llvm::StringRef Name = Args.front();
+  if (Name == "help" || Name == "--help" || Name == "-h") {
+    printHelp(llvm::outs());
+    return 0;
+  }
+  if (Name == "--version")
+    Name = "version";
+  const Subcommand *Command = findSubcommand(Name);
+  if (!Command) {
+    std::string Message = "unknown subcommand '" + Name.str() + "'";
+    if (const Subcommand *Near = nearest(Name))
+      Message += "; did you mean '" + Near->Name.str() + "'?";
+    reportError("kopt", Message + " (see kopt --help)");
+    return 1;
+  }
+  return Command->Run(std::vector<std::string>(Args.begin() + 1, Args.end()));
+}
+
+} // namespace kopt::driver

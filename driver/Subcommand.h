@@ -1,0 +1,26 @@
+// kopt's subcommands: one function each, listed in one table (Subcommands.cpp).
+#pragma once
+
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/StringRef.h>
+
+#include <string>
+#include <vector>
+
+namespace kopt::driver {
+
+struct Subcommand {
+  llvm::StringRef Name;
+  llvm::StringRef Usage;   // "inspect FILE [-- COMPILER FLAGS]"
+  llvm::StringRef Summary; // One line for `kopt --help`.
+  int (*Run)(const std::vector<std::string> &Args); // Args after the subcommand's name.
+};
+
+llvm::ArrayRef<Subcommand> allSubcommands();
+const Subcommand *findSubcommand(llvm::StringRef Name);
+
+int runVersion(const std::vector<std::string> &Args);
+int runDevice(const std::vector<std::string> &Args);
+int runInspect(const std::vector<std::string> &Args);
+
+} // namespace kopt::driver

@@ -1,0 +1,21 @@
+#include "driver/Subcommand.h"
+
+namespace kopt::driver {
+
+static const Subcommand Table[] = {
+    {"inspect", "inspect FILE [--] [COMPILER FLAGS]",
+     "parse a CUDA file with kopt's front end and print its kernels as JSON", runInspect},
+    {"device", "device [--json]", "list the GPUs the NVIDIA driver sees", runDevice},
+    {"version", "version", "print kopt's version and toolchain", runVersion},
+};
+
+llvm::ArrayRef<Subcommand> allSubcommands() { return Table; }
+
+const Subcommand *findSubcommand(llvm::StringRef Name) {
+  for (const Subcommand &S : Table)
+    if (S.Name == Name)
+      return &S;
+  return nullptr;
+}
+
+} // namespace kopt::driver

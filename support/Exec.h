@@ -1,0 +1,20 @@
+// Running other programs: replacing this process (kcc's hand-off to nvcc) or
+// waiting for a child.
+#pragma once
+
+#include <llvm/Support/Error.h>
+
+#include <string>
+#include <vector>
+
+namespace kopt {
+
+// Replaces the current process with Program, Args[0] being argv[0]. Returns
+// only on failure, with the reason.
+llvm::Error execReplacing(const std::string &Program, const std::vector<std::string> &Args);
+
+// Runs Program with Args (Args[0] is argv[0]), inheriting stdin/stdout/stderr,
+// and returns its exit status (128 + signal number if it was killed).
+llvm::Expected<int> runAndWait(const std::string &Program, const std::vector<std::string> &Args);
+
+} // namespace kopt

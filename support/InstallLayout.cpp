@@ -1,0 +1,44 @@
+#include "support/InstallLayout.h"
+
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+
+#include <utility>
+
+namespace kopt {
+
+namespace {
+std::string join(llvm::StringRef Base, llvm::StringRef A, llvm::StringRef B = "",
+                 llvm::StringRef C = "") {
+  llvm::SmallString<256> Path(Base);
+  llvm::sys::path::append(Path, A, B, C);
+  return std::string(Path);
+}
+} // namespace
+
+std::string runningBinaryPath() {
+  // getMainExecutable reads /proc/self/exe on Linux; the address is only a fallback.
+  static int Anchor;
+  std::string Exe = llvm::sys::fs::getMainExecutable(nullptr, &Anchor);
+  llvm::SmallString<256> Real;
+  if (!llvm::sys::fs::real_path(Exe, Real))
+    return std::string(Real);
+  return Exe;
+}
+
+InstallLayout InstallLayout::forRunningBinary() {
+  std::string Binary = runningBinaryPath();
+  llvm::StringRef BinDir = llvm::sys::path::parent_path(Binary);
+  return InstallLayout(std::string(llvm::sys::path::parent_path(BinDir)));
+}
+
+InstallLayout::InstallLayout(std::string PrefixDir) : Prefix(std::move(PrefixDir)) {}
+
+std::string InstallLayout::binDir() const { return join(Prefix, "bin"); }
+std::string InstallLayout::clangResourceDir() const { return join(Prefix, "lib", "kopt", "clang"); }
+std::string InstallLayout::shimIncludeDir() const {
+  return join(Prefix, "lib", "kopt", "include-shims");
+}
+std::string InstallLayout::skillsDir() const { return join(Prefix, "share", "kopt", "skills"); }
+
+} // namespace kopt
