@@ -8,10 +8,10 @@
 namespace kopt {
 
 namespace {
-std::string join(llvm::StringRef Base, llvm::StringRef A, llvm::StringRef B = "",
-                 llvm::StringRef C = "") {
+std::string join(llvm::StringRef Base, std::initializer_list<llvm::StringRef> Parts) {
   llvm::SmallString<256> Path(Base);
-  llvm::sys::path::append(Path, A, B, C);
+  for (llvm::StringRef Part : Parts)
+    llvm::sys::path::append(Path, Part);
   return std::string(Path);
 }
 } // namespace
@@ -34,11 +34,11 @@ InstallLayout InstallLayout::forRunningBinary() {
 
 InstallLayout::InstallLayout(std::string PrefixDir) : Prefix(std::move(PrefixDir)) {}
 
-std::string InstallLayout::binDir() const { return join(Prefix, "bin"); }
-std::string InstallLayout::clangResourceDir() const { return join(Prefix, "lib", "kopt", "clang"); }
+std::string InstallLayout::binDir() const { return join(Prefix, {"bin"}); }
+std::string InstallLayout::clangResourceDir() const { return join(Prefix, {"lib", "kopt", "clang"}); }
 std::string InstallLayout::shimIncludeDir() const {
-  return join(Prefix, "lib", "kopt", "include-shims");
+  return join(Prefix, {"lib", "kopt", "include-shims"});
 }
-std::string InstallLayout::skillsDir() const { return join(Prefix, "share", "kopt", "skills"); }
+std::string InstallLayout::skillsDir() const { return join(Prefix, {"share", "kopt", "skills"}); }
 
 } // namespace kopt

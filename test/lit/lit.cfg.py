@@ -1,0 +1,34 @@
+# lit configuration for kopt's command-line tests.
+import os
+import shutil
+
+import lit.formats
+
+config.name = "kopt"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".test", ".cu"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.kopt_build_dir, "test", "lit")
+
+# Tests see only what they set: no inherited KOPT_* or CUDA_* configuration.
+for var in list(config.environment):
+    if var.startswith("KOPT_") or var in ("CUDA_PATH", "CUDA_HOME"):
+        del config.environment[var]
+config.environment["PATH"] = os.pathsep.join(
+    [config.filecheck_dir, os.environ.get("PATH", "")])
+
+nvcc = os.path.join(config.cuda_bin_dir, "nvcc")
+# Longer names first: lit replaces in order, and %kopt is a prefix of the others.
+config.substitutions.append(("%kopt_build_dir", config.kopt_build_dir))
+config.substitutions.append(("%kopt_version", config.kopt_version))
+config.substitutions.append(("%kcc", os.path.join(config.kopt_bin_dir, "kcc")))
+config.substitutions.append(("%kopt", os.path.join(config.kopt_bin_dir, "kopt")))
+config.substitutions.append(("%nvcc", nvcc))
+config.substitutions.append(("%cmake", config.cmake))
+config.substitutions.append(("%python", config.python))
+
+if os.access(nvcc, os.X_OK):
+    config.available_features.add("nvcc")
+if shutil.which("FileCheck", path=config.environment["PATH"]) is None:
+    lit_config.fatal("FileCheck not found in " + config.filecheck_dir)
