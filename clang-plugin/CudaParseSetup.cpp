@@ -11,8 +11,10 @@ std::vector<std::string> CudaParseSetup::clangArgs() const {
       "--cuda-gpu-arch=" + GpuArch,
       "--cuda-path=" + CudaPath,
       "-resource-dir=" + ClangResourceDir,
-      "-isystem", ShimIncludeDir,
-      "-isystem", CudaPath + "/include/cccl",
+      "-isystem",
+      ShimIncludeDir,
+      "-isystem",
+      CudaPath + "/include/cccl",
       "-Wno-unknown-cuda-version", // CUDA 13 is newer than clang 19 knows; it parses fine.
       "-fsyntax-only",
   };

@@ -11,8 +11,8 @@ namespace kopt::frontend {
 struct CudaParseSetup {
   std::string ClangResourceDir; // Holds include/ with clang's CUDA wrappers.
   std::string ShimIncludeDir;
-  std::string CudaPath;           // The toolkit root, e.g. /usr/local/cuda.
-  std::string GpuArch = "sm_90"; // Device-side target for __CUDA_ARCH__.
+  std::string CudaPath;               // The toolkit root, e.g. /usr/local/cuda.
+  std::string GpuArch = "sm_90";      // Device-side target for __CUDA_ARCH__.
   std::vector<std::string> UserFlags; // -I/-D/-U/-isystem/-include/-std from the user's compile.
 
   // The arguments that follow the driver name in a clang invocation.

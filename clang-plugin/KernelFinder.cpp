@@ -58,10 +58,10 @@ llvm::Expected<std::vector<KernelSummary>> findKernels(const std::string &File,
   std::vector<KernelSummary> Kernels;
   KernelCollector Collector(Kernels);
   MatchFinder Finder;
-  Finder.addMatcher(functionDecl(isDefinition(), hasAttr(clang::attr::CUDAGlobal),
-                                 isExpansionInMainFile())
-                        .bind("kernel"),
-                    &Collector);
+  Finder.addMatcher(
+      functionDecl(isDefinition(), hasAttr(clang::attr::CUDAGlobal), isExpansionInMainFile())
+          .bind("kernel"),
+      &Collector);
   if (Tool.run(clang::tooling::newFrontendActionFactory(&Finder).get()) != 0)
     return llvm::createStringError("%s: cannot be parsed as CUDA (see the errors above)",
                                    File.c_str());

@@ -16,8 +16,8 @@ struct KernelParam {
 };
 
 struct KernelSummary {
-  std::string Name;          // Qualified: ns::kernel.
-  std::string MangledName;   // Empty for templates (no single symbol).
+  std::string Name;        // Qualified: ns::kernel.
+  std::string MangledName; // Empty for templates (no single symbol).
   bool IsTemplate = false;
   unsigned Line = 0, Column = 0;
   std::vector<KernelParam> Params;

@@ -33,18 +33,19 @@ int runDevice(const std::vector<std::string> &Args) {
 
   if (Json) {
     nlohmann::ordered_json Out = {{"driver_version", Driver->driverVersion()},
-                          {"devices", nlohmann::ordered_json::array()}};
+                                  {"devices", nlohmann::ordered_json::array()}};
     for (const evaluator::DeviceInfo &D : *Devices)
-      Out["devices"].push_back({{"ordinal", D.Ordinal},
-                                {"name", D.Name},
-                                {"compute_capability", std::to_string(D.ComputeMajor) + "." +
-                                                           std::to_string(D.ComputeMinor)},
-                                {"arch", D.smArch()},
-                                {"multiprocessors", D.MultiprocessorCount},
-                                {"memory_bytes", D.TotalMemoryBytes},
-                                {"l2_bytes", D.L2CacheBytes},
-                                {"max_threads_per_multiprocessor", D.MaxThreadsPerMultiprocessor},
-                                {"max_shared_memory_per_block_optin", D.SharedMemoryPerBlockOptin}});
+      Out["devices"].push_back(
+          {{"ordinal", D.Ordinal},
+           {"name", D.Name},
+           {"compute_capability",
+            std::to_string(D.ComputeMajor) + "." + std::to_string(D.ComputeMinor)},
+           {"arch", D.smArch()},
+           {"multiprocessors", D.MultiprocessorCount},
+           {"memory_bytes", D.TotalMemoryBytes},
+           {"l2_bytes", D.L2CacheBytes},
+           {"max_threads_per_multiprocessor", D.MaxThreadsPerMultiprocessor},
+           {"max_shared_memory_per_block_optin", D.SharedMemoryPerBlockOptin}});
     llvm::outs() << Out.dump(2) << "\n";
     return 0;
   }

@@ -63,7 +63,8 @@ int runInspect(const std::vector<std::string> &Args) {
     reportError("kopt inspect", Kernels.takeError());
     return 1;
   }
-  nlohmann::ordered_json Out = {{"file", File}, {"kopt_version", Version}, {"kernels", nlohmann::ordered_json::array()}};
+  nlohmann::ordered_json Out = {
+      {"file", File}, {"kopt_version", Version}, {"kernels", nlohmann::ordered_json::array()}};
   for (const frontend::KernelSummary &K : *Kernels) {
     nlohmann::ordered_json Params = nlohmann::ordered_json::array();
     for (const frontend::KernelParam &P : K.Params)

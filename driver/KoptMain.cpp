@@ -11,7 +11,8 @@ namespace kopt::driver {
 
 namespace {
 void printHelp(llvm::raw_ostream &OS) {
-  OS << "kopt " << Version << ": optimizes CUDA kernels marked #pragma kopt inside ordinary builds\n\n"
+  OS << "kopt " << Version
+     << ": optimizes CUDA kernels marked #pragma kopt inside ordinary builds\n\n"
      << "usage: kopt <subcommand> [args]\n"
      << "       kcc <nvcc arguments>        (compile: a drop-in replacement for nvcc)\n\n"
      << "subcommands:\n";

@@ -14,8 +14,8 @@ namespace kopt::driver {
 
 struct NvccSearchEnvironment {
   std::function<std::optional<std::string>(const char *)> GetEnv;
-  std::string SelfPath;         // The running kcc, symbolic links resolved.
-  std::string BuildToolkitBin;  // The CUDA bin/ kopt was built against.
+  std::string SelfPath;        // The running kcc, symbolic links resolved.
+  std::string BuildToolkitBin; // The CUDA bin/ kopt was built against.
 
   // The process's environment, the running binary and the build's toolkit.
   static NvccSearchEnvironment current();

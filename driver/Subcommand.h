@@ -11,8 +11,8 @@ namespace kopt::driver {
 
 struct Subcommand {
   llvm::StringRef Name;
-  llvm::StringRef Usage;   // "inspect FILE [-- COMPILER FLAGS]"
-  llvm::StringRef Summary; // One line for `kopt --help`.
+  llvm::StringRef Usage;                            // "inspect FILE [-- COMPILER FLAGS]"
+  llvm::StringRef Summary;                          // One line for `kopt --help`.
   int (*Run)(const std::vector<std::string> &Args); // Args after the subcommand's name.
 };
 

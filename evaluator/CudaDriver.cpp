@@ -13,14 +13,13 @@ namespace {
 using GetProcAddressFn = CUresult (*)(const char *, void **, int, cuuint64_t,
                                       CUdriverProcAddressQueryResult *);
 
-template <typename Fn>
-llvm::Error resolve(GetProcAddressFn GetProc, const char *Name, Fn &Out) {
+template <typename Fn> llvm::Error resolve(GetProcAddressFn GetProc, const char *Name, Fn &Out) {
   void *Ptr = nullptr;
   CUdriverProcAddressQueryResult Status{};
   CUresult Result = GetProc(Name, &Ptr, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &Status);
   if (Result != CUDA_SUCCESS || Status != CU_GET_PROC_ADDRESS_SUCCESS || !Ptr)
-    return llvm::createStringError("the CUDA driver lacks %s (driver older than CUDA %d.%d?)",
-                                   Name, CUDA_VERSION / 1000, (CUDA_VERSION % 1000) / 10);
+    return llvm::createStringError("the CUDA driver lacks %s (driver older than CUDA %d.%d?)", Name,
+                                   CUDA_VERSION / 1000, (CUDA_VERSION % 1000) / 10);
   Out = reinterpret_cast<Fn>(Ptr);
   return llvm::Error::success();
 }
@@ -45,21 +44,25 @@ llvm::Error CudaDriver::open() {
                                    ::dlerror());
   auto GetProc = reinterpret_cast<GetProcAddressFn>(::dlsym(Handle, "cuGetProcAddress_v2"));
   if (!GetProc)
-    return llvm::createStringError("%s has no cuGetProcAddress_v2: the driver is older than CUDA 12",
-                                   LibraryPath.c_str());
+    return llvm::createStringError(
+        "%s has no cuGetProcAddress_v2: the driver is older than CUDA 12", LibraryPath.c_str());
 
   decltype(&::cuInit) Init = nullptr;
   decltype(&::cuDriverGetVersion) GetVersion = nullptr;
   llvm::Error Missing = llvm::joinErrors(resolve(GetProc, "cuInit", Init),
                                          resolve(GetProc, "cuDriverGetVersion", GetVersion));
-  Missing = llvm::joinErrors(std::move(Missing), resolve(GetProc, "cuDeviceGetCount", DeviceGetCount));
+  Missing =
+      llvm::joinErrors(std::move(Missing), resolve(GetProc, "cuDeviceGetCount", DeviceGetCount));
   Missing = llvm::joinErrors(std::move(Missing), resolve(GetProc, "cuDeviceGet", DeviceGet));
-  Missing = llvm::joinErrors(std::move(Missing), resolve(GetProc, "cuDeviceGetName", DeviceGetName));
+  Missing =
+      llvm::joinErrors(std::move(Missing), resolve(GetProc, "cuDeviceGetName", DeviceGetName));
   Missing = llvm::joinErrors(std::move(Missing),
                              resolve(GetProc, "cuDeviceGetAttribute", DeviceGetAttribute));
-  Missing = llvm::joinErrors(std::move(Missing), resolve(GetProc, "cuDeviceTotalMem", DeviceTotalMem));
+  Missing =
+      llvm::joinErrors(std::move(Missing), resolve(GetProc, "cuDeviceTotalMem", DeviceTotalMem));
   Missing = llvm::joinErrors(std::move(Missing), resolve(GetProc, "cuGetErrorName", GetErrorName));
-  Missing = llvm::joinErrors(std::move(Missing), resolve(GetProc, "cuGetErrorString", GetErrorString));
+  Missing =
+      llvm::joinErrors(std::move(Missing), resolve(GetProc, "cuGetErrorString", GetErrorString));
   if (Missing)
     return Missing;
 

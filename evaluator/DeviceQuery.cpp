@@ -15,7 +15,8 @@ llvm::Expected<DeviceInfo> queryDevice(const CudaDriver &Driver, int Ordinal) {
     return E;
 
   char Name[256] = {};
-  if (llvm::Error E = Driver.check(Driver.DeviceGetName(Name, sizeof Name, Device), "cuDeviceGetName"))
+  if (llvm::Error E =
+          Driver.check(Driver.DeviceGetName(Name, sizeof Name, Device), "cuDeviceGetName"))
     return E;
   Info.Name = Name;
 

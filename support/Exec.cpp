@@ -24,8 +24,7 @@ llvm::Error execReplacing(const std::string &Program, const std::vector<std::str
   std::fflush(nullptr); // Keep anything printed so far ahead of the new program's output.
   ::execv(Program.c_str(), Argv.data());
   return llvm::createStringError(std::error_code(errno, std::generic_category()),
-                                 "cannot execute '%s': %s", Program.c_str(),
-                                 std::strerror(errno));
+                                 "cannot execute '%s': %s", Program.c_str(), std::strerror(errno));
 }
 
 llvm::Expected<int> runAndWait(const std::string &Program, const std::vector<std::string> &Args) {
@@ -34,8 +33,7 @@ llvm::Expected<int> runAndWait(const std::string &Program, const std::vector<std
   pid_t Pid = ::fork();
   if (Pid < 0)
     return llvm::createStringError(std::error_code(errno, std::generic_category()),
-                                   "cannot start '%s': %s", Program.c_str(),
-                                   std::strerror(errno));
+                                   "cannot start '%s': %s", Program.c_str(), std::strerror(errno));
   if (Pid == 0) {
     ::execv(Program.c_str(), Argv.data());
     std::fprintf(stderr, "cannot execute '%s': %s\n", Program.c_str(), std::strerror(errno));
@@ -45,8 +43,7 @@ llvm::Expected<int> runAndWait(const std::string &Program, const std::vector<std
   while (::waitpid(Pid, &Status, 0) < 0) {
     if (errno != EINTR)
       return llvm::createStringError(std::error_code(errno, std::generic_category()),
-                                     "waiting for '%s': %s", Program.c_str(),
-                                     std::strerror(errno));
+                                     "waiting for '%s': %s", Program.c_str(), std::strerror(errno));
   }
   if (WIFEXITED(Status))
     return WEXITSTATUS(Status);

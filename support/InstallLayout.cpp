@@ -35,7 +35,9 @@ InstallLayout InstallLayout::forRunningBinary() {
 InstallLayout::InstallLayout(std::string PrefixDir) : Prefix(std::move(PrefixDir)) {}
 
 std::string InstallLayout::binDir() const { return join(Prefix, {"bin"}); }
-std::string InstallLayout::clangResourceDir() const { return join(Prefix, {"lib", "kopt", "clang"}); }
+std::string InstallLayout::clangResourceDir() const {
+  return join(Prefix, {"lib", "kopt", "clang"});
+}
 std::string InstallLayout::shimIncludeDir() const {
   return join(Prefix, {"lib", "kopt", "include-shims"});
 }

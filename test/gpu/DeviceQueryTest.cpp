@@ -1,5 +1,5 @@
-#include "evaluator/CudaDriver.h"
 #include "evaluator/DeviceQuery.h"
+#include "evaluator/CudaDriver.h"
 
 #include <gtest/gtest.h>
 

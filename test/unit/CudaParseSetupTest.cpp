@@ -9,8 +9,8 @@ using kopt::frontend::parseRelevantFlags;
 using Strings = std::vector<std::string>;
 
 TEST(ParseRelevantFlags, KeepsPreprocessorFlagsInBothSpellings) {
-  Strings Flags = {"-c", "-I", "inc", "-Iinc2", "-DN=4", "-D", "M", "-UX", "-isystem", "sys",
-                   "-include", "pre.h", "-o", "x.o", "-O3", "--std=c++17"};
+  Strings Flags = {"-c",       "-I",  "inc",      "-Iinc2", "-DN=4", "-D",  "M",   "-UX",
+                   "-isystem", "sys", "-include", "pre.h",  "-o",    "x.o", "-O3", "--std=c++17"};
   EXPECT_EQ(parseRelevantFlags(Flags),
             (Strings{"-I", "inc", "-Iinc2", "-DN=4", "-D", "M", "-UX", "-isystem", "sys",
                      "-include", "pre.h", "-std=c++17"}));
@@ -31,7 +31,9 @@ TEST(CudaParseSetup, ArgumentsPointClangAtShippedHeadersAndToolkit) {
   Setup.CudaPath = "/usr/local/cuda";
   Setup.UserFlags = {"-DN=1"};
   Strings Args = Setup.clangArgs();
-  auto Has = [&](const std::string &A) { return std::find(Args.begin(), Args.end(), A) != Args.end(); };
+  auto Has = [&](const std::string &A) {
+    return std::find(Args.begin(), Args.end(), A) != Args.end();
+  };
   EXPECT_TRUE(Has("-xcuda"));
   EXPECT_TRUE(Has("-resource-dir=/opt/kopt/lib/kopt/clang"));
   EXPECT_TRUE(Has("--cuda-path=/usr/local/cuda"));

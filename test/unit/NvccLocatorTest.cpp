@@ -33,9 +33,8 @@ protected:
       OS << "#!/bin/sh\n";
     }
     EXPECT_FALSE(EC);
-    EXPECT_FALSE(llvm::sys::fs::setPermissions(Path, llvm::sys::fs::all_exe |
-                                                         llvm::sys::fs::owner_read |
-                                                         llvm::sys::fs::owner_write));
+    EXPECT_FALSE(llvm::sys::fs::setPermissions(
+        Path, llvm::sys::fs::all_exe | llvm::sys::fs::owner_read | llvm::sys::fs::owner_write));
     return std::string(Path);
   }
 
