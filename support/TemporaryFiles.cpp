@@ -1,0 +1,50 @@
+#include "support/TemporaryFiles.h"
+
+#include <array>
+#include <csignal>
+#include <cstring>
+#include <unistd.h>
+
+namespace kopt {
+
+namespace {
+// The signal handler can only use async-signal-safe calls: fixed storage, unlink.
+constexpr size_t MaxFiles = 64, MaxPath = 4096;
+std::array<std::array<char, MaxPath>, MaxFiles> Registered;
+volatile std::sig_atomic_t RegisteredCount = 0;
+constexpr int HandledSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+void removeRegisteredAndReraise(int Signal) {
+  for (std::sig_atomic_t I = 0; I < RegisteredCount; ++I)
+    ::unlink(Registered[I].data());
+  std::signal(Signal, SIG_DFL);
+  std::raise(Signal);
+}
+
+void registerForSignals(const std::string &Path) {
+  if (RegisteredCount >= static_cast<std::sig_atomic_t>(MaxFiles) || Path.size() >= MaxPath)
+    return; // Still removed by the destructor on every ordinary exit path.
+  std::memcpy(Registered[RegisteredCount].data(), Path.c_str(), Path.size() + 1);
+  RegisteredCount = RegisteredCount + 1;
+  if (RegisteredCount == 1)
+    for (int Signal : HandledSignals)
+      std::signal(Signal, removeRegisteredAndReraise);
+}
+} // namespace
+
+TemporaryFiles::TemporaryFiles() = default;
+
+TemporaryFiles::~TemporaryFiles() {
+  RegisteredCount = 0;
+  if (Keeping)
+    return;
+  for (const std::string &Path : Paths)
+    ::unlink(Path.c_str());
+}
+
+void TemporaryFiles::add(const std::string &Path) {
+  Paths.push_back(Path);
+  registerForSignals(Path);
+}
+
+} // namespace kopt

@@ -1,0 +1,28 @@
+// Files a process creates and must not leave behind: removed when the owner is
+// destroyed and, through a signal handler, when SIGINT/SIGTERM/SIGHUP end the
+// process. keep() hands them over to the user instead (kcc --kopt-keep).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace kopt {
+
+class TemporaryFiles {
+public:
+  TemporaryFiles();
+  ~TemporaryFiles();
+  TemporaryFiles(const TemporaryFiles &) = delete;
+  TemporaryFiles &operator=(const TemporaryFiles &) = delete;
+
+  // Registers Path before the file is created, so that no window leaves it behind.
+  void add(const std::string &Path);
+  void keep() { Keeping = true; }
+  const std::vector<std::string> &paths() const { return Paths; }
+
+private:
+  std::vector<std::string> Paths;
+  bool Keeping = false;
+};
+
+} // namespace kopt
