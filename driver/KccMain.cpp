@@ -1,7 +1,9 @@
 #include "driver/KccMain.h"
 
 #include "clang-plugin/FrontendInfo.h"
+#include "driver/CompilerResolver.h"
 #include "driver/Diagnostics.h"
+#include "driver/KccPipeline.h"
 #include "driver/NvccLocator.h"
 #include "kopt/Version.h"
 #include "support/Exec.h"
@@ -35,19 +37,26 @@ int printVersion(const std::string &Nvcc) {
 } // namespace
 
 int kccMain(const std::vector<std::string> &Args) {
-  llvm::Expected<std::string> Nvcc = locateRealNvcc(NvccSearchEnvironment::current());
-  if (!Nvcc) {
-    reportError("kcc", Nvcc.takeError());
+  llvm::Expected<SplitCommandLine> Split = splitKoptFlags(Args);
+  if (!Split) {
+    reportError("kcc", Split.takeError());
     return 1;
   }
-  if (asksForVersion(Args))
-    return printVersion(*Nvcc);
+  NvccSearchEnvironment Env = NvccSearchEnvironment::current();
+  llvm::Expected<ResolvedCompiler> Compiler = resolveCompiler(Split->CompilerArgs, Env);
+  if (!Compiler) {
+    reportError("kcc", Compiler.takeError());
+    return 1;
+  }
+  if (!Compiler->LauncherForm && asksForVersion(Compiler->Args))
+    return printVersion(Compiler->Path);
 
-  // Hand the whole command line to the real nvcc, unchanged.
-  std::vector<std::string> Argv = {*Nvcc};
-  Argv.insert(Argv.end(), Args.begin(), Args.end());
-  reportError("kcc", execReplacing(*Nvcc, Argv));
-  return 1;
+  KccContext Context{std::move(*Compiler), KoptOptions(), std::move(*Split), Env.GetEnv};
+  if (llvm::Error E = applyEnvironmentAndFlags(Context.Options, Context.GetEnv, Context.Split)) {
+    reportError("kcc", std::move(E));
+    return 1;
+  }
+  return runKccPipeline(Context);
 }
 
 } // namespace kopt::driver

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""kcc's compile overhead against plain nvcc.
+
+Compiles the same file with nvcc and with kcc, interleaved (nvcc, kcc, nvcc, ...)
+so that machine noise hits both alike, and reports the median wall time of each
+and their ratio. The fast-path goal (issue 3): kcc within 2% of nvcc on a file
+with no #pragma kopt.
+
+usage: bench/compile_overhead.py --kcc build/bin/kcc [--nvcc PATH] [--runs N] FILE [-- FLAGS]
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def time_compile(cmd, env=None):
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kcc", required=True)
+    parser.add_argument("--nvcc", default="/usr/local/cuda/bin/nvcc")
+    parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("file")
+    parser.add_argument("flags", nargs="*")
+    args = parser.parse_args()
+    if args.runs < 5:
+        sys.exit("compile_overhead: at least 5 runs")
+
+    # kcc must call the same nvcc that is timed alone.
+    envs = {"nvcc": None, "kcc": dict(os.environ, KOPT_NVCC=args.nvcc)}
+    times = {"nvcc": [], "kcc": []}
+    with tempfile.TemporaryDirectory() as out:
+        obj = os.path.join(out, "out.o")
+        commands = {
+            "nvcc": [args.nvcc, "-c", args.file, "-o", obj] + args.flags,
+            "kcc": [args.kcc, "-c", args.file, "-o", obj] + args.flags,
+        }
+        time_compile(commands["nvcc"])  # Warm the file cache once, untimed.
+        for _ in range(args.runs):
+            for name in ("nvcc", "kcc"):
+                times[name].append(time_compile(commands[name], envs[name]))
+
+    med = {k: statistics.median(v) for k, v in times.items()}
+    ratio = med["kcc"] / med["nvcc"]
+    print(f"file: {args.file}  flags: {' '.join(args.flags) or '(none)'}  runs: {args.runs} each, interleaved")
+    for name in ("nvcc", "kcc"):
+        v = sorted(times[name])
+        print(f"{name:5s} median {med[name]*1000:8.1f} ms  min {v[0]*1000:8.1f}  max {v[-1]*1000:8.1f}")
+    print(f"kcc/nvcc median ratio: {ratio:.4f} ({(ratio-1)*100:+.2f}%)")
+
+
+if __name__ == "__main__":
+    main()

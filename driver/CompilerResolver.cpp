@@ -1,0 +1,76 @@
+#include "driver/CompilerResolver.h"
+
+#include <llvm/ADT/StringSwitch.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/Program.h>
+
+namespace kopt::driver {
+
+namespace {
+bool looksLikeInputFile(llvm::StringRef Arg) {
+  return llvm::StringSwitch<bool>(llvm::sys::path::extension(Arg))
+      .Cases(".cu", ".c", ".cc", ".cpp", ".cxx", ".C", ".i", ".ii", true)
+      .Cases(".o", ".obj", ".a", ".lib", ".so", ".ptx", ".cubin", ".fatbin", true)
+      .Default(false);
+}
+
+bool isKnownCompilerName(llvm::StringRef Name) {
+  return Name == "nvcc" || Name.starts_with("clang") || Name == "g++" || Name == "c++" ||
+         Name == "gcc" || Name == "cc";
+}
+
+// The executable that Arg names as a launched compiler, if it does.
+std::optional<std::string> launchedCompiler(llvm::StringRef Arg, const NvccSearchEnvironment &Env) {
+  if (Arg.empty() || Arg.starts_with("-") || Arg.starts_with("@") || looksLikeInputFile(Arg))
+    return std::nullopt;
+  std::string Path = Arg.str();
+  if (!Arg.contains('/')) {
+    // A bare name counts only if it is a compiler's and PATH has it.
+    if (!isKnownCompilerName(Arg))
+      return std::nullopt;
+    std::optional<std::string> PathVar = Env.GetEnv("PATH");
+    llvm::SmallVector<llvm::StringRef, 16> Dirs;
+    if (PathVar)
+      llvm::StringRef(*PathVar).split(Dirs, ':', -1, false);
+    llvm::ErrorOr<std::string> Found = llvm::sys::findProgramByName(Arg, Dirs);
+    if (!Found)
+      return std::nullopt;
+    Path = *Found;
+  }
+  if (!llvm::sys::fs::can_execute(Path) || llvm::sys::fs::is_directory(Path))
+    return std::nullopt;
+  return Path;
+}
+
+bool sameFile(const std::string &A, const std::string &B) {
+  bool Same = false;
+  return !llvm::sys::fs::equivalent(A, B, Same) && Same;
+}
+} // namespace
+
+llvm::Expected<ResolvedCompiler> resolveCompiler(const std::vector<std::string> &Args,
+                                                 const NvccSearchEnvironment &Env) {
+  ResolvedCompiler Result;
+  size_t First = 0;
+  if (!Args.empty())
+    if (std::optional<std::string> Launched = launchedCompiler(Args.front(), Env)) {
+      First = 1;
+      // `kcc kcc ...` (kcc named as its own compiler) means the nvcc form.
+      if (!sameFile(*Launched, Env.SelfPath)) {
+        Result.Path = *Launched;
+        Result.LauncherForm = true;
+        Result.IsNvcc = llvm::sys::path::filename(*Launched).starts_with("nvcc");
+      }
+    }
+  if (!Result.LauncherForm) {
+    llvm::Expected<std::string> Nvcc = locateRealNvcc(Env);
+    if (!Nvcc)
+      return Nvcc.takeError();
+    Result.Path = *Nvcc;
+  }
+  Result.Args.assign(Args.begin() + First, Args.end());
+  return Result;
+}
+
+} // namespace kopt::driver

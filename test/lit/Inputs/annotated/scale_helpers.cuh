@@ -1,0 +1,2 @@
+#pragma once
+__device__ inline float times(float a, float b) { return a * b; }
