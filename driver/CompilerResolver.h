@@ -13,7 +13,7 @@ namespace kopt::driver {
 
 struct ResolvedCompiler {
   std::string Path;
-  bool IsNvcc = true;        // kcc understands nvcc's command line only.
+  bool IsNvcc = true; // kcc understands nvcc's command line only.
   bool LauncherForm = false;
   std::vector<std::string> Args; // The compiler's arguments (argv[1...]).
 };

@@ -138,7 +138,17 @@ llvm::Expected<int> compileRewritten(KccContext &C, const NvccCommandLine &Cmd,
   ::unsetenv("NVCC_APPEND_FLAGS");
   std::vector<std::string> Argv = {C.Compiler.Path};
   Argv.insert(Argv.end(), Args.begin(), Args.end());
-  llvm::Expected<int> Status = runAndWait(C.Compiler.Path, Argv);
+  // nvcc names its input in some messages ("... in the compilation of X"): the
+  // user must see their own file there too.
+  auto NameOriginals = [&Files](llvm::StringRef Line) {
+    std::string Out = Line.str();
+    for (const Rewritten &F : Files)
+      for (size_t At = Out.find(F.Temporary); At != std::string::npos;
+           At = Out.find(F.Temporary, At + F.Original.size()))
+        Out.replace(At, F.Temporary.size(), F.Original);
+    return Out;
+  };
+  llvm::Expected<int> Status = runAndWaitFilteringStderr(C.Compiler.Path, Argv, NameOriginals);
   if (!Status)
     return Status.takeError();
 

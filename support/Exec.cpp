@@ -17,6 +17,40 @@ std::vector<char *> toArgv(const std::vector<std::string> &Args) {
   Argv.push_back(nullptr);
   return Argv;
 }
+// Copies Fd to stderr line by line through Filter until end of file.
+void forwardFiltered(int Fd, const std::function<std::string(llvm::StringRef)> &Filter) {
+  std::string Pending;
+  char Buffer[4096];
+  auto Emit = [&](llvm::StringRef Line, bool Newline) {
+    std::string Out = Filter(Line);
+    if (Newline)
+      Out += '\n';
+    for (size_t Done = 0; Done < Out.size();) {
+      ssize_t N = ::write(STDERR_FILENO, Out.data() + Done, Out.size() - Done);
+      if (N < 0 && errno == EINTR)
+        continue;
+      if (N <= 0)
+        return;
+      Done += size_t(N);
+    }
+  };
+  while (true) {
+    ssize_t N = ::read(Fd, Buffer, sizeof Buffer);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      break;
+    Pending.append(Buffer, size_t(N));
+    size_t Start = 0, End;
+    while ((End = Pending.find('\n', Start)) != std::string::npos) {
+      Emit(llvm::StringRef(Pending).slice(Start, End), true);
+      Start = End + 1;
+    }
+    Pending.erase(0, Start);
+  }
+  if (!Pending.empty())
+    Emit(Pending, false);
+}
 } // namespace
 
 llvm::Error execReplacing(const std::string &Program, const std::vector<std::string> &Args) {
@@ -28,16 +62,36 @@ llvm::Error execReplacing(const std::string &Program, const std::vector<std::str
 }
 
 llvm::Expected<int> runAndWait(const std::string &Program, const std::vector<std::string> &Args) {
+  return runAndWaitFilteringStderr(Program, Args, nullptr);
+}
+
+llvm::Expected<int>
+runAndWaitFilteringStderr(const std::string &Program, const std::vector<std::string> &Args,
+                          const std::function<std::string(llvm::StringRef)> &Filter) {
   std::vector<char *> Argv = toArgv(Args);
+  int Pipe[2] = {-1, -1};
+  if (Filter && ::pipe(Pipe) != 0)
+    return llvm::createStringError(std::error_code(errno, std::generic_category()),
+                                   "cannot create a pipe: %s", std::strerror(errno));
   std::fflush(nullptr);
   pid_t Pid = ::fork();
   if (Pid < 0)
     return llvm::createStringError(std::error_code(errno, std::generic_category()),
                                    "cannot start '%s': %s", Program.c_str(), std::strerror(errno));
   if (Pid == 0) {
+    if (Filter) {
+      ::dup2(Pipe[1], STDERR_FILENO);
+      ::close(Pipe[0]);
+      ::close(Pipe[1]);
+    }
     ::execv(Program.c_str(), Argv.data());
     std::fprintf(stderr, "cannot execute '%s': %s\n", Program.c_str(), std::strerror(errno));
     ::_exit(127);
+  }
+  if (Filter) {
+    ::close(Pipe[1]);
+    forwardFiltered(Pipe[0], Filter);
+    ::close(Pipe[0]);
   }
   int Status = 0;
   while (::waitpid(Pid, &Status, 0) < 0) {

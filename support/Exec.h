@@ -4,6 +4,7 @@
 
 #include <llvm/Support/Error.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,5 +17,11 @@ llvm::Error execReplacing(const std::string &Program, const std::vector<std::str
 // Runs Program with Args (Args[0] is argv[0]), inheriting stdin/stdout/stderr,
 // and returns its exit status (128 + signal number if it was killed).
 llvm::Expected<int> runAndWait(const std::string &Program, const std::vector<std::string> &Args);
+
+// As runAndWait, but the child's stderr passes through Filter one line at a
+// time (the line without its '\n'; Filter's result is written with one).
+llvm::Expected<int>
+runAndWaitFilteringStderr(const std::string &Program, const std::vector<std::string> &Args,
+                          const std::function<std::string(llvm::StringRef)> &Filter);
 
 } // namespace kopt
