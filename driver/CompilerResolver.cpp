@@ -1,6 +1,7 @@
 #include "driver/CompilerResolver.h"
 
-#include <llvm/ADT/StringSwitch.h>
+#include "driver/NvccCommandLine.h"
+
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/Program.h>
@@ -8,13 +9,6 @@
 namespace kopt::driver {
 
 namespace {
-bool looksLikeInputFile(llvm::StringRef Arg) {
-  return llvm::StringSwitch<bool>(llvm::sys::path::extension(Arg))
-      .Cases(".cu", ".c", ".cc", ".cpp", ".cxx", ".C", ".i", ".ii", true)
-      .Cases(".o", ".obj", ".a", ".lib", ".so", ".ptx", ".cubin", ".fatbin", true)
-      .Default(false);
-}
-
 bool isKnownCompilerName(llvm::StringRef Name) {
   return Name == "nvcc" || Name.starts_with("clang") || Name == "g++" || Name == "c++" ||
          Name == "gcc" || Name == "cc";
@@ -22,7 +16,8 @@ bool isKnownCompilerName(llvm::StringRef Name) {
 
 // The executable that Arg names as a launched compiler, if it does.
 std::optional<std::string> launchedCompiler(llvm::StringRef Arg, const NvccSearchEnvironment &Env) {
-  if (Arg.empty() || Arg.starts_with("-") || Arg.starts_with("@") || looksLikeInputFile(Arg))
+  if (Arg.empty() || Arg.starts_with("-") || Arg.starts_with("@") ||
+      nvccInputKindByExtension(Arg) != NvccInputKind::Other)
     return std::nullopt;
   std::string Path = Arg.str();
   if (!Arg.contains('/')) {

@@ -30,20 +30,6 @@ constexpr std::pair<Id, NvccMode> PhasesByPrecedence[] = {
     {Id::Link, NvccMode::Link},
 };
 
-NvccInputKind kindByExtension(llvm::StringRef Path) {
-  return llvm::StringSwitch<NvccInputKind>(llvm::sys::path::extension(Path))
-      .Cases(".cu", ".cup", NvccInputKind::CudaSource)
-      .Cases(".c", ".i", NvccInputKind::CSource)
-      .Cases(".cpp", ".cc", ".cxx", ".C", ".ii", NvccInputKind::CxxSource)
-      .Cases(".o", ".obj", NvccInputKind::Object)
-      .Cases(".a", ".lib", NvccInputKind::Archive)
-      .Case(".so", NvccInputKind::SharedLibrary)
-      .Case(".ptx", NvccInputKind::Ptx)
-      .Case(".cubin", NvccInputKind::Cubin)
-      .Case(".fatbin", NvccInputKind::Fatbin)
-      .Default(NvccInputKind::Other);
-}
-
 std::optional<NvccInputKind> kindByLanguage(llvm::StringRef Language) {
   return llvm::StringSwitch<std::optional<NvccInputKind>>(Language)
       .Case("cu", NvccInputKind::CudaSource)
@@ -206,7 +192,7 @@ public:
     if (CL.Language)
       Forced = kindByLanguage(CL.Language->Value);
     for (NvccInputFile &Input : CL.Inputs)
-      Input.Kind = Forced ? *Forced : kindByExtension(Input.Path);
+      Input.Kind = Forced ? *Forced : nvccInputKindByExtension(Input.Path);
   }
 
 private:
@@ -230,6 +216,20 @@ private:
 
 bool isRealArchitecture(llvm::StringRef Arch) { return Arch.starts_with("sm_"); }
 } // namespace
+
+NvccInputKind nvccInputKindByExtension(llvm::StringRef Path) {
+  return llvm::StringSwitch<NvccInputKind>(llvm::sys::path::extension(Path))
+      .Cases(".cu", ".cup", NvccInputKind::CudaSource)
+      .Cases(".c", ".i", NvccInputKind::CSource)
+      .Cases(".cpp", ".cc", ".cxx", ".C", ".ii", NvccInputKind::CxxSource)
+      .Cases(".o", ".obj", NvccInputKind::Object)
+      .Cases(".a", ".lib", NvccInputKind::Archive)
+      .Case(".so", NvccInputKind::SharedLibrary)
+      .Case(".ptx", NvccInputKind::Ptx)
+      .Case(".cubin", NvccInputKind::Cubin)
+      .Case(".fatbin", NvccInputKind::Fatbin)
+      .Default(NvccInputKind::Other);
+}
 
 llvm::Expected<NvccCommandLine> parseNvccCommandLine(const std::vector<std::string> &Args,
                                                      const NvccParseEnvironment &Env) {

@@ -178,6 +178,9 @@ struct NvccCommandLine {
 // the end of the line (or of an options file), a flag given a value, an
 // options or response file that cannot be read, nests too deep or includes
 // itself, a malformed -gencode, and a -rdc value that is not true or false.
+// What nvcc takes a file for by its extension alone (no -x).
+NvccInputKind nvccInputKindByExtension(llvm::StringRef Path);
+
 llvm::Expected<NvccCommandLine> parseNvccCommandLine(const std::vector<std::string> &Args,
                                                      const NvccParseEnvironment &Env);
 

@@ -26,6 +26,7 @@ config.substitutions.append(("%kcc", os.path.join(config.kopt_bin_dir, "kcc")))
 config.substitutions.append(("%kopt", os.path.join(config.kopt_bin_dir, "kopt")))
 config.substitutions.append(("%nvcc", nvcc))
 config.substitutions.append(("%cmake", config.cmake))
+config.substitutions.append(("%{env_path}", config.environment["PATH"]))
 config.substitutions.append(("%python", config.python))
 
 if os.access(nvcc, os.X_OK):
