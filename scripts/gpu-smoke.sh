@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Unpacks the kopt bundle on the GPU machine and checks it there: kcc --version,
 # the device query, the GPU test label, a clang parse against that machine's
-# CUDA headers, and a passthrough compile that runs.
+# CUDA headers, a passthrough compile and an annotated (rewrite-path) compile
+# that run correctly.
 # Usage (from the repository root): scripts/gpu-smoke.sh BUNDLE.tar.xz [OUT_DIR]
 set -euo pipefail
 bundle=$1
@@ -26,4 +27,8 @@ kcc -c test/lit/Inputs/saxpy.cu -o /tmp/saxpy.o
 kcc /tmp/saxpy.o -o /tmp/saxpy
 /tmp/saxpy | tee "$out/saxpy.out"
 grep -qx "y\[0\] = 5" "$out/saxpy.out"
+echo "== kcc rewrite path (annotated example, host warnings as errors), then run"
+kcc -O3 -arch=sm_90 -Xcompiler=-Wall,-Werror=unknown-pragmas examples/saxpy/saxpy.cu -o /tmp/example
+/tmp/example | tee "$out/example.out"
+grep -q "saxpy: 0 of [0-9]* elements wrong" "$out/example.out"
 echo "gpu-smoke: all checks passed"
