@@ -48,6 +48,13 @@ def main():
             for name in ("nvcc", "kcc"):
                 times[name].append(time_compile(commands[name], envs[name]))
 
+    # kcc's own cost, without nvcc's noise: kcc handing over to /bin/true.
+    self_times = {"true": [], "kcc": []}
+    true_env = dict(os.environ, KOPT_NVCC="/bin/true")
+    for _ in range(200):
+        self_times["true"].append(time_compile(["/bin/true", "-c", args.file]))
+        self_times["kcc"].append(time_compile([args.kcc, "-c", args.file] + args.flags, true_env))
+
     med = {k: statistics.median(v) for k, v in times.items()}
     ratio = med["kcc"] / med["nvcc"]
     print(f"file: {args.file}  flags: {' '.join(args.flags) or '(none)'}  runs: {args.runs} each, interleaved")
@@ -55,6 +62,8 @@ def main():
         v = sorted(times[name])
         print(f"{name:5s} median {med[name]*1000:8.1f} ms  min {v[0]*1000:8.1f}  max {v[-1]*1000:8.1f}")
     print(f"kcc/nvcc median ratio: {ratio:.4f} ({(ratio-1)*100:+.2f}%)")
+    own = statistics.median(self_times["kcc"]) - statistics.median(self_times["true"])
+    print(f"kcc's own time per call (kcc -> /bin/true minus /bin/true, median of 200): {own*1000:.2f} ms")
 
 
 if __name__ == "__main__":
