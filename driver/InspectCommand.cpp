@@ -2,6 +2,7 @@
 #include "clang-plugin/KernelFinder.h"
 #include "driver/Diagnostics.h"
 #include "driver/NvccLocator.h"
+#include "driver/PragmaJson.h"
 #include "driver/Subcommand.h"
 #include "kopt/Version.h"
 #include "support/InstallLayout.h"
@@ -63,7 +64,8 @@ int runInspect(const std::vector<std::string> &Args) {
     reportError("kopt inspect", Kernels.takeError());
     return 1;
   }
-  nlohmann::ordered_json Out = {{"file", File}, {"kopt_version", Version}, {"kernels", nlohmann::ordered_json::array()}};
+  nlohmann::ordered_json Out = {
+      {"file", File}, {"kopt_version", Version}, {"kernels", nlohmann::ordered_json::array()}};
   for (const frontend::KernelSummary &K : *Kernels) {
     nlohmann::ordered_json Params = nlohmann::ordered_json::array();
     for (const frontend::KernelParam &P : K.Params)
@@ -73,7 +75,8 @@ int runInspect(const std::vector<std::string> &Args) {
                               {"template", K.IsTemplate},
                               {"line", K.Line},
                               {"column", K.Column},
-                              {"params", Params}});
+                              {"params", Params},
+                              {"pragma", pragmaToJson(K.Pragma)}});
   }
   llvm::outs() << Out.dump(2) << "\n";
   return 0;
