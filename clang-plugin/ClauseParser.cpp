@@ -404,8 +404,8 @@ private:
     }
     llvm::Expected<ClauseNumber> N = parseNumberLiteral(Text.substr(0, NumberEnd));
     if (!N) {
-      llvm::consumeError(N.takeError());
-      diag(Diag::InvalidNumber, NumberTok, {Text.str()});
+      bool TooLarge = llvm::errorToErrorCode(N.takeError()) == std::errc::result_out_of_range;
+      diag(TooLarge ? Diag::NumberTooLarge : Diag::InvalidNumber, NumberTok, {Text.str()});
       return false;
     }
     double Value = std::visit([](auto V) { return double(V); }, *N);

@@ -35,10 +35,14 @@ public:
       clang::SourceLocation End = SM.getExpansionLoc(D->getEndLoc());
       if (!SM.isBeforeInTranslationUnit(Begin, Target) || SM.isBeforeInTranslationUnit(End, Target))
         continue;
-      // Target lies inside D: a declaration in a namespace, class or function body.
+      // Target lies inside D: a declaration in a namespace, class or function body,
+      // or the templated declaration after 'template <...>'.
       const clang::Decl *Inner = D;
-      if (const auto *T = llvm::dyn_cast<clang::TemplateDecl>(D))
+      if (const auto *T = llvm::dyn_cast<clang::TemplateDecl>(D)) {
         Inner = T->getTemplatedDecl();
+        if (Inner && SM.getExpansionLoc(Inner->getBeginLoc()) == Target)
+          return D;
+      }
       const auto *InnerDC = Inner ? llvm::dyn_cast<clang::DeclContext>(Inner) : nullptr;
       return InnerDC ? find(*InnerDC) : nullptr;
     }

@@ -94,7 +94,11 @@ std::optional<std::string> closestSpelling(llvm::StringRef Word,
 std::string describeToken(const ClauseToken &T) {
   if (T.is(ClauseToken::Kind::End))
     return "end of line";
-  return "'" + T.Text + "'";
+  // Long tokens (an unterminated literal runs to the end of the line) are cut.
+  std::string Text = T.Text.size() > 24 ? T.Text.substr(0, 20) + "..." : T.Text;
+  if (llvm::StringRef(Text).starts_with("'"))
+    return Text; // A character literal is quoted already.
+  return "'" + Text + "'";
 }
 
 } // namespace kopt::frontend

@@ -45,7 +45,8 @@ std::string renderDiagnostics(llvm::ArrayRef<PragmaDiagnostic> Diags,
 std::optional<std::string> closestSpelling(llvm::StringRef Word,
                                            llvm::ArrayRef<llvm::StringRef> Candidates);
 
-// How a diagnostic names a token: 'text', or "end of line".
+// How a diagnostic names a token: 'text' ('c' for a character literal), or
+// "end of line".
 std::string describeToken(const ClauseToken &T);
 
 } // namespace kopt::frontend

@@ -19,8 +19,10 @@ std::string checkDiagnostics(llvm::ArrayRef<PragmaDiagnostic> Diags, size_t Toke
       return "diagnostic points past the last token: " + Message;
     if (Message.empty())
       return "empty diagnostic message";
-    for (size_t P = Message.find('%'); P != std::string::npos; P = Message.find('%', P + 1))
-      if (P + 1 < Message.size() && Message[P + 1] >= '0' && Message[P + 1] <= '9')
+    llvm::StringRef Format = formatOf(D.Kind);
+    for (size_t P = Format.find('%'); P != llvm::StringRef::npos; P = Format.find('%', P + 1))
+      if (P + 1 < Format.size() && Format[P + 1] >= '0' && Format[P + 1] <= '9' &&
+          size_t(Format[P + 1] - '0') >= D.Args.size())
         return "unfilled argument in: " + Message;
     if (levelOf(D.Kind) == PragmaDiagLevel::Note && I == 0)
       return "a note without an error before it: " + Message;

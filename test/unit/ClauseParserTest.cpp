@@ -242,6 +242,11 @@ TEST(ClauseParserDiagnostics, Expressions) {
             "col 25: error: cannot evaluate '10 / 0': division by zero\n");
   EXPECT_EQ(reject("optimize args(n = == 2)"),
             "col 19: error: expected an expression, found '=='\n");
+  EXPECT_EQ(reject("optimize args(n = 'unterminated, m = 1, k = 2)"),
+            "col 19: error: expected an expression, found 'unterminated, m = 1...\n");
+  EXPECT_EQ(reject("optimize args(n = 'c')"), "col 19: error: expected an expression, found 'c'\n");
+  EXPECT_EQ(reject("optimize args(n = \"s\")"),
+            "col 19: error: expected an expression, found '\"s\"'\n");
 }
 
 TEST(ClauseParserDiagnostics, ValuesOutOfRange) {
@@ -255,6 +260,10 @@ TEST(ClauseParserDiagnostics, ValuesOutOfRange) {
             "col 24: error: expected a time unit (s, m or ms) after '60'\n");
   EXPECT_EQ(reject("optimize budget(time = 2h)"),
             "col 24: error: unknown time unit 'h' in '2h'; expected s, m or ms\n");
+  EXPECT_EQ(reject("optimize budget(time = 1e999s)"),
+            "col 24: error: number '1e999s' is too large\n");
+  EXPECT_EQ(reject("optimize budget(time = 1x5s)"), "col 24: error: unknown time unit 'x5s' in "
+                                                    "'1x5s'; expected s, m or ms\n");
   EXPECT_EQ(reject("optimize budget(time = soon)"),
             "col 24: error: expected a duration such as 60s after 'time =', found 'soon'\n");
 }

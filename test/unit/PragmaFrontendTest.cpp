@@ -77,9 +77,12 @@ TEST(PragmaFrontend, KernelsWithoutThePragmaAreListedToo) {
                    "#pragma kopt optimize\n"
                    "extern \"C\" __global__ void c_kernel() {}\n"
                    "#pragma kopt optimize\n"
-                   "[[maybe_unused]] __global__ void attributed() {}\n");
+                   "[[maybe_unused]] __global__ void attributed() {}\n"
+                   "template <typename T>\n"
+                   "#pragma kopt optimize\n"
+                   "__global__ void after_template_header(T *p) {}\n");
   ASSERT_TRUE(P.OK) << P.Diagnostics;
-  ASSERT_EQ(P.Kernels.size(), 5u);
+  ASSERT_EQ(P.Kernels.size(), 6u);
   EXPECT_FALSE(kernel(P, "plain")->Pragma);
   ASSERT_TRUE(kernel(P, "fill")->Pragma);
   EXPECT_TRUE(kernel(P, "fill")->Pragma->NoAlias);
@@ -87,6 +90,7 @@ TEST(PragmaFrontend, KernelsWithoutThePragmaAreListedToo) {
   EXPECT_EQ(kernel(P, "ns::inner")->Pragma->Engine, EngineKind::Llm);
   EXPECT_TRUE(kernel(P, "c_kernel")->Pragma);
   EXPECT_TRUE(kernel(P, "attributed")->Pragma);
+  EXPECT_TRUE(kernel(P, "after_template_header")->Pragma);
 }
 
 TEST(PragmaFrontend, ClauseErrorsPointAtTheToken) {
