@@ -33,13 +33,12 @@
 // expr is an arithmetic expression over literals and the kernel's parameters (see
 // ClauseExpr.h); constant is one that names no parameter. Launch dimensions, smem,
 // buffer sizes, evals and tokens are integers; args values and tolerances may be
-// floating. Example:
+// floating. Example (the pragma is one line in the source, or continued with
+// backslashes):
 //
 //   #define N (1 << 20)
 //   #pragma kopt optimize launch(grid: (n + 255) / 256; block: 256) args(n = N, a = 2.0f)
 //       buffers(x[n] in, y[n] inout) tol(rtol = 1e-5, atol = 1e-6) budget(time = 60s)
-//
-// (one line in the source, or continued with backslashes)
 //   __global__ void saxpy(int n, float a, const float *x, float *y) { ... }
 #pragma once
 
