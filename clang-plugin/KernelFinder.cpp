@@ -1,13 +1,21 @@
 #include "clang-plugin/KernelFinder.h"
 
+#include "clang-plugin/ParamDescription.h"
+#include "clang-plugin/PragmaAttacher.h"
+#include "clang-plugin/PragmaHandler.h"
+
+#include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>
 #include <clang/AST/GlobalDecl.h>
 #include <clang/AST/Mangle.h>
 #include <clang/ASTMatchers/ASTMatchFinder.h>
 #include <clang/ASTMatchers/ASTMatchers.h>
-#include <clang/Tooling/CompilationDatabase.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Tooling/Tooling.h>
+#include <llvm/Support/VirtualFileSystem.h>
 
 #include <memory>
 
@@ -15,10 +23,12 @@ namespace kopt::frontend {
 
 namespace {
 using namespace clang::ast_matchers;
+using PragmaMap = llvm::DenseMap<const clang::FunctionDecl *, PragmaClauses>;
 
 class KernelCollector : public MatchFinder::MatchCallback {
 public:
-  explicit KernelCollector(std::vector<KernelSummary> &Sink) : Out(Sink) {}
+  KernelCollector(std::vector<KernelSummary> &Sink, const PragmaMap &Attached)
+      : Out(Sink), Pragmas(Attached) {}
 
   void run(const MatchFinder::MatchResult &Result) override {
     const auto *FD = Result.Nodes.getNodeAs<clang::FunctionDecl>("kernel");
@@ -41,31 +51,96 @@ public:
       Mangler->mangleName(clang::GlobalDecl(FD, clang::KernelReferenceKind::Kernel), OS);
     }
     for (const clang::ParmVarDecl *P : FD->parameters())
-      K.Params.push_back({P->getNameAsString(), P->getType().getAsString(Ctx.getPrintingPolicy())});
+      K.Params.push_back(describeParam(*P, Ctx));
+    if (auto It = Pragmas.find(FD); It != Pragmas.end())
+      K.Pragma = It->second;
     Out.push_back(std::move(K));
   }
 
 private:
   std::vector<KernelSummary> &Out;
+  const PragmaMap &Pragmas;
 };
+
+class KernelFinderConsumer : public clang::ASTConsumer {
+public:
+  KernelFinderConsumer(std::shared_ptr<PragmaCollector> Pragmas, std::vector<KernelSummary> &Sink)
+      : Collector(std::move(Pragmas)), Out(Sink) {}
+
+  void HandleTranslationUnit(clang::ASTContext &Ctx) override {
+    PragmaMap Pragmas = attachPragmas(Ctx, Collector->occurrences());
+    KernelCollector Kernels(Out, Pragmas);
+    MatchFinder Finder;
+    Finder.addMatcher(
+        functionDecl(isDefinition(), hasAttr(clang::attr::CUDAGlobal), isExpansionInMainFile())
+            .bind("kernel"),
+        &Kernels);
+    Finder.matchAST(Ctx);
+  }
+
+private:
+  std::shared_ptr<PragmaCollector> Collector;
+  std::vector<KernelSummary> &Out;
+};
+
+// Parses the translation unit with the '#pragma kopt' handlers installed.
+class KernelFinderAction : public clang::ASTFrontendAction {
+public:
+  // Summary: where "N errors generated." goes (default: stderr).
+  KernelFinderAction(std::vector<KernelSummary> &Sink, llvm::raw_ostream *Summary)
+      : Out(Sink), SummaryStream(Summary) {}
+
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
+                                                        llvm::StringRef) override {
+    if (SummaryStream)
+      CI.setVerboseOutputStream(*SummaryStream);
+    auto Collector = std::make_shared<PragmaCollector>();
+    Collector->install(CI.getPreprocessor());
+    return std::make_unique<KernelFinderConsumer>(std::move(Collector), Out);
+  }
+
+private:
+  std::vector<KernelSummary> &Out;
+  llvm::raw_ostream *SummaryStream;
+};
+
+llvm::Expected<std::vector<KernelSummary>>
+runFinder(llvm::StringRef File, const std::vector<std::string> &ClangArgs,
+          llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+          clang::DiagnosticConsumer *Diagnostics, llvm::raw_ostream *Summary) {
+  std::vector<std::string> CommandLine = {"clang"};
+  CommandLine.insert(CommandLine.end(), ClangArgs.begin(), ClangArgs.end());
+  CommandLine.push_back(File.str());
+  llvm::IntrusiveRefCntPtr<clang::FileManager> Files(
+      new clang::FileManager(clang::FileSystemOptions(), std::move(FS)));
+  std::vector<KernelSummary> Kernels;
+  clang::tooling::ToolInvocation Invocation(
+      CommandLine, std::make_unique<KernelFinderAction>(Kernels, Summary), Files.get());
+  if (Diagnostics)
+    Invocation.setDiagnosticConsumer(Diagnostics);
+  if (!Invocation.run())
+    return llvm::createStringError("%s: cannot be parsed as CUDA (see the errors above)",
+                                   File.str().c_str());
+  return Kernels;
+}
 } // namespace
 
 llvm::Expected<std::vector<KernelSummary>> findKernels(const std::string &File,
                                                        const CudaParseSetup &Setup) {
-  clang::tooling::FixedCompilationDatabase Db(".", Setup.clangArgs());
-  clang::tooling::ClangTool Tool(Db, {File});
+  return runFinder(File, Setup.clangArgs(), llvm::vfs::getRealFileSystem(), nullptr, nullptr);
+}
 
-  std::vector<KernelSummary> Kernels;
-  KernelCollector Collector(Kernels);
-  MatchFinder Finder;
-  Finder.addMatcher(
-      functionDecl(isDefinition(), hasAttr(clang::attr::CUDAGlobal), isExpansionInMainFile())
-          .bind("kernel"),
-      &Collector);
-  if (Tool.run(clang::tooling::newFrontendActionFactory(&Finder).get()) != 0)
-    return llvm::createStringError("%s: cannot be parsed as CUDA (see the errors above)",
-                                   File.c_str());
-  return Kernels;
+llvm::Expected<std::vector<KernelSummary>>
+findKernelsInCode(llvm::StringRef Code, llvm::StringRef FileName,
+                  const std::vector<std::string> &ClangArgs, llvm::raw_ostream &Diagnostics) {
+  auto Overlay =
+      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  Overlay->pushOverlay(Memory);
+  Memory->addFile(FileName, 0, llvm::MemoryBuffer::getMemBufferCopy(Code));
+  auto Options = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  clang::TextDiagnosticPrinter Printer(Diagnostics, Options.get());
+  return runFinder(FileName, ClangArgs, Overlay, &Printer, &Diagnostics);
 }
 
 } // namespace kopt::frontend

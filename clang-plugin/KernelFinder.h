@@ -1,19 +1,19 @@
-// Finds the __global__ functions defined in a CUDA file's main source.
+// Finds the __global__ functions defined in a CUDA file's main source, with the
+// '#pragma kopt optimize' clauses of those that carry one.
 #pragma once
 
 #include "clang-plugin/CudaParseSetup.h"
+#include "clang-plugin/KernelParam.h"
+#include "clang-plugin/PragmaClauses.h"
 
 #include <llvm/Support/Error.h>
+#include <llvm/Support/raw_ostream.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace kopt::frontend {
-
-struct KernelParam {
-  std::string Name;
-  std::string Type;
-};
 
 struct KernelSummary {
   std::string Name;        // Qualified: ns::kernel.
@@ -21,11 +21,19 @@ struct KernelSummary {
   bool IsTemplate = false;
   unsigned Line = 0, Column = 0;
   std::vector<KernelParam> Params;
+  std::optional<PragmaClauses> Pragma; // Empty for kernels without '#pragma kopt optimize'.
 };
 
-// Parses File with Setup; clang's diagnostics go to stderr in clang's usual
-// file:line:col form. Fails when the file does not parse.
+// Parses File with Setup; clang's diagnostics (the pragma's among them) go to
+// stderr in clang's usual file:line:col form. Fails when the file does not parse
+// or a pragma has an error.
 llvm::Expected<std::vector<KernelSummary>> findKernels(const std::string &File,
                                                        const CudaParseSetup &Setup);
+
+// The same for source text in memory, named FileName; ClangArgs are clang's
+// arguments without the driver name and the file. Diagnostics go to Diagnostics.
+llvm::Expected<std::vector<KernelSummary>>
+findKernelsInCode(llvm::StringRef Code, llvm::StringRef FileName,
+                  const std::vector<std::string> &ClangArgs, llvm::raw_ostream &Diagnostics);
 
 } // namespace kopt::frontend

@@ -2,6 +2,7 @@
 #include "clang-plugin/KernelFinder.h"
 #include "driver/Diagnostics.h"
 #include "driver/NvccLocator.h"
+#include "driver/PragmaJson.h"
 #include "driver/Subcommand.h"
 #include "kopt/Version.h"
 #include "support/InstallLayout.h"
@@ -74,7 +75,8 @@ int runInspect(const std::vector<std::string> &Args) {
                               {"template", K.IsTemplate},
                               {"line", K.Line},
                               {"column", K.Column},
-                              {"params", Params}});
+                              {"params", Params},
+                              {"pragma", pragmaToJson(K.Pragma)}});
   }
   llvm::outs() << Out.dump(2) << "\n";
   return 0;

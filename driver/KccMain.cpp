@@ -1,6 +1,5 @@
 #include "driver/KccMain.h"
 
-#include "clang-plugin/FrontendInfo.h"
 #include "driver/CompilerResolver.h"
 #include "driver/Diagnostics.h"
 #include "driver/KccPipeline.h"
@@ -24,7 +23,7 @@ bool asksForVersion(const std::vector<std::string> &Args) {
 // compiler identification reads it).
 int printVersion(const std::string &Nvcc) {
   llvm::outs() << "kcc (kopt " << Version << "): nvcc that optimizes kernels marked #pragma kopt\n"
-               << "front end: " << frontend::clangVersion() << "\n"
+               << "front end: clang " << ClangVersion << " (in kopt)\n"
                << "real nvcc: " << Nvcc << "\n";
   llvm::outs().flush();
   llvm::Expected<int> Status = runAndWait(Nvcc, {Nvcc, "--version"});

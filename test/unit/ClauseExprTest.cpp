@@ -1,0 +1,165 @@
+// Expressions of '#pragma kopt optimize' clauses: literals, precedence, evaluation.
+#include "clang-plugin/ClauseParser.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+
+using namespace kopt::frontend;
+
+namespace {
+
+// The expression E, parsed as the value of args(v = E).
+ClauseExpr parseValue(llvm::StringRef E) {
+  PragmaParseResult R = parsePragmaText(("optimize args(v = " + E + ")").str());
+  EXPECT_TRUE(R.Clauses) << E.str() << "\n" << renderDiagnostics(R.Diagnostics, lexPragmaText(E));
+  if (!R.Clauses)
+    return {};
+  return R.Clauses->Args->front().Value;
+}
+
+std::string printed(llvm::StringRef E) {
+  ClauseExpr X = parseValue(E);
+  return X.Root ? printExpr(*X.Root) : "<none>";
+}
+
+int64_t valueOf(llvm::StringRef E, const IntBindings &Names = {}) {
+  llvm::Expected<int64_t> V = evaluate(parseValue(E), Names);
+  if (!V) {
+    ADD_FAILURE() << E.str() << ": " << llvm::toString(V.takeError());
+    return 0;
+  }
+  return *V;
+}
+
+std::string errorOf(llvm::StringRef E, const IntBindings &Names = {}) {
+  llvm::Expected<int64_t> V = evaluate(parseValue(E), Names);
+  if (V)
+    return "value " + std::to_string(*V);
+  return llvm::toString(V.takeError());
+}
+
+} // namespace
+
+TEST(ClauseExpr, PrecedenceAndAssociativityFollowC) {
+  EXPECT_EQ(printed("1 + 2 * 3"), "(1 + (2 * 3))");
+  EXPECT_EQ(printed("(1 + 2) * 3"), "((1 + 2) * 3)");
+  EXPECT_EQ(printed("8 - 4 - 2"), "((8 - 4) - 2)");
+  EXPECT_EQ(printed("1 << 2 + 3"), "(1 << (2 + 3))");
+  EXPECT_EQ(printed("n / 256 % 4"), "((n / 256) % 4)");
+  EXPECT_EQ(printed("-n * 2"), "((-n) * 2)");
+  EXPECT_EQ(printed("- -+3"), "(-(-3))");
+}
+
+TEST(ClauseExpr, TextIsTheSourceWithItsSpacing) {
+  EXPECT_EQ(parseValue("(n + 255)/256").Text, "(n + 255)/256");
+  EXPECT_EQ(parseValue("1<<20").Text, "1<<20");
+}
+
+TEST(ClauseExpr, EvaluatesIntegerArithmetic) {
+  EXPECT_EQ(valueOf("1 << 20"), 1 << 20);
+  EXPECT_EQ(valueOf("(n + 255) / 256", {{"n", 1000}}), 4);
+  EXPECT_EQ(valueOf("-7 / 2"), -3); // Truncates, as in C.
+  EXPECT_EQ(valueOf("-7 % 2"), -1);
+  EXPECT_EQ(valueOf("256 >> 4"), 16);
+  EXPECT_EQ(valueOf("0x10 + 010 + 0b10 + 1'000"), 16 + 8 + 2 + 1000);
+  EXPECT_EQ(valueOf("4096u * 2ull"), 8192);
+  EXPECT_EQ(valueOf("9223372036854775807"), std::numeric_limits<int64_t>::max());
+}
+
+TEST(ClauseExpr, EvaluationErrorsSayWhy) {
+  EXPECT_EQ(errorOf("n / 0", {{"n", 1}}), "cannot evaluate 'n / 0': division by zero");
+  EXPECT_EQ(errorOf("n % (m - m)", {{"n", 1}, {"m", 2}}),
+            "cannot evaluate 'n % (m - m)': division by zero");
+  EXPECT_EQ(errorOf("m * 2"), "cannot evaluate 'm * 2': no value for 'm'");
+  EXPECT_EQ(errorOf("1.5 * 2"), "cannot evaluate '1.5 * 2': not an integer expression");
+  EXPECT_EQ(errorOf("9223372036854775807 + 1"),
+            "cannot evaluate '9223372036854775807 + 1': integer overflow in '+'");
+  EXPECT_EQ(errorOf("1 << 64"), "cannot evaluate '1 << 64': shift by 64 is out of range (0 to 63)");
+  EXPECT_EQ(errorOf("1 << -1"), "cannot evaluate '1 << -1': shift by -1 is out of range (0 to 63)");
+  EXPECT_EQ(errorOf("-1 << 2"), "cannot evaluate '-1 << 2': left shift of a negative value");
+  EXPECT_EQ(errorOf("1 << 63"), "cannot evaluate '1 << 63': integer overflow in '<<'");
+  EXPECT_EQ(errorOf("(-9223372036854775807 - 1) / -1"),
+            "cannot evaluate '(-9223372036854775807 - 1) / -1': integer overflow in '/'");
+  EXPECT_EQ(errorOf("-(-9223372036854775807 - 1)"),
+            "cannot evaluate '-(-9223372036854775807 - 1)': integer overflow in '-'");
+}
+
+TEST(ClauseExpr, NumbersMixLikeC) {
+  auto Number = [](llvm::StringRef E, const NumberBindings &Names = {}) {
+    llvm::Expected<ClauseNumber> V = evaluateNumber(parseValue(E), Names);
+    EXPECT_TRUE(bool(V)) << (V ? "" : llvm::toString(V.takeError()));
+    return V ? *V : ClauseNumber(int64_t(-1));
+  };
+  EXPECT_EQ(Number("1 / 2"), ClauseNumber(int64_t(0)));
+  EXPECT_EQ(Number("1.0 / 2"), ClauseNumber(0.5));
+  EXPECT_EQ(Number("a * 2", {{"a", 1.25}}), ClauseNumber(2.5));
+  EXPECT_EQ(Number("2.0f - 1e-1"), ClauseNumber(2.0 - 0.1));
+  llvm::Expected<ClauseNumber> Bad = evaluateNumber(parseValue("1.5 % 2"), {});
+  ASSERT_FALSE(Bad);
+  EXPECT_EQ(llvm::toString(Bad.takeError()),
+            "cannot evaluate '1.5 % 2': operands of '%' must be integers");
+}
+
+TEST(ClauseExpr, NumberLiterals) {
+  auto Int = [](llvm::StringRef S) {
+    llvm::Expected<ClauseNumber> V = parseNumberLiteral(S);
+    if (!V) {
+      llvm::consumeError(V.takeError());
+      return int64_t(-1);
+    }
+    return std::holds_alternative<int64_t>(*V) ? std::get<int64_t>(*V) : int64_t(-2);
+  };
+  EXPECT_EQ(Int("0"), 0);
+  EXPECT_EQ(Int("0x7fffFFFF"), 0x7fffffff);
+  EXPECT_EQ(Int("0B101"), 5);
+  EXPECT_EQ(Int("0777"), 0777);
+  EXPECT_EQ(Int("1'024'000"), 1024000);
+  EXPECT_EQ(Int("12UL"), 12);
+  EXPECT_EQ(Int("1.0"), -2); // Floating.
+  for (llvm::StringRef Bad : {"08", "0x", "0b2", "12abc", "1..2", "1e", "60s", "0xg", ""}) {
+    llvm::Expected<ClauseNumber> V = parseNumberLiteral(Bad);
+    ASSERT_FALSE(bool(V)) << Bad.str();
+    EXPECT_EQ(llvm::errorToErrorCode(V.takeError()), std::errc::invalid_argument) << Bad.str();
+  }
+  for (llvm::StringRef Large : {"9223372036854775808", "0xFFFFFFFFFFFFFFFFF", "1e400"}) {
+    llvm::Expected<ClauseNumber> V = parseNumberLiteral(Large);
+    ASSERT_FALSE(bool(V)) << Large.str();
+    EXPECT_EQ(llvm::errorToErrorCode(V.takeError()), std::errc::result_out_of_range);
+  }
+  llvm::Expected<ClauseNumber> Hex = parseNumberLiteral("0x1p-2");
+  ASSERT_TRUE(bool(Hex));
+  EXPECT_EQ(*Hex, ClauseNumber(0.25));
+}
+
+TEST(ClauseExpr, NamesAndFloatsAreFound) {
+  ClauseExpr E = parseValue("(n + m) * 2.5 - n");
+  std::vector<const ExprNode *> Names;
+  collectNames(*E.Root, Names);
+  ASSERT_EQ(Names.size(), 3u);
+  EXPECT_EQ(Names[0]->Spelling, "n");
+  EXPECT_EQ(Names[1]->Spelling, "m");
+  EXPECT_FALSE(isIntegerExpr(*E.Root));
+  ASSERT_NE(findFloatLiteral(*E.Root), nullptr);
+  EXPECT_EQ(findFloatLiteral(*E.Root)->Spelling, "2.5");
+}
+
+TEST(ClauseExpr, DeepNestingIsAnErrorNotAStackOverflow) {
+  std::string Parens = std::string(300, '(') + "1" + std::string(300, ')');
+  PragmaParseResult R = parsePragmaText("optimize args(v = " + Parens + ")");
+  EXPECT_FALSE(R.Clauses);
+  ASSERT_FALSE(R.Diagnostics.empty());
+  EXPECT_EQ(R.Diagnostics[0].Kind, PragmaDiagKind::ExpressionTooDeep);
+
+  std::string Sum = "1";
+  for (int I = 0; I < 5000; ++I)
+    Sum += "+1";
+  R = parsePragmaText("optimize args(v = " + Sum + ")");
+  EXPECT_FALSE(R.Clauses);
+  ASSERT_FALSE(R.Diagnostics.empty());
+  EXPECT_EQ(R.Diagnostics[0].Kind, PragmaDiagKind::ExpressionTooDeep);
+
+  std::string Negations = std::string(1000, '-') + "1";
+  R = parsePragmaText("optimize args(v = " + Negations + ")");
+  EXPECT_FALSE(R.Clauses);
+}
