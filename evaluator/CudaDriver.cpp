@@ -23,6 +23,13 @@ template <typename Fn> llvm::Error resolve(GetProcAddressFn GetProc, const char 
   Out = reinterpret_cast<Fn>(Ptr);
   return llvm::Error::success();
 }
+// resolve() for each (name, pointer) pair, every missing entry point reported.
+inline llvm::Error resolveAll(GetProcAddressFn) { return llvm::Error::success(); }
+template <typename Fn, typename... Rest>
+llvm::Error resolveAll(GetProcAddressFn GetProc, const char *Name, Fn &Out, Rest &...More) {
+  llvm::Error First = resolve(GetProc, Name, Out);
+  return llvm::joinErrors(std::move(First), resolveAll(GetProc, More...));
+}
 } // namespace
 
 llvm::Expected<CudaDriver &> CudaDriver::load() {
@@ -49,21 +56,11 @@ llvm::Error CudaDriver::open() {
 
   decltype(&::cuInit) Init = nullptr;
   decltype(&::cuDriverGetVersion) GetVersion = nullptr;
-  llvm::Error Missing = llvm::joinErrors(resolve(GetProc, "cuInit", Init),
-                                         resolve(GetProc, "cuDriverGetVersion", GetVersion));
-  Missing =
-      llvm::joinErrors(std::move(Missing), resolve(GetProc, "cuDeviceGetCount", DeviceGetCount));
-  Missing = llvm::joinErrors(std::move(Missing), resolve(GetProc, "cuDeviceGet", DeviceGet));
-  Missing =
-      llvm::joinErrors(std::move(Missing), resolve(GetProc, "cuDeviceGetName", DeviceGetName));
-  Missing = llvm::joinErrors(std::move(Missing),
-                             resolve(GetProc, "cuDeviceGetAttribute", DeviceGetAttribute));
-  Missing =
-      llvm::joinErrors(std::move(Missing), resolve(GetProc, "cuDeviceTotalMem", DeviceTotalMem));
-  Missing = llvm::joinErrors(std::move(Missing), resolve(GetProc, "cuGetErrorName", GetErrorName));
-  Missing =
-      llvm::joinErrors(std::move(Missing), resolve(GetProc, "cuGetErrorString", GetErrorString));
-  if (Missing)
+  if (llvm::Error Missing =
+          resolveAll(GetProc, "cuInit", Init, "cuDriverGetVersion", GetVersion, "cuDeviceGetCount",
+                     DeviceGetCount, "cuDeviceGet", DeviceGet, "cuDeviceGetName", DeviceGetName,
+                     "cuDeviceGetAttribute", DeviceGetAttribute, "cuDeviceTotalMem", DeviceTotalMem,
+                     "cuGetErrorName", GetErrorName, "cuGetErrorString", GetErrorString))
     return Missing;
 
   if (llvm::Error E = check(Init(0), "cuInit"))
