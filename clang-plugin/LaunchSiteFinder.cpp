@@ -78,9 +78,18 @@ public:
     LaunchSite Site;
     if (!Callers.empty())
       Site.Caller = Callers.back()->getQualifiedNameAsString();
-    if (const clang::FunctionDecl *Callee = Call->getDirectCallee())
+    if (const clang::FunctionDecl *Callee = Call->getDirectCallee()) {
       if (const clang::TemplateArgumentList *Args = Callee->getTemplateSpecializationArgs())
         Site.TemplateArgs = templateArgsText(*Args, Ctx);
+    } else if (const auto *Unresolved =
+                   llvm::dyn_cast<clang::OverloadExpr>(Call->getCallee()->IgnoreParenImpCasts())) {
+      // In a template's own code: the arguments as written (T, 128).
+      if (Unresolved->hasExplicitTemplateArgs()) {
+        std::string Text = sourceText(
+            clang::SourceRange(Unresolved->getLAngleLoc(), Unresolved->getRAngleLoc()), Ctx);
+        Site.TemplateArgs = llvm::StringRef(Text).drop_front().drop_back().trim().str();
+      }
+    }
     lineAndColumn(Call->getBeginLoc(), Ctx, Site.Line, Site.Column);
     LaunchExpr Whole = describeExpr(*Call, Ctx);
     Site.Begin = Whole.Begin;
