@@ -8,6 +8,7 @@ __global__ void matmul(const float *A, const float *B, float *C, int m, int n, i
   int col = blockIdx.x * blockDim.x + threadIdx.x;
   if (row < m && col < n) {
     float sum = 0.0f;
+#pragma unroll 4
     for (int kk = 0; kk < k; ++kk)
       sum += A[row * k + kk] * B[kk * n + col];
     C[row * n + col] = sum;
