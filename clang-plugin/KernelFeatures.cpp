@@ -190,7 +190,8 @@ public:
     S.Type = V->getType().getAsString(Ctx.getPrintingPolicy());
     clang::QualType T = V->getType();
     S.Dynamic = T->isIncompleteArrayType();
-    if (!S.Dynamic && !T->isDependentType() && T->isConstantSizeType())
+    if (!S.Dynamic && !V->isInvalidDecl() && !T->isDependentType() && !T->isIncompleteType() &&
+        T->isConstantSizeType())
       S.Bytes = Ctx.getTypeSizeInChars(T).getQuantity();
     F.SharedVariables.push_back(std::move(S));
     return true;
