@@ -77,17 +77,43 @@ std::string calleeName(const clang::CallExpr &Call) {
   return "";
 }
 
-// A cooperative groups sync: g.sync(), cg::sync(g), this_grid().sync().
-std::optional<std::string> cooperativeSync(const clang::CallExpr &Call) {
+// A call into cooperative groups: g.sync(), cg::sync(g), g.shfl_down(v, 1),
+// cg::reduce(g, v, op). Name: cooperative_groups::[group type::]function.
+struct GroupCall {
+  std::string Name;
+  bool IsBarrier = false, IsWarpIntrinsic = false;
+};
+
+std::optional<GroupCall> cooperativeGroupsCall(const clang::CallExpr &Call) {
   const clang::FunctionDecl *FD = Call.getDirectCallee();
-  if (!FD || !FD->getDeclName().isIdentifier() || FD->getName() != "sync")
+  if (!FD || !FD->getDeclName().isIdentifier() ||
+      llvm::StringRef(FD->getQualifiedNameAsString()).find("cooperative_groups") ==
+          llvm::StringRef::npos)
     return std::nullopt;
-  std::string Qualified = FD->getQualifiedNameAsString();
-  if (llvm::StringRef(Qualified).find("cooperative_groups") == llvm::StringRef::npos)
+  llvm::StringRef Function = FD->getName();
+  GroupCall G;
+  G.IsBarrier = Function == "sync" || Function == "barrier_wait";
+  G.IsWarpIntrinsic = Function.starts_with("shfl") || Function == "ballot" || Function == "any" ||
+                      Function == "all" || Function.starts_with("match_") || Function == "reduce" ||
+                      Function.starts_with("inclusive_scan") ||
+                      Function.starts_with("exclusive_scan");
+  if (!G.IsBarrier && !G.IsWarpIntrinsic)
     return std::nullopt;
-  if (const auto *Method = llvm::dyn_cast<clang::CXXMethodDecl>(FD))
-    return "cooperative_groups::" + Method->getParent()->getNameAsString() + "::sync";
-  return std::string("cooperative_groups::sync");
+  // The group's type as the kernel holds it (thread_block_tile), not the base
+  // class that declares the method; methods may be static (thread_block::sync).
+  std::string Group;
+  if (const auto *Member =
+          llvm::dyn_cast<clang::MemberExpr>(Call.getCallee()->IgnoreParenImpCasts())) {
+    clang::QualType T = Member->getBase()->IgnoreParenImpCasts()->getType();
+    if (T->isPointerType())
+      T = T->getPointeeType();
+    if (const clang::CXXRecordDecl *Record = T->getAsCXXRecordDecl();
+        Record && Record->getIdentifier())
+      Group = Record->getName().str();
+  }
+  G.Name =
+      (llvm::Twine("cooperative_groups::") + Group + (Group.empty() ? "" : "::") + Function).str();
+  return G;
 }
 
 const char *comparisonText(clang::BinaryOperatorKind Op, bool Reversed) {
@@ -199,8 +225,8 @@ public:
 
   bool VisitCallExpr(clang::CallExpr *Call) {
     std::string Name = calleeName(*Call);
-    if (std::optional<std::string> Sync = cooperativeSync(*Call))
-      F.Barriers.push_back(callFeature(*Sync, Call));
+    if (std::optional<GroupCall> Group = cooperativeGroupsCall(*Call))
+      (Group->IsBarrier ? F.Barriers : F.WarpIntrinsics).push_back(callFeature(Group->Name, Call));
     else if (Name.empty())
       return true;
     else if (llvm::StringRef(Name).starts_with("atomic")) {
@@ -273,7 +299,8 @@ private:
       const char *Op = comparisonText(Cond->getOpcode(), Reversed);
       if (Op && CondVar && (!IV || CondVar == IV)) {
         IV = CondVar;
-        L.Comparison = Op;
+        // Not operator=(const char *): a GCC 12 -Wrestrict false positive.
+        L.Comparison = std::string(Op);
         L.Bound = sourceText((Reversed ? Cond->getLHS() : Cond->getRHS())->getSourceRange(), Ctx);
       }
     }

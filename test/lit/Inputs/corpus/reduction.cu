@@ -33,3 +33,19 @@ void sum(const float *in, float *out, int n, cudaStream_t stream) {
   int blocks = (n + BLOCK * 2 - 1) / (BLOCK * 2);
   reduce_sum<<<blocks, BLOCK, BLOCK * sizeof(float), stream>>>(in, out, n);
 }
+
+// The same with cooperative groups (included last: the lines above stay put).
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+
+__global__ void reduce_cg(const float *in, float *out, int n) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = i < n ? in[i] : 0.0f;
+  for (int offset = warp.size() / 2; offset > 0; offset /= 2)
+    v += warp.shfl_down(v, offset);
+  block.sync();
+  if (warp.thread_rank() == 0)
+    atomicAdd(out, v);
+}
