@@ -1,5 +1,6 @@
 #include "clang-plugin/KernelFinder.h"
 
+#include "clang-plugin/KernelAnalysis.h"
 #include "clang-plugin/ParamDescription.h"
 #include "clang-plugin/PragmaAttacher.h"
 #include "clang-plugin/PragmaHandler.h"
@@ -54,6 +55,7 @@ public:
       K.Params.push_back(describeParam(*P, Ctx));
     if (auto It = Pragmas.find(FD); It != Pragmas.end())
       K.Pragma = It->second;
+    analyzeKernel(*FD, Ctx, K);
     Out.push_back(std::move(K));
   }
 

@@ -3,7 +3,9 @@
 #pragma once
 
 #include "clang-plugin/CudaParseSetup.h"
+#include "clang-plugin/KernelFeatures.h"
 #include "clang-plugin/KernelParam.h"
+#include "clang-plugin/LaunchSite.h"
 #include "clang-plugin/PragmaClauses.h"
 
 #include <llvm/Support/Error.h>
@@ -22,6 +24,9 @@ struct KernelSummary {
   unsigned Line = 0, Column = 0;
   std::vector<KernelParam> Params;
   std::optional<PragmaClauses> Pragma; // Empty for kernels without '#pragma kopt optimize'.
+  std::vector<LaunchSite> LaunchSites; // In the main file, in file order.
+  std::vector<KernelInstantiation> Instantiations; // For a template: those the TU uses.
+  KernelFeatures Features;
 };
 
 // Parses File with Setup; clang's diagnostics (the pragma's among them) go to

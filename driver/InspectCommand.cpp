@@ -1,6 +1,7 @@
 #include "clang-plugin/CudaParseSetup.h"
 #include "clang-plugin/KernelFinder.h"
 #include "driver/Diagnostics.h"
+#include "driver/KernelAnalysisJson.h"
 #include "driver/NvccLocator.h"
 #include "driver/PragmaJson.h"
 #include "driver/Subcommand.h"
@@ -77,6 +78,7 @@ int runInspect(const std::vector<std::string> &Args) {
                               {"column", K.Column},
                               {"params", Params},
                               {"pragma", pragmaToJson(K.Pragma)}});
+    addKernelAnalysisJson(Out["kernels"].back(), K);
   }
   llvm::outs() << Out.dump(2) << "\n";
   return 0;

@@ -1,0 +1,18 @@
+// Fills in what the analyses find about a kernel: its launch sites, the
+// instantiations of a template, and its static features.
+#pragma once
+
+#include "clang-plugin/KernelFinder.h"
+
+namespace clang {
+class ASTContext;
+class FunctionDecl;
+} // namespace clang
+
+namespace kopt::frontend {
+
+// Kernel is the definition that Summary describes (a template's pattern for a template).
+void analyzeKernel(const clang::FunctionDecl &Kernel, clang::ASTContext &Ctx,
+                   KernelSummary &Summary);
+
+} // namespace kopt::frontend

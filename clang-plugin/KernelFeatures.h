@@ -1,0 +1,97 @@
+// Static features of a kernel body for the planner: thread geometry, loops,
+// global memory accesses and how they coalesce, guards, shared memory, and the
+// synchronization, warp, atomic and math calls. Computed from the AST of the
+// kernel's own body (device functions it calls are not followed).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class FunctionDecl;
+} // namespace clang
+
+namespace kopt::frontend {
+
+struct LoopFeature {
+  enum class Kind : uint8_t { For, While, Do };
+  Kind LoopKind = Kind::For;
+  unsigned Line = 0, Column = 0;
+  unsigned Depth = 0; // 0 for an outermost loop of the body.
+  // For a for loop whose condition compares a variable: i, "0", "<", "n", "1".
+  std::string InductionVar, Init, Comparison, Bound;
+  std::string Step;        // Additive step ("1", "-1", "blockDim.x * gridDim.x"), else empty.
+  std::string Increment;   // The increment as written: "i += 4", "s >>= 1".
+  bool Canonical = false;  // init; i CMP bound; additive step.
+  bool Unroll = false;     // Under '#pragma unroll'.
+  std::string UnrollCount; // '#pragma unroll 4': "4".
+};
+
+enum class AccessPattern : uint8_t {
+  Coalesced, // Affine in threadIdx.x with coefficient 1.
+  Strided,   // Affine in threadIdx.x with another coefficient (Stride).
+  Broadcast, // Does not depend on threadIdx.x: one address across a warp's x lanes.
+  Indirect,  // The index itself loads from memory.
+  Other,     // Depends on threadIdx.x in another way (division, modulo, products).
+};
+
+const char *accessPatternName(AccessPattern P);
+
+// p[index] or *(p + index) where p is a pointer parameter, or a local pointer
+// initialized from one (then Index includes that offset).
+struct MemoryAccess {
+  std::string Param;
+  std::string Index; // As written; "0" for *p.
+  bool Read = false, Write = false;
+  AccessPattern Pattern = AccessPattern::Other;
+  std::string Stride; // For Strided: the coefficient of threadIdx.x ("2", "K").
+  unsigned Line = 0, Column = 0;
+  int Loop = -1; // Index into KernelFeatures::Loops of the innermost loop, or -1.
+};
+
+// The same address (parameter and index text) accessed in every iteration of a
+// loop: the index does not depend on the loop's induction variable.
+struct RepeatedAccess {
+  std::string Param, Index;
+  int Loop = -1; // Index into KernelFeatures::Loops.
+  bool Read = false, Write = false;
+  unsigned Count = 0; // Accesses in the loop body with this address.
+};
+
+// An if condition comparing a thread-index-derived value with a parameter.
+struct BoundsGuard {
+  std::string Condition; // The comparison as written: "i < n".
+  std::vector<std::string> Params;
+  unsigned Line = 0, Column = 0;
+};
+
+struct SharedVariable {
+  std::string Name, Type;
+  std::optional<uint64_t> Bytes; // Absent for extern (dynamic) or dependent sizes.
+  bool Dynamic = false;          // extern __shared__ T s[].
+};
+
+struct CallFeature {
+  std::string Name; // atomicAdd, __syncthreads, __shfl_down_sync, expf, ...
+  unsigned Line = 0, Column = 0;
+};
+
+struct KernelFeatures {
+  // Which of threadIdx/blockIdx/blockDim/gridDim .x/.y/.z the body reads, sorted.
+  std::vector<std::string> IndexBuiltins;
+  unsigned Dimensions = 0; // 1-3: highest component of threadIdx/blockIdx/blockDim used.
+  std::vector<LoopFeature> Loops;
+  std::vector<MemoryAccess> Accesses;
+  std::vector<RepeatedAccess> RepeatedAccesses;
+  std::vector<BoundsGuard> Guards;
+  std::vector<SharedVariable> SharedVariables;
+  std::vector<CallFeature> Atomics, Barriers, WarpIntrinsics, MathCalls;
+};
+
+// The features of Kernel's body (empty for a declaration).
+KernelFeatures analyzeKernelFeatures(const clang::FunctionDecl &Kernel, clang::ASTContext &Ctx);
+
+} // namespace kopt::frontend

@@ -1,0 +1,234 @@
+// The front end's per-kernel analyses on small snippets parsed from memory:
+// how global memory accesses are classified, reads and writes, repeated
+// accesses in loops, loops, and launch sites with their offsets.
+#include "clang-plugin/KernelFinder.h"
+#include "test/fuzz/PragmaMutator.h"
+
+#include <gtest/gtest.h>
+
+using namespace kopt::frontend;
+
+namespace {
+
+// Enough of CUDA for the snippets (they parse with -nocudainc).
+const char *const Prelude = R"(
+struct uint3 { unsigned x, y, z; };
+struct dim3 {
+  unsigned x, y, z;
+  dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
+};
+extern const __device__ uint3 threadIdx, blockIdx;
+extern const __device__ dim3 blockDim, gridDim;
+typedef struct CUstream_st *cudaStream_t;
+extern "C" int cudaConfigureCall(dim3, dim3, unsigned long = 0, cudaStream_t = 0);
+extern "C" unsigned __cudaPushCallConfiguration(dim3, dim3, unsigned long = 0, void * = 0);
+__device__ void __syncthreads();
+__device__ float expf(float);
+__device__ int atomicAdd(int *, int);
+)";
+
+std::string withPrelude(llvm::StringRef Code) { return Prelude + Code.str(); }
+
+std::vector<KernelSummary> parse(const std::string &Code) {
+  std::string Diagnostics;
+  llvm::raw_string_ostream OS(Diagnostics);
+  llvm::Expected<std::vector<KernelSummary>> K =
+      findKernelsInCode(Code, "/t/k.cu", kopt::fuzz::snippetClangArgs(), OS);
+  if (!K) {
+    ADD_FAILURE() << llvm::toString(K.takeError()) << "\n" << Diagnostics;
+    return {};
+  }
+  return std::move(*K);
+}
+
+// The features of the only kernel in Code.
+KernelFeatures features(llvm::StringRef Code) {
+  std::vector<KernelSummary> K = parse(withPrelude(Code));
+  if (K.size() != 1) {
+    ADD_FAILURE() << "expected one kernel, got " << K.size();
+    return {};
+  }
+  return K[0].Features;
+}
+
+struct IndexCase {
+  const char *Index;
+  AccessPattern Pattern;
+  const char *Stride;
+};
+
+class AccessClassification : public ::testing::TestWithParam<IndexCase> {};
+
+TEST_P(AccessClassification, OfTheIndexExpression) {
+  const IndexCase &C = GetParam();
+  KernelFeatures F = features(std::string("__global__ void k(float *p, int s, const int *q) {\n"
+                                          "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                          "  int r = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                                          "  float v = p[") +
+                              C.Index + "];\n}\n");
+  ASSERT_FALSE(F.Accesses.empty());
+  const MemoryAccess &A = F.Accesses[0];
+  EXPECT_EQ(A.Param, "p");
+  EXPECT_EQ(A.Index, C.Index);
+  EXPECT_STREQ(accessPatternName(A.Pattern), accessPatternName(C.Pattern)) << C.Index;
+  EXPECT_EQ(A.Stride, C.Stride) << C.Index;
+  EXPECT_TRUE(A.Read);
+  EXPECT_FALSE(A.Write);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    KernelAnalysis, AccessClassification,
+    ::testing::Values(IndexCase{"i", AccessPattern::Coalesced, ""},
+                      IndexCase{"threadIdx.x", AccessPattern::Coalesced, ""},
+                      IndexCase{"i + 4", AccessPattern::Coalesced, ""},
+                      IndexCase{"(s + i)", AccessPattern::Coalesced, ""},
+                      IndexCase{"2 * i", AccessPattern::Strided, "2"},
+                      IndexCase{"i * s", AccessPattern::Strided, "s"},
+                      IndexCase{"i << 2", AccessPattern::Strided, "4"},
+                      IndexCase{"s * (threadIdx.x + 1)", AccessPattern::Strided, "s"},
+                      IndexCase{"-i", AccessPattern::Strided, "-1"},
+                      IndexCase{"r * s + 3", AccessPattern::Broadcast, ""},
+                      IndexCase{"blockIdx.x", AccessPattern::Broadcast, ""},
+                      IndexCase{"i - threadIdx.x", AccessPattern::Broadcast, ""},
+                      IndexCase{"q[i]", AccessPattern::Indirect, ""},
+                      IndexCase{"i + q[0]", AccessPattern::Indirect, ""},
+                      IndexCase{"i / 2", AccessPattern::Other, ""},
+                      IndexCase{"i * i", AccessPattern::Other, ""},
+                      IndexCase{"i % s", AccessPattern::Other, ""}));
+
+TEST(KernelAnalysis, AccessesThroughPointerCopiesAndDereferences) {
+  KernelFeatures F = features("__global__ void k(float *p, int s) {\n"
+                              "  int r = blockIdx.y;\n"
+                              "  float *row = p + r * s;\n"
+                              "  row[threadIdx.x] = *(p + threadIdx.x * 2) + *p;\n"
+                              "}\n");
+  ASSERT_EQ(F.Accesses.size(), 3u);
+  EXPECT_EQ(F.Accesses[0].Index, "r * s + threadIdx.x");
+  EXPECT_EQ(F.Accesses[0].Pattern, AccessPattern::Coalesced);
+  EXPECT_TRUE(F.Accesses[0].Write);
+  EXPECT_FALSE(F.Accesses[0].Read);
+  EXPECT_EQ(F.Accesses[1].Index, "threadIdx.x * 2");
+  EXPECT_EQ(F.Accesses[1].Pattern, AccessPattern::Strided);
+  EXPECT_EQ(F.Accesses[1].Stride, "2");
+  EXPECT_EQ(F.Accesses[2].Index, "0");
+  EXPECT_EQ(F.Accesses[2].Pattern, AccessPattern::Broadcast);
+}
+
+TEST(KernelAnalysis, ReadsAndWrites) {
+  KernelFeatures F = features("__global__ void k(float *a, float *b, float *c, int *d) {\n"
+                              "  unsigned i = threadIdx.x;\n"
+                              "  a[i] = 1;\n"
+                              "  b[i] += 1;\n"
+                              "  c[i]++;\n"
+                              "  atomicAdd(&d[i], 1);\n"
+                              "}\n");
+  ASSERT_EQ(F.Accesses.size(), 4u);
+  EXPECT_TRUE(!F.Accesses[0].Read && F.Accesses[0].Write);
+  for (size_t I = 1; I < 4; ++I)
+    EXPECT_TRUE(F.Accesses[I].Read && F.Accesses[I].Write) << F.Accesses[I].Param;
+  ASSERT_EQ(F.Atomics.size(), 1u);
+  EXPECT_EQ(F.Atomics[0].Name, "atomicAdd");
+}
+
+TEST(KernelAnalysis, RepeatedAccessInALoop) {
+  KernelFeatures F = features("__global__ void k(float *y, const float *x, int n) {\n"
+                              "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                              "  for (int j = 0; j < n; ++j)\n"
+                              "    for (int k = 0; k < n; k += 2)\n"
+                              "      y[i] += x[k] * x[j];\n"
+                              "}\n");
+  ASSERT_EQ(F.Loops.size(), 2u);
+  EXPECT_EQ(F.Loops[1].Depth, 1u);
+  EXPECT_EQ(F.Loops[1].Step, "2");
+  // y[i] along the inner loop; x[k] along the outer one (each inner loop
+  // reads the same x[k]); x[j] along the inner loop.
+  ASSERT_EQ(F.RepeatedAccesses.size(), 3u);
+  EXPECT_EQ(F.RepeatedAccesses[0].Param, "y");
+  EXPECT_EQ(F.RepeatedAccesses[0].Loop, 1);
+  EXPECT_TRUE(F.RepeatedAccesses[0].Read && F.RepeatedAccesses[0].Write);
+  EXPECT_EQ(F.RepeatedAccesses[1].Index, "k");
+  EXPECT_EQ(F.RepeatedAccesses[1].Loop, 0);
+  EXPECT_EQ(F.RepeatedAccesses[2].Param, "x");
+  EXPECT_EQ(F.RepeatedAccesses[2].Index, "j");
+  EXPECT_EQ(F.RepeatedAccesses[2].Loop, 1);
+  EXPECT_FALSE(F.RepeatedAccesses[2].Write);
+}
+
+TEST(KernelAnalysis, LoopsGuardsAndDimensions) {
+  KernelFeatures F = features("__global__ void k(float *p, int n, int m) {\n"
+                              "  int z = threadIdx.z;\n"
+                              "  if (threadIdx.x >= n || z < 2) return;\n"
+                              "  for (int j = n; j > 0; j -= 3) p[j] = 0;\n"
+                              "  while (m > 0) --m;\n"
+                              "  __syncthreads();\n"
+                              "  p[0] = expf(p[1]);\n"
+                              "}\n");
+  EXPECT_EQ(F.Dimensions, 3u);
+  ASSERT_EQ(F.Guards.size(), 1u);
+  EXPECT_EQ(F.Guards[0].Condition, "threadIdx.x >= n");
+  EXPECT_EQ(F.Guards[0].Params, std::vector<std::string>{"n"});
+  ASSERT_EQ(F.Loops.size(), 2u);
+  EXPECT_EQ(F.Loops[0].InductionVar, "j");
+  EXPECT_EQ(F.Loops[0].Init, "n");
+  EXPECT_EQ(F.Loops[0].Comparison, ">");
+  EXPECT_EQ(F.Loops[0].Bound, "0");
+  EXPECT_EQ(F.Loops[0].Step, "-(3)");
+  EXPECT_TRUE(F.Loops[0].Canonical);
+  EXPECT_EQ(F.Loops[1].LoopKind, LoopFeature::Kind::While);
+  EXPECT_FALSE(F.Loops[1].Canonical);
+  ASSERT_EQ(F.Barriers.size(), 1u);
+  ASSERT_EQ(F.MathCalls.size(), 1u);
+  EXPECT_EQ(F.MathCalls[0].Name, "expf");
+}
+
+TEST(KernelAnalysis, LaunchSitesWithOffsets) {
+  std::string Code = withPrelude("#define BLOCK 128\n"
+                                 "__global__ void k(int n, float *p) {}\n"
+                                 "namespace host {\n"
+                                 "void go(float *p, cudaStream_t s) {\n"
+                                 "  k<<<(1000 + BLOCK - 1) / BLOCK, BLOCK>>>(1000, p);\n"
+                                 "  k<<<dim3(4, 2), BLOCK, 64, s>>>(7, p);\n"
+                                 "}\n"
+                                 "}\n");
+  std::vector<KernelSummary> K = parse(Code);
+  ASSERT_EQ(K.size(), 1u);
+  ASSERT_EQ(K[0].LaunchSites.size(), 2u);
+  const LaunchSite &First = K[0].LaunchSites[0], &Second = K[0].LaunchSites[1];
+  EXPECT_EQ(First.Caller, "host::go");
+  EXPECT_EQ(First.Column, 3u);
+  EXPECT_EQ(Code.substr(First.Begin, First.End - First.Begin),
+            "k<<<(1000 + BLOCK - 1) / BLOCK, BLOCK>>>(1000, p)");
+  EXPECT_EQ(First.Grid.Text, "(1000 + BLOCK - 1) / BLOCK");
+  EXPECT_EQ(First.Grid.Expanded, "(1000 + 128 - 1) / 128");
+  EXPECT_EQ(First.Block.Expanded, "128");
+  EXPECT_FALSE(First.SharedMem);
+  EXPECT_FALSE(First.Stream);
+  ASSERT_EQ(First.Args.size(), 2u);
+  for (const LaunchExpr *E : {&First.Grid, &First.Block, &First.Args[0], &First.Args[1],
+                              &Second.Grid, &*Second.SharedMem, &*Second.Stream})
+    EXPECT_EQ(Code.substr(E->Begin, E->End - E->Begin), E->Text);
+  EXPECT_EQ(Second.Grid.Text, "dim3(4, 2)");
+  ASSERT_TRUE(Second.SharedMem && Second.Stream);
+  EXPECT_EQ(Second.SharedMem->Text, "64");
+  EXPECT_EQ(Second.Stream->Text, "s");
+  EXPECT_EQ(Second.Line, First.Line + 1);
+}
+
+TEST(KernelAnalysis, TemplateInstantiationsAndTheirLaunches) {
+  std::vector<KernelSummary> K =
+      parse(withPrelude("template <typename T, int B> __global__ void t(T *p) {}\n"
+                        "void go(float *f, int *i) {\n"
+                        "  t<float, 64><<<1, 64>>>(f);\n"
+                        "  t<int, 32><<<1, 32>>>(i);\n"
+                        "  t<float, 64><<<2, 64>>>(f);\n"
+                        "}\n"));
+  ASSERT_EQ(K.size(), 1u);
+  ASSERT_EQ(K[0].Instantiations.size(), 2u);
+  EXPECT_EQ(K[0].Instantiations[0].TemplateArgs, "float, 64");
+  EXPECT_EQ(K[0].Instantiations[0].MangledName, "_Z1tIfLi64EEvPT_");
+  EXPECT_EQ(K[0].Instantiations[1].TemplateArgs, "int, 32");
+  ASSERT_EQ(K[0].LaunchSites.size(), 3u);
+  EXPECT_EQ(K[0].LaunchSites[1].TemplateArgs, "int, 32");
+}
+
+} // namespace
