@@ -4,6 +4,7 @@
 
 #include "clang-plugin/CudaParseSetup.h"
 #include "clang-plugin/KernelParam.h"
+#include "clang-plugin/KernelUnit.h"
 #include "clang-plugin/PragmaClauses.h"
 
 #include <llvm/Support/Error.h>
@@ -22,6 +23,7 @@ struct KernelSummary {
   unsigned Line = 0, Column = 0;
   std::vector<KernelParam> Params;
   std::optional<PragmaClauses> Pragma; // Empty for kernels without '#pragma kopt optimize'.
+  KernelUnit Unit;                     // Its self-contained source (KernelUnitBuilder.h).
 };
 
 // Parses File with Setup; clang's diagnostics (the pragma's among them) go to

@@ -1,6 +1,7 @@
 #include "clang-plugin/CudaParseSetup.h"
 #include "clang-plugin/KernelFinder.h"
 #include "driver/Diagnostics.h"
+#include "driver/KernelUnitJson.h"
 #include "driver/NvccLocator.h"
 #include "driver/PragmaJson.h"
 #include "driver/Subcommand.h"
@@ -24,7 +25,13 @@ std::string cudaRootFor(const std::string &Nvcc) {
 }
 } // namespace
 
-int runInspect(const std::vector<std::string> &Args) {
+int runInspect(const std::vector<std::string> &Arguments) {
+  std::vector<std::string> Args = Arguments;
+  llvm::Expected<std::optional<std::string>> UnitName = takeUnitOption(Args);
+  if (!UnitName) {
+    reportError("kopt inspect", UnitName.takeError());
+    return 1;
+  }
   std::string File;
   std::vector<std::string> Flags;
   for (size_t I = 0; I < Args.size(); ++I) {
@@ -64,6 +71,8 @@ int runInspect(const std::vector<std::string> &Args) {
     reportError("kopt inspect", Kernels.takeError());
     return 1;
   }
+  if (*UnitName)
+    return printKernelUnit(*Kernels, **UnitName);
   nlohmann::ordered_json Out = {
       {"file", File}, {"kopt_version", Version}, {"kernels", nlohmann::ordered_json::array()}};
   for (const frontend::KernelSummary &K : *Kernels) {
@@ -76,7 +85,8 @@ int runInspect(const std::vector<std::string> &Args) {
                               {"line", K.Line},
                               {"column", K.Column},
                               {"params", Params},
-                              {"pragma", pragmaToJson(K.Pragma)}});
+                              {"pragma", pragmaToJson(K.Pragma)},
+                              {"unit", kernelUnitToJson(K.Unit)}});
   }
   llvm::outs() << Out.dump(2) << "\n";
   return 0;
