@@ -29,3 +29,9 @@ __global__ void saturate(float *x, std::uint32_t n) {
     x[i] = util::clamp01(tile[threadIdx.x]) + p.second * 0.0f;
 }
 } // namespace app
+
+template <typename T, int Factor>
+#pragma kopt optimize
+__global__ void scale(T *x) { x[threadIdx.x] = util::clamp01(x[threadIdx.x]) * T(Factor); }
+
+template __global__ void scale<float, 2>(float *);
