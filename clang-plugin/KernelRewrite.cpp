@@ -48,10 +48,14 @@ replaceKernelDefinitions(llvm::StringRef OriginalText, llvm::StringRef PathAsWri
     // The line where the original kernel ended continues at its own number.
     unsigned EndLine = 1 + OriginalText.take_front(R->End).count('\n');
     Out += lineMarker(PathAsWritten, EndLine);
-    // The rest of that line, moved to a line of its own: indent it to its column.
-    size_t LineStart = OriginalText.take_front(R->End).rfind('\n');
-    LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
-    Out += std::string(R->End - LineStart, ' ');
+    // The rest of that line, if there is any, moved to a line of its own: indent
+    // it to its column.
+    llvm::StringRef Rest = OriginalText.substr(R->End);
+    if (!Rest.take_until([](char C) { return C == '\n'; }).trim().empty()) {
+      size_t LineStart = OriginalText.take_front(R->End).rfind('\n');
+      LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
+      Out += std::string(R->End - LineStart, ' ');
+    }
     Copied = R->End;
   }
   Out += OriginalText.substr(Copied);
