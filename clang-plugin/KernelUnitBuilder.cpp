@@ -282,15 +282,13 @@ void UnitBuilder::collectMacros(clang::SourceLocation Begin, clang::SourceLocati
   clang::Lexer Lex(SM.getLocForStartOfFile(FID), Ctx.getLangOpts(), Buffer.begin(),
                    Buffer.begin() + From, Buffer.end());
   clang::Token T;
-  while (!Lex.LexFromRawLexer(T) && SM.getFileOffset(T.getLocation()) < To) {
+  // The raw lexer answers true with the file's last token, which still counts.
+  for (bool AtEnd = false; !AtEnd;) {
+    AtEnd = Lex.LexFromRawLexer(T);
+    if (T.is(clang::tok::eof) || SM.getFileOffset(T.getLocation()) >= To)
+      break;
     if (T.isNot(clang::tok::raw_identifier))
       continue;
-    clang::IdentifierInfo *II = PP.getIdentifierInfo(T.getRawIdentifier());
-    if (II && II->hadMacroDefinition())
-      useMacro(PP.getMacroDefinitionAtLoc(II, T.getLocation()).getMacroInfo(), T.getLocation());
-  }
-  if (SM.getFileOffset(T.getLocation()) < To && T.isAnyIdentifier()) {
-    // The raw lexer returns true on the file's last token; it still counts.
     clang::IdentifierInfo *II = PP.getIdentifierInfo(T.getRawIdentifier());
     if (II && II->hadMacroDefinition())
       useMacro(PP.getMacroDefinitionAtLoc(II, T.getLocation()).getMacroInfo(), T.getLocation());
