@@ -1,6 +1,7 @@
 #include "clang-plugin/KernelFinder.h"
 
 #include "clang-plugin/KernelAnalysis.h"
+#include "clang-plugin/KernelUnitBuilder.h"
 #include "clang-plugin/ParamDescription.h"
 #include "clang-plugin/PragmaAttacher.h"
 #include "clang-plugin/PragmaHandler.h"
@@ -28,8 +29,9 @@ using PragmaMap = llvm::DenseMap<const clang::FunctionDecl *, PragmaClauses>;
 
 class KernelCollector : public MatchFinder::MatchCallback {
 public:
-  KernelCollector(std::vector<KernelSummary> &Sink, const PragmaMap &Attached)
-      : Out(Sink), Pragmas(Attached) {}
+  KernelCollector(std::vector<KernelSummary> &Sink, const PragmaMap &Attached,
+                  clang::Preprocessor &Preprocessor)
+      : Out(Sink), Pragmas(Attached), PP(Preprocessor) {}
 
   void run(const MatchFinder::MatchResult &Result) override {
     const auto *FD = Result.Nodes.getNodeAs<clang::FunctionDecl>("kernel");
@@ -56,22 +58,25 @@ public:
     if (auto It = Pragmas.find(FD); It != Pragmas.end())
       K.Pragma = It->second;
     analyzeKernel(*FD, Ctx, K);
+    K.Unit = buildKernelUnit(*FD, Ctx, PP);
     Out.push_back(std::move(K));
   }
 
 private:
   std::vector<KernelSummary> &Out;
   const PragmaMap &Pragmas;
+  clang::Preprocessor &PP;
 };
 
 class KernelFinderConsumer : public clang::ASTConsumer {
 public:
-  KernelFinderConsumer(std::shared_ptr<PragmaCollector> Pragmas, std::vector<KernelSummary> &Sink)
-      : Collector(std::move(Pragmas)), Out(Sink) {}
+  KernelFinderConsumer(std::shared_ptr<PragmaCollector> Pragmas, std::vector<KernelSummary> &Sink,
+                       clang::Preprocessor &Preprocessor)
+      : Collector(std::move(Pragmas)), Out(Sink), PP(Preprocessor) {}
 
   void HandleTranslationUnit(clang::ASTContext &Ctx) override {
     PragmaMap Pragmas = attachPragmas(Ctx, Collector->occurrences());
-    KernelCollector Kernels(Out, Pragmas);
+    KernelCollector Kernels(Out, Pragmas, PP);
     MatchFinder Finder;
     Finder.addMatcher(
         functionDecl(isDefinition(), hasAttr(clang::attr::CUDAGlobal), isExpansionInMainFile())
@@ -83,6 +88,7 @@ public:
 private:
   std::shared_ptr<PragmaCollector> Collector;
   std::vector<KernelSummary> &Out;
+  clang::Preprocessor &PP;
 };
 
 // Parses the translation unit with the '#pragma kopt' handlers installed.
@@ -98,7 +104,7 @@ public:
       CI.setVerboseOutputStream(*SummaryStream);
     auto Collector = std::make_shared<PragmaCollector>();
     Collector->install(CI.getPreprocessor());
-    return std::make_unique<KernelFinderConsumer>(std::move(Collector), Out);
+    return std::make_unique<KernelFinderConsumer>(std::move(Collector), Out, CI.getPreprocessor());
   }
 
 private:

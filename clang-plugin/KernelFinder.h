@@ -5,6 +5,7 @@
 #include "clang-plugin/CudaParseSetup.h"
 #include "clang-plugin/KernelFeatures.h"
 #include "clang-plugin/KernelParam.h"
+#include "clang-plugin/KernelUnit.h"
 #include "clang-plugin/LaunchSite.h"
 #include "clang-plugin/PragmaClauses.h"
 
@@ -27,6 +28,7 @@ struct KernelSummary {
   std::vector<LaunchSite> LaunchSites; // In the main file, in file order.
   std::vector<KernelInstantiation> Instantiations; // For a template: those the TU uses.
   KernelFeatures Features;
+  KernelUnit Unit; // Its self-contained source (KernelUnitBuilder.h).
 };
 
 // Parses File with Setup; clang's diagnostics (the pragma's among them) go to

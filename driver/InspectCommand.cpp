@@ -2,6 +2,7 @@
 #include "clang-plugin/KernelFinder.h"
 #include "driver/Diagnostics.h"
 #include "driver/KernelAnalysisJson.h"
+#include "driver/KernelUnitJson.h"
 #include "driver/NvccLocator.h"
 #include "driver/PragmaJson.h"
 #include "driver/Subcommand.h"
@@ -25,7 +26,13 @@ std::string cudaRootFor(const std::string &Nvcc) {
 }
 } // namespace
 
-int runInspect(const std::vector<std::string> &Args) {
+int runInspect(const std::vector<std::string> &Arguments) {
+  std::vector<std::string> Args = Arguments;
+  llvm::Expected<std::optional<std::string>> UnitName = takeUnitOption(Args);
+  if (!UnitName) {
+    reportError("kopt inspect", UnitName.takeError());
+    return 1;
+  }
   std::string File;
   std::vector<std::string> Flags;
   for (size_t I = 0; I < Args.size(); ++I) {
@@ -65,6 +72,8 @@ int runInspect(const std::vector<std::string> &Args) {
     reportError("kopt inspect", Kernels.takeError());
     return 1;
   }
+  if (*UnitName)
+    return printKernelUnit(*Kernels, **UnitName);
   nlohmann::ordered_json Out = {
       {"file", File}, {"kopt_version", Version}, {"kernels", nlohmann::ordered_json::array()}};
   for (const frontend::KernelSummary &K : *Kernels) {
@@ -77,7 +86,8 @@ int runInspect(const std::vector<std::string> &Args) {
                               {"line", K.Line},
                               {"column", K.Column},
                               {"params", Params},
-                              {"pragma", pragmaToJson(K.Pragma)}});
+                              {"pragma", pragmaToJson(K.Pragma)},
+                              {"unit", kernelUnitToJson(K.Unit)}});
     addKernelAnalysisJson(Out["kernels"].back(), K);
   }
   llvm::outs() << Out.dump(2) << "\n";

@@ -3,7 +3,7 @@
 namespace kopt::driver {
 
 static const Subcommand Table[] = {
-    {"inspect", "inspect FILE [--] [COMPILER FLAGS]",
+    {"inspect", "inspect FILE [--unit K] [-- FLAGS]",
      "parse a CUDA file with kopt's front end and print its kernels as JSON", runInspect},
     {"device", "device [--json]", "list the GPUs the NVIDIA driver sees", runDevice},
     {"version", "version", "print kopt's version and toolchain", runVersion},
