@@ -1,19 +1,11 @@
 #include "clang-plugin/KernelRewrite.h"
 
+#include "support/LineDirective.h"
+
 #include <algorithm>
 #include <vector>
 
 namespace kopt::frontend {
-
-std::string lineMarker(llvm::StringRef Path, unsigned Line) {
-  std::string Out = "#line " + std::to_string(Line) + " \"";
-  for (char C : Path) {
-    if (C == '\\' || C == '"')
-      Out += '\\';
-    Out += C;
-  }
-  return Out + "\"\n";
-}
 
 llvm::Expected<std::string>
 replaceKernelDefinitions(llvm::StringRef OriginalText, llvm::StringRef PathAsWritten,
@@ -41,13 +33,13 @@ replaceKernelDefinitions(llvm::StringRef OriginalText, llvm::StringRef PathAsWri
     Out += OriginalText.slice(Copied, R->Begin);
     if (!Out.empty() && Out.back() != '\n')
       Out += '\n';
-    Out += lineMarker((PathAsWritten + " (kopt variant of " + R->KernelName + ")").str(), 1);
+    Out += lineDirective((PathAsWritten + " (kopt variant of " + R->KernelName + ")").str(), 1);
     Out += R->Text;
     if (Out.back() != '\n')
       Out += '\n';
     // The line where the original kernel ended continues at its own number.
     unsigned EndLine = 1 + OriginalText.take_front(R->End).count('\n');
-    Out += lineMarker(PathAsWritten, EndLine);
+    Out += lineDirective(PathAsWritten, EndLine);
     // The rest of that line, if there is any, moved to a line of its own: indent
     // it to its column.
     llvm::StringRef Rest = OriginalText.substr(R->End);

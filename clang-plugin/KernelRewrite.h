@@ -15,9 +15,6 @@ struct KernelReplacement {
   std::string Text;            // The variant's definition.
 };
 
-// `#line <Line> "<Path>"` and a newline, the path escaped as a string literal.
-std::string lineMarker(llvm::StringRef Path, unsigned Line);
-
 // OriginalText (read from PathAsWritten) with each replacement's range replaced
 // by its text. Each variant is preceded by `#line 1 "<path> (kopt variant of
 // <name>)"`, so that diagnostics in it are recognizable, and followed by a

@@ -1,6 +1,7 @@
 #include "driver/SourceRewrite.h"
 
 #include "driver/PragmaText.h"
+#include "support/LineDirective.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
@@ -8,16 +9,6 @@
 #include <unistd.h>
 
 namespace kopt::driver {
-
-std::string lineDirective(llvm::StringRef Path, unsigned Line) {
-  std::string Out = "#line " + std::to_string(Line) + " \"";
-  for (char C : Path) {
-    if (C == '\\' || C == '"')
-      Out += '\\';
-    Out += C;
-  }
-  return Out + "\"\n";
-}
 
 std::string rewriteTranslationUnit(llvm::StringRef OriginalText, llvm::StringRef PathAsWritten) {
   return lineDirective(PathAsWritten) + blankKoptPragmas(OriginalText);

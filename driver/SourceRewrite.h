@@ -10,9 +10,6 @@
 
 namespace kopt::driver {
 
-// `#line 1 "<Path>"` with the path escaped as a string literal.
-std::string lineDirective(llvm::StringRef Path, unsigned Line = 1);
-
 // The rewritten TU for OriginalText read from PathAsWritten: kopt pragmas
 // blanked (and, once variants exist, kernels replaced).
 std::string rewriteTranslationUnit(llvm::StringRef OriginalText, llvm::StringRef PathAsWritten);

@@ -3,6 +3,7 @@
 // of the file VARIANT, as kcc will splice variants, after `#line 1 "FILE"`.
 // For lit tests of frontend::replaceKernelDefinitions.
 #include "clang-plugin/KernelRewrite.h"
+#include "support/LineDirective.h"
 
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
@@ -40,7 +41,7 @@ int main(int Argc, char **Argv) {
       llvm::errs() << "kopt-splice: " << llvm::toString(Out.takeError()) << "\n";
       return 1;
     }
-    llvm::outs() << kopt::frontend::lineMarker(Argv[1], 1) << *Out;
+    llvm::outs() << kopt::lineDirective(Argv[1], 1) << *Out;
     return 0;
   }
   llvm::errs() << "kopt-splice: no kernel named " << Argv[3] << "\n";
