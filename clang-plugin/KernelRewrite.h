@@ -22,7 +22,7 @@ struct KernelReplacement {
 // original line numbers (the rest of the line where the kernel ended included).
 // Text before the first kernel is not preceded by a #line: callers put
 // `#line 1 "<path>"` first. `#pragma kopt` directives are left as they are
-// (kcc blanks them afterwards, see driver/PragmaText.h). Replacements may come
+// (kcc blanks them afterwards, see PragmaText.h). Replacements may come
 // in any order; overlapping or out-of-range ones are errors.
 llvm::Expected<std::string>
 replaceKernelDefinitions(llvm::StringRef OriginalText, llvm::StringRef PathAsWritten,

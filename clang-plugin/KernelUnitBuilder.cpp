@@ -1,5 +1,7 @@
 #include "clang-plugin/KernelUnitBuilder.h"
 
+#include "clang-plugin/PragmaText.h"
+
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/DeclCXX.h>
@@ -309,36 +311,10 @@ clang::SourceRange UnitBuilder::textRange(const clang::Decl &D) const {
   return {Begin, End};
 }
 
-// `#pragma kopt` lines (and their continuations) become empty lines.
-std::string blankPragmaLines(llvm::StringRef Text) {
-  std::string Out;
-  bool Continued = false;
-  while (!Text.empty()) {
-    auto [Line, Rest] = Text.split('\n');
-    bool HasNewline = Line.size() < Text.size();
-    Text = Rest;
-    llvm::StringRef T = Line.ltrim(" \t");
-    bool Pragma = Continued;
-    if (!Continued && T.consume_front("#")) {
-      T = T.ltrim(" \t");
-      if (T.consume_front("pragma")) {
-        T = T.ltrim(" \t");
-        Pragma = T.starts_with("kopt") && (T.size() == 4 || !llvm::isAlnum(T[4]));
-      }
-    }
-    Continued = Pragma && Line.rtrim("\r").ends_with("\\");
-    if (!Pragma)
-      Out += Line;
-    if (HasNewline)
-      Out += '\n';
-  }
-  return Out;
-}
-
 std::string UnitBuilder::textOf(clang::SourceRange R) const {
   const char *B = SM.getCharacterData(R.getBegin());
   const char *E = SM.getCharacterData(R.getEnd());
-  return blankPragmaLines(llvm::StringRef(B, E - B));
+  return blankKoptPragmas(llvm::StringRef(B, E - B));
 }
 
 // The whole line of Loc in its file, without its newline.

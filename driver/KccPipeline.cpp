@@ -1,10 +1,10 @@
 #include "driver/KccPipeline.h"
 
+#include "clang-plugin/PragmaText.h"
 #include "driver/DependencyFile.h"
 #include "driver/Diagnostics.h"
 #include "driver/KoptConfigFile.h"
 #include "driver/NvccCommandLine.h"
-#include "driver/PragmaText.h"
 #include "driver/SourceRewrite.h"
 #include "support/Exec.h"
 #include "support/TemporaryFiles.h"
@@ -180,7 +180,7 @@ int runKccPipeline(KccContext &C) {
 
   std::vector<const NvccInputFile *> Annotated;
   for (const NvccInputFile *Input : Cmd->cudaSources()) {
-    llvm::Expected<bool> Has = fileContainsKoptPragma(Input->Path);
+    llvm::Expected<bool> Has = frontend::fileContainsKoptPragma(Input->Path);
     if (!Has) {
       llvm::consumeError(Has.takeError()); // nvcc reports the unreadable file.
       return handOver(C, "cannot read " + Input->Path);

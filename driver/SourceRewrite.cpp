@@ -1,6 +1,6 @@
 #include "driver/SourceRewrite.h"
 
-#include "driver/PragmaText.h"
+#include "clang-plugin/PragmaText.h"
 #include "support/LineDirective.h"
 
 #include <llvm/Support/FileSystem.h>
@@ -11,7 +11,7 @@
 namespace kopt::driver {
 
 std::string rewriteTranslationUnit(llvm::StringRef OriginalText, llvm::StringRef PathAsWritten) {
-  return lineDirective(PathAsWritten) + blankKoptPragmas(OriginalText);
+  return lineDirective(PathAsWritten) + frontend::blankKoptPragmas(OriginalText);
 }
 
 llvm::Expected<std::string> createRewriteFile(llvm::StringRef Dir, llvm::StringRef Source) {

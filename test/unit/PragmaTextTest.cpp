@@ -1,8 +1,8 @@
-#include "driver/PragmaText.h"
+#include "clang-plugin/PragmaText.h"
 
 #include <gtest/gtest.h>
 
-using namespace kopt::driver;
+using namespace kopt::frontend;
 
 TEST(PragmaText, FindsTheDirectiveInItsSpellings) {
   EXPECT_TRUE(containsKoptPragma("#pragma kopt optimize\n__global__ void k() {}"));

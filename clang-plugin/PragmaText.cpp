@@ -1,8 +1,8 @@
-#include "driver/PragmaText.h"
+#include "clang-plugin/PragmaText.h"
 
 #include <llvm/Support/MemoryBuffer.h>
 
-namespace kopt::driver {
+namespace kopt::frontend {
 
 namespace {
 // Whether Line (one physical line) starts a `#pragma kopt` directive.
@@ -75,4 +75,4 @@ std::string blankKoptPragmas(llvm::StringRef Text) {
   return Out;
 }
 
-} // namespace kopt::driver
+} // namespace kopt::frontend

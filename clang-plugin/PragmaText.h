@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace kopt::driver {
+namespace kopt::frontend {
 
 // True if Text has a `#pragma kopt` directive (any spacing, `# pragma kopt`)
 // or a `_Pragma("kopt ...")` operator.
@@ -20,4 +20,4 @@ llvm::Expected<bool> fileContainsKoptPragma(const std::string &Path);
 // lines, replaced by empty lines: line numbers stay the same.
 std::string blankKoptPragmas(llvm::StringRef Text);
 
-} // namespace kopt::driver
+} // namespace kopt::frontend
