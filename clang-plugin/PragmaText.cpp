@@ -1,6 +1,6 @@
 #include "clang-plugin/PragmaText.h"
 
-#include <llvm/Support/MemoryBuffer.h>
+#include <cctype>
 
 namespace kopt::frontend {
 
@@ -43,15 +43,6 @@ bool containsKoptPragma(llvm::StringRef Text) {
     Pos = LineEnd + 1;
   }
   return false;
-}
-
-llvm::Expected<bool> fileContainsKoptPragma(const std::string &Path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Buffer =
-      llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
-  if (!Buffer)
-    return llvm::createStringError(Buffer.getError(), "cannot read %s: %s", Path.c_str(),
-                                   Buffer.getError().message().c_str());
-  return containsKoptPragma((*Buffer)->getBuffer());
 }
 
 std::string blankKoptPragmas(llvm::StringRef Text) {

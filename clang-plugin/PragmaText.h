@@ -13,9 +13,6 @@ namespace kopt::frontend {
 // or a `_Pragma("kopt ...")` operator.
 bool containsKoptPragma(llvm::StringRef Text);
 
-// Reads Path and looks for a kopt pragma.
-llvm::Expected<bool> fileContainsKoptPragma(const std::string &Path);
-
 // Text with every `#pragma kopt` directive, including its backslash-continued
 // lines, replaced by empty lines: line numbers stay the same.
 std::string blankKoptPragmas(llvm::StringRef Text);

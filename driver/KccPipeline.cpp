@@ -72,6 +72,12 @@ std::optional<std::string> dependencyFileOf(const NvccCommandLine &Cmd,
   return std::string(Path);
 }
 
+// A CUDA source that has a kopt pragma, with the text kcc read (once).
+struct AnnotatedSource {
+  const NvccInputFile *Input;
+  std::unique_ptr<llvm::MemoryBuffer> Text;
+};
+
 struct Rewritten {
   std::string Original;  // As written on the command line.
   std::string Temporary; // As passed to the compiler.
@@ -80,7 +86,7 @@ struct Rewritten {
 // Stage 3: returns the exit status, or an error where kopt's side failed
 // before the compiler ran (the caller falls back to the original compile).
 llvm::Expected<int> compileRewritten(KccContext &C, const NvccCommandLine &Cmd,
-                                     const std::vector<const NvccInputFile *> &Annotated) {
+                                     const std::vector<AnnotatedSource> &Annotated) {
   std::optional<std::string> DerivedExtension = derivedOutputExtension(Cmd.Mode);
   std::optional<std::string> Output;
   if (Cmd.Output)
@@ -97,19 +103,14 @@ llvm::Expected<int> compileRewritten(KccContext &C, const NvccCommandLine &Cmd,
   std::vector<std::string> Args = Cmd.Args;
   std::vector<Rewritten> Files;
   std::set<std::string> SourceDirs;
-  for (const NvccInputFile *Input : Annotated) {
-    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Text =
-        llvm::MemoryBuffer::getFile(Input->Path, /*IsText=*/true);
-    if (!Text)
-      return llvm::createStringError(Text.getError(), "cannot read %s: %s", Input->Path.c_str(),
-                                     Text.getError().message().c_str());
+  for (const auto &[Input, Text] : Annotated) {
     llvm::Expected<std::string> Temp = createRewriteFile(Dir, Input->Path);
     if (!Temp)
       return Temp.takeError();
     Temps.add(*Temp);
     std::error_code EC;
     llvm::raw_fd_ostream OS(*Temp, EC);
-    OS << rewriteTranslationUnit((*Text)->getBuffer(), Input->Path);
+    OS << rewriteTranslationUnit(Text->getBuffer(), Input->Path);
     OS.close();
     if (EC || OS.has_error())
       return llvm::createStringError(EC, "cannot write %s", Temp->c_str());
@@ -126,7 +127,7 @@ llvm::Expected<int> compileRewritten(KccContext &C, const NvccCommandLine &Cmd,
     Front.push_back("-I" + SourceDir);
   Args.insert(Args.begin(), Front.begin(), Front.end());
   if (!Output && DerivedExtension) {
-    llvm::SmallString<256> Derived(llvm::sys::path::stem(Annotated.front()->Path));
+    llvm::SmallString<256> Derived(llvm::sys::path::stem(Annotated.front().Input->Path));
     Derived += *DerivedExtension;
     Args.push_back("-o");
     Args.push_back(std::string(Derived));
@@ -178,21 +179,20 @@ int runKccPipeline(KccContext &C) {
   if (!compilesSources(Cmd->Mode))
     return handOver(C, "this mode compiles no source");
 
-  std::vector<const NvccInputFile *> Annotated;
+  std::vector<AnnotatedSource> Annotated;
   for (const NvccInputFile *Input : Cmd->cudaSources()) {
-    llvm::Expected<bool> Has = frontend::fileContainsKoptPragma(Input->Path);
-    if (!Has) {
-      llvm::consumeError(Has.takeError()); // nvcc reports the unreadable file.
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Text =
+        llvm::MemoryBuffer::getFile(Input->Path, /*IsText=*/true);
+    if (!Text) // nvcc reports the unreadable file.
       return handOver(C, "cannot read " + Input->Path);
-    }
-    if (*Has)
-      Annotated.push_back(Input);
+    if (frontend::containsKoptPragma((*Text)->getBuffer()))
+      Annotated.push_back({Input, std::move(*Text)});
   }
   if (Annotated.empty())
     return handOver(C, "no #pragma kopt in the CUDA sources");
 
   if (std::optional<std::string> Config =
-          findConfigFile(llvm::sys::path::parent_path(Annotated.front()->Path)))
+          findConfigFile(llvm::sys::path::parent_path(Annotated.front().Input->Path)))
     if (llvm::Error E = loadConfigFile(*Config, C.Options)) {
       llvm::errs() << llvm::toString(std::move(E)) << "\n";
       return 1;
