@@ -24,23 +24,16 @@ std::optional<std::string> launchedCompiler(llvm::StringRef Arg, const NvccSearc
     // A bare name counts only if it is a compiler's and PATH has it.
     if (!isKnownCompilerName(Arg))
       return std::nullopt;
-    std::optional<std::string> PathVar = Env.GetEnv("PATH");
-    llvm::SmallVector<llvm::StringRef, 16> Dirs;
-    if (PathVar)
-      llvm::StringRef(*PathVar).split(Dirs, ':', -1, false);
-    llvm::ErrorOr<std::string> Found = llvm::sys::findProgramByName(Arg, Dirs);
+    std::vector<std::string> Dirs = Env.pathDirectories();
+    llvm::ErrorOr<std::string> Found =
+        llvm::sys::findProgramByName(Arg, std::vector<llvm::StringRef>(Dirs.begin(), Dirs.end()));
     if (!Found)
       return std::nullopt;
     Path = *Found;
   }
-  if (!llvm::sys::fs::can_execute(Path) || llvm::sys::fs::is_directory(Path))
+  if (!isExecutableFile(Path))
     return std::nullopt;
   return Path;
-}
-
-bool sameFile(const std::string &A, const std::string &B) {
-  bool Same = false;
-  return !llvm::sys::fs::equivalent(A, B, Same) && Same;
 }
 } // namespace
 
@@ -52,7 +45,7 @@ llvm::Expected<ResolvedCompiler> resolveCompiler(const std::vector<std::string> 
     if (std::optional<std::string> Launched = launchedCompiler(Args.front(), Env)) {
       First = 1;
       // `kcc kcc ...` (kcc named as its own compiler) means the nvcc form.
-      if (!sameFile(*Launched, Env.SelfPath)) {
+      if (!Env.isSelf(*Launched)) {
         Result.Path = *Launched;
         Result.LauncherForm = true;
         Result.IsNvcc = llvm::sys::path::filename(*Launched).starts_with("nvcc");

@@ -13,14 +13,8 @@
 namespace kopt::driver {
 
 namespace {
-bool isSelf(const std::string &Candidate, const std::string &SelfPath) {
-  bool Same = false;
-  return !llvm::sys::fs::equivalent(Candidate, SelfPath, Same) && Same;
-}
-
-bool isUsableNvcc(const std::string &Candidate, const std::string &SelfPath) {
-  return llvm::sys::fs::can_execute(Candidate) && !llvm::sys::fs::is_directory(Candidate) &&
-         !isSelf(Candidate, SelfPath);
+bool isUsableNvcc(const std::string &Candidate, const NvccSearchEnvironment &Env) {
+  return isExecutableFile(Candidate) && !Env.isSelf(Candidate);
 }
 
 std::string inDir(llvm::StringRef Dir) {
@@ -29,6 +23,25 @@ std::string inDir(llvm::StringRef Dir) {
   return std::string(Path);
 }
 } // namespace
+
+bool isExecutableFile(const std::string &Path) {
+  return llvm::sys::fs::can_execute(Path) && !llvm::sys::fs::is_directory(Path);
+}
+
+bool NvccSearchEnvironment::isSelf(const std::string &Path) const {
+  bool Same = false;
+  return !llvm::sys::fs::equivalent(Path, SelfPath, Same) && Same;
+}
+
+std::vector<std::string> NvccSearchEnvironment::pathDirectories() const {
+  std::vector<std::string> Dirs;
+  if (std::optional<std::string> Path = GetEnv("PATH")) {
+    llvm::SmallVector<llvm::StringRef, 16> Parts;
+    llvm::StringRef(*Path).split(Parts, ':', -1, /*KeepEmpty=*/false);
+    Dirs.assign(Parts.begin(), Parts.end());
+  }
+  return Dirs;
+}
 
 NvccSearchEnvironment NvccSearchEnvironment::current() {
   NvccSearchEnvironment Env;
@@ -45,10 +58,10 @@ NvccSearchEnvironment NvccSearchEnvironment::current() {
 
 llvm::Expected<std::string> locateRealNvcc(const NvccSearchEnvironment &Env) {
   if (std::optional<std::string> Explicit = Env.GetEnv("KOPT_NVCC")) {
-    if (isSelf(*Explicit, Env.SelfPath))
+    if (Env.isSelf(*Explicit))
       return llvm::createStringError("KOPT_NVCC=%s names kcc itself; point it at the real nvcc",
                                      Explicit->c_str());
-    if (!llvm::sys::fs::can_execute(*Explicit) || llvm::sys::fs::is_directory(*Explicit))
+    if (!isExecutableFile(*Explicit))
       return llvm::createStringError("KOPT_NVCC=%s is not an executable file", Explicit->c_str());
     return *Explicit;
   }
@@ -58,23 +71,19 @@ llvm::Expected<std::string> locateRealNvcc(const NvccSearchEnvironment &Env) {
       llvm::SmallString<256> Bin(*Root);
       llvm::sys::path::append(Bin, "bin");
       std::string Candidate = inDir(Bin);
-      if (isUsableNvcc(Candidate, Env.SelfPath))
+      if (isUsableNvcc(Candidate, Env))
         return Candidate;
     }
   if (!Env.BuildToolkitBin.empty()) {
     std::string Candidate = inDir(Env.BuildToolkitBin);
-    if (isUsableNvcc(Candidate, Env.SelfPath))
+    if (isUsableNvcc(Candidate, Env))
       return Candidate;
   }
 
-  if (std::optional<std::string> Path = Env.GetEnv("PATH")) {
-    llvm::SmallVector<llvm::StringRef, 16> Dirs;
-    llvm::StringRef(*Path).split(Dirs, ':', -1, /*KeepEmpty=*/false);
-    for (llvm::StringRef Dir : Dirs) {
-      std::string Candidate = inDir(Dir);
-      if (isUsableNvcc(Candidate, Env.SelfPath))
-        return Candidate;
-    }
+  for (const std::string &Dir : Env.pathDirectories()) {
+    std::string Candidate = inDir(Dir);
+    if (isUsableNvcc(Candidate, Env))
+      return Candidate;
   }
   return llvm::createStringError(
       "cannot find the real nvcc: set KOPT_NVCC, or CUDA_PATH to the CUDA toolkit, "

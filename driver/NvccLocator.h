@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kopt::driver {
 
@@ -19,7 +20,15 @@ struct NvccSearchEnvironment {
 
   // The process's environment, the running binary and the build's toolkit.
   static NvccSearchEnvironment current();
+
+  // Whether Path is the running kcc, directly or through a link.
+  bool isSelf(const std::string &Path) const;
+  // PATH's directories in order, empty entries dropped.
+  std::vector<std::string> pathDirectories() const;
 };
+
+// A file that can be executed (not a directory).
+bool isExecutableFile(const std::string &Path);
 
 llvm::Expected<std::string> locateRealNvcc(const NvccSearchEnvironment &Env);
 
