@@ -1,9 +1,10 @@
 #include "clang-plugin/PragmaDiagnostic.h"
 
+#include "support/Spelling.h"
+
 #include <llvm/ADT/StringExtras.h>
 
 #include <algorithm>
-#include <limits>
 
 namespace kopt::frontend {
 
@@ -76,19 +77,7 @@ std::optional<std::string> closestSpelling(llvm::StringRef Word,
   unsigned Limit = unsigned(Word.size()) / 3;
   if (Limit == 0)
     return std::nullopt;
-  unsigned Best = std::numeric_limits<unsigned>::max();
-  std::optional<std::string> Choice;
-  std::string Lower = Word.lower();
-  for (llvm::StringRef C : Candidates) {
-    if (C.empty())
-      continue;
-    unsigned Distance = llvm::StringRef(Lower).edit_distance(C.lower(), true, Limit);
-    if (Distance <= Limit && Distance < Best) {
-      Best = Distance;
-      Choice = C.str();
-    }
-  }
-  return Choice;
+  return kopt::closestSpelling(Word, Candidates, Limit, /*IgnoreCase=*/true);
 }
 
 std::string describeToken(const ClauseToken &T) {

@@ -3,6 +3,7 @@
 #include "driver/Diagnostics.h"
 #include "driver/Subcommand.h"
 #include "kopt/Version.h"
+#include "support/Spelling.h"
 
 #include <llvm/Support/Format.h>
 #include <llvm/Support/raw_ostream.h>
@@ -21,17 +22,11 @@ void printHelp(llvm::raw_ostream &OS) {
   OS << "  " << llvm::left_justify("help", 36) << "print this help\n";
 }
 
-const Subcommand *nearest(llvm::StringRef Name) {
-  const Subcommand *Best = nullptr;
-  unsigned BestDistance = 3; // Suggest only close spellings.
-  for (const Subcommand &S : allSubcommands()) {
-    unsigned D = Name.edit_distance(S.Name);
-    if (D < BestDistance) {
-      BestDistance = D;
-      Best = &S;
-    }
-  }
-  return Best;
+std::optional<std::string> nearest(llvm::StringRef Name) {
+  std::vector<llvm::StringRef> Names;
+  for (const Subcommand &S : allSubcommands())
+    Names.push_back(S.Name);
+  return closestSpelling(Name, Names, /*MaxDistance=*/2);
 }
 } // namespace
 
@@ -50,8 +45,8 @@ int koptMain(const std::vector<std::string> &Args) {
   const Subcommand *Command = findSubcommand(Name);
   if (!Command) {
     std::string Message = "unknown subcommand '" + Name.str() + "'";
-    if (const Subcommand *Near = nearest(Name))
-      Message += "; did you mean '" + Near->Name.str() + "'?";
+    if (std::optional<std::string> Near = nearest(Name))
+      Message += "; did you mean '" + *Near + "'?";
     reportError("kopt", Message + " (see kopt --help)");
     return 1;
   }

@@ -1,5 +1,7 @@
 #include "driver/KoptOptions.h"
 
+#include "support/Spelling.h"
+
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/Regex.h>
 
@@ -136,18 +138,11 @@ std::string KoptOptions::describe() const {
 }
 
 std::optional<std::string> suggestOption(llvm::StringRef Name) {
-  std::optional<std::string> Best;
-  unsigned BestDistance = 3;
-  for (const OptionSpec &S : Table) {
-    for (const std::string &Candidate : {S.Key.str(), S.flag(), S.envVar()}) {
-      unsigned D = Name.edit_distance(Candidate, /*AllowReplacements=*/true, BestDistance);
-      if (D < BestDistance) {
-        BestDistance = D;
-        Best = Candidate;
-      }
-    }
-  }
-  return Best;
+  std::vector<std::string> Spellings;
+  for (const OptionSpec &S : Table)
+    Spellings.insert(Spellings.end(), {S.Key.str(), S.flag(), S.envVar()});
+  return closestSpelling(Name, std::vector<llvm::StringRef>(Spellings.begin(), Spellings.end()),
+                         /*MaxDistance=*/2);
 }
 
 llvm::Expected<SplitCommandLine> splitKoptFlags(const std::vector<std::string> &Args) {

@@ -1,0 +1,19 @@
+// "Did you mean ...?": the known name closest to a misspelt one.
+#pragma once
+
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/StringRef.h>
+
+#include <optional>
+#include <string>
+
+namespace kopt {
+
+// The first candidate at the smallest edit distance from Word, if that distance
+// is at most MaxDistance; empty candidates are skipped. With IgnoreCase the
+// distance is taken between lower-cased spellings (the candidate is returned as given).
+std::optional<std::string> closestSpelling(llvm::StringRef Word,
+                                           llvm::ArrayRef<llvm::StringRef> Candidates,
+                                           unsigned MaxDistance, bool IgnoreCase = false);
+
+} // namespace kopt
