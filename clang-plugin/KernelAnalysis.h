@@ -3,6 +3,7 @@
 #pragma once
 
 #include "clang-plugin/KernelFinder.h"
+#include "clang-plugin/LaunchSiteFinder.h"
 
 namespace clang {
 class ASTContext;
@@ -11,8 +12,9 @@ class FunctionDecl;
 
 namespace kopt::frontend {
 
-// Kernel is the definition that Summary describes (a template's pattern for a template).
+// Kernel is the definition that Summary describes (a template's pattern for a
+// template); Launches is the TU's findLaunchSites.
 void analyzeKernel(const clang::FunctionDecl &Kernel, clang::ASTContext &Ctx,
-                   KernelSummary &Summary);
+                   const LaunchSiteIndex &Launches, KernelSummary &Summary);
 
 } // namespace kopt::frontend

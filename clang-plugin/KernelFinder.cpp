@@ -9,8 +9,6 @@
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>
-#include <clang/AST/GlobalDecl.h>
-#include <clang/AST/Mangle.h>
 #include <clang/ASTMatchers/ASTMatchFinder.h>
 #include <clang/ASTMatchers/ASTMatchers.h>
 #include <clang/Frontend/CompilerInstance.h>
@@ -47,17 +45,15 @@ public:
       K.Line = Loc.getLine();
       K.Column = Loc.getColumn();
     }
-    if (!K.IsTemplate) {
-      std::unique_ptr<clang::MangleContext> Mangler(Ctx.createMangleContext());
-      llvm::raw_string_ostream OS(K.MangledName);
-      // The kernel's own symbol, not the host-side launch stub's.
-      Mangler->mangleName(clang::GlobalDecl(FD, clang::KernelReferenceKind::Kernel), OS);
-    }
+    if (!K.IsTemplate)
+      K.MangledName = kernelSymbol(*FD, Ctx);
     for (const clang::ParmVarDecl *P : FD->parameters())
       K.Params.push_back(describeParam(*P, Ctx));
     if (auto It = Pragmas.find(FD); It != Pragmas.end())
       K.Pragma = It->second;
-    analyzeKernel(*FD, Ctx, K);
+    if (!Launches) // One pass over the TU serves every kernel.
+      Launches = findLaunchSites(Ctx);
+    analyzeKernel(*FD, Ctx, *Launches, K);
     K.Unit = buildKernelUnit(*FD, Ctx, PP);
     Out.push_back(std::move(K));
   }
@@ -66,6 +62,7 @@ private:
   std::vector<KernelSummary> &Out;
   const PragmaMap &Pragmas;
   clang::Preprocessor &PP;
+  std::optional<LaunchSiteIndex> Launches;
 };
 
 class KernelFinderConsumer : public clang::ASTConsumer {
@@ -89,6 +86,7 @@ private:
   std::shared_ptr<PragmaCollector> Collector;
   std::vector<KernelSummary> &Out;
   clang::Preprocessor &PP;
+  std::optional<LaunchSiteIndex> Launches;
 };
 
 // Parses the translation unit with the '#pragma kopt' handlers installed.

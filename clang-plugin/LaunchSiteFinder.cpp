@@ -51,9 +51,7 @@ bool isWritten(const clang::Expr *E) { return !llvm::isa<clang::CXXDefaultArgExp
 
 class LaunchVisitor : public clang::RecursiveASTVisitor<LaunchVisitor> {
 public:
-  LaunchVisitor(const clang::FunctionDecl &Kernel, clang::ASTContext &Context,
-                std::vector<LaunchSite> &Sink)
-      : Target(Kernel.getCanonicalDecl()), Ctx(Context), Out(Sink) {}
+  LaunchVisitor(clang::ASTContext &Context, LaunchSiteIndex &Sink) : Ctx(Context), Out(Sink) {}
 
   bool TraverseDecl(clang::Decl *D) {
     auto *FD = llvm::dyn_cast_or_null<clang::FunctionDecl>(D);
@@ -70,7 +68,7 @@ public:
     if (!SM.isInMainFile(SM.getExpansionLoc(Call->getBeginLoc())))
       return true;
     const clang::FunctionDecl *Kernel = launchedKernel(*Call);
-    if (!Kernel || Kernel->getCanonicalDecl() != Target)
+    if (!Kernel)
       return true;
     const clang::CallExpr *Config = Call->getConfig();
     if (!Config || Config->getNumArgs() < 2)
@@ -103,29 +101,37 @@ public:
     for (const clang::Expr *Arg : Call->arguments())
       if (isWritten(Arg))
         Site.Args.push_back(describeExpr(*Arg, Ctx));
-    Out.push_back(std::move(Site));
+    Out[Kernel->getCanonicalDecl()].push_back(std::move(Site));
     return true;
   }
 
 private:
-  const clang::FunctionDecl *Target;
   clang::ASTContext &Ctx;
-  std::vector<LaunchSite> &Out;
+  LaunchSiteIndex &Out;
   std::vector<const clang::FunctionDecl *> Callers;
 };
 } // namespace
 
-std::vector<LaunchSite> findLaunchSites(const clang::FunctionDecl &Kernel, clang::ASTContext &Ctx) {
-  std::vector<LaunchSite> Sites;
-  LaunchVisitor Visitor(Kernel, Ctx, Sites);
+LaunchSiteIndex findLaunchSites(clang::ASTContext &Ctx) {
+  LaunchSiteIndex Sites;
+  LaunchVisitor Visitor(Ctx, Sites);
   const clang::SourceManager &SM = Ctx.getSourceManager();
   // Only the main file's declarations: the headers hold no launches to report.
   for (clang::Decl *D : Ctx.getTranslationUnitDecl()->decls())
     if (SM.isInMainFile(SM.getExpansionLoc(D->getLocation())))
       Visitor.TraverseDecl(D);
-  std::stable_sort(Sites.begin(), Sites.end(),
-                   [](const LaunchSite &A, const LaunchSite &B) { return A.Begin < B.Begin; });
+  for (auto &Entry : Sites)
+    std::stable_sort(Entry.second.begin(), Entry.second.end(),
+                     [](const LaunchSite &A, const LaunchSite &B) { return A.Begin < B.Begin; });
   return Sites;
+}
+
+std::string kernelSymbol(const clang::FunctionDecl &Kernel, clang::ASTContext &Ctx) {
+  std::unique_ptr<clang::MangleContext> Mangler(Ctx.createMangleContext());
+  std::string Symbol;
+  llvm::raw_string_ostream OS(Symbol);
+  Mangler->mangleName(clang::GlobalDecl(&Kernel, clang::KernelReferenceKind::Kernel), OS);
+  return Symbol;
 }
 
 std::vector<KernelInstantiation> findInstantiations(const clang::FunctionDecl &Kernel,
@@ -134,15 +140,13 @@ std::vector<KernelInstantiation> findInstantiations(const clang::FunctionDecl &K
   const clang::FunctionTemplateDecl *Template = Kernel.getDescribedFunctionTemplate();
   if (!Template)
     return Out;
-  std::unique_ptr<clang::MangleContext> Mangler(Ctx.createMangleContext());
   for (const clang::FunctionDecl *Spec : Template->specializations()) {
     if (!Spec->isTemplateInstantiation())
       continue; // Explicit specializations are kernels of their own.
     KernelInstantiation I;
     if (const clang::TemplateArgumentList *Args = Spec->getTemplateSpecializationArgs())
       I.TemplateArgs = templateArgsText(*Args, Ctx);
-    llvm::raw_string_ostream OS(I.MangledName);
-    Mangler->mangleName(clang::GlobalDecl(Spec, clang::KernelReferenceKind::Kernel), OS);
+    I.MangledName = kernelSymbol(*Spec, Ctx);
     Out.push_back(std::move(I));
   }
   return Out;

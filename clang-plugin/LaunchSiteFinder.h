@@ -4,6 +4,9 @@
 
 #include "clang-plugin/LaunchSite.h"
 
+#include <llvm/ADT/DenseMap.h>
+
+#include <string>
 #include <vector>
 
 namespace clang {
@@ -13,9 +16,14 @@ class FunctionDecl;
 
 namespace kopt::frontend {
 
-// Every kernel<<<...>>>(...) of Kernel in the main file, in file order. For a
-// template, Kernel is its pattern and the launches of all its instantiations count.
-std::vector<LaunchSite> findLaunchSites(const clang::FunctionDecl &Kernel, clang::ASTContext &Ctx);
+// Every kernel<<<...>>>(...) in the main file, found in one pass, by the
+// launched kernel's canonical declaration (for a template, its pattern's: the
+// launches of all its instantiations count), each list in file order.
+using LaunchSiteIndex = llvm::DenseMap<const clang::FunctionDecl *, std::vector<LaunchSite>>;
+LaunchSiteIndex findLaunchSites(clang::ASTContext &Ctx);
+
+// The device-side symbol of a kernel or kernel instantiation (not the host stub's).
+std::string kernelSymbol(const clang::FunctionDecl &Kernel, clang::ASTContext &Ctx);
 
 // The instantiations of Kernel's template (empty unless Kernel is a template's
 // pattern), in the order clang created them.
