@@ -5,6 +5,7 @@
 #include "driver/KernelUnitJson.h"
 #include "driver/NvccLocator.h"
 #include "driver/PragmaJson.h"
+#include "driver/SourceKernels.h"
 #include "driver/Subcommand.h"
 #include "kopt/Version.h"
 #include "support/InstallLayout.h"
@@ -16,16 +17,6 @@
 
 namespace kopt::driver {
 
-namespace {
-// The toolkit root that the real nvcc belongs to (<root>/bin/nvcc).
-std::string cudaRootFor(const std::string &Nvcc) {
-  llvm::SmallString<256> Real;
-  if (llvm::sys::fs::real_path(Nvcc, Real))
-    Real = Nvcc;
-  return std::string(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Real)));
-}
-} // namespace
-
 int runInspect(const std::vector<std::string> &Arguments) {
   std::vector<std::string> Args = Arguments;
   llvm::Expected<std::optional<std::string>> UnitName = takeUnitOption(Args);
@@ -33,45 +24,14 @@ int runInspect(const std::vector<std::string> &Arguments) {
     reportError("kopt inspect", UnitName.takeError());
     return 1;
   }
-  std::string File;
-  std::vector<std::string> Flags;
-  for (size_t I = 0; I < Args.size(); ++I) {
-    if (Args[I] == "--") {
-      Flags.assign(Args.begin() + I + 1, Args.end());
-      break;
-    }
-    if (!File.empty() || (Args[I].starts_with("-") && Args[I] != "-")) {
-      Flags.assign(Args.begin() + I, Args.end());
-      break;
-    }
-    File = Args[I];
-  }
-  if (File.empty()) {
-    reportError("kopt inspect", "no input file (usage: kopt inspect FILE [--] [COMPILER FLAGS])");
+  llvm::Expected<SourceKernels> Loaded =
+      loadSourceKernels(Args, "inspect FILE [--] [COMPILER FLAGS]");
+  if (!Loaded) {
+    reportError("kopt inspect", Loaded.takeError());
     return 1;
   }
-  if (!llvm::sys::fs::exists(File)) {
-    reportError("kopt inspect", "no such file: " + File);
-    return 1;
-  }
-
-  llvm::Expected<std::string> Nvcc = locateRealNvcc(NvccSearchEnvironment::current());
-  if (!Nvcc) {
-    reportError("kopt inspect", Nvcc.takeError());
-    return 1;
-  }
-  InstallLayout Layout = InstallLayout::forRunningBinary();
-  frontend::CudaParseSetup Setup;
-  Setup.ClangResourceDir = Layout.clangResourceDir();
-  Setup.ShimIncludeDir = Layout.shimIncludeDir();
-  Setup.CudaPath = cudaRootFor(*Nvcc);
-  Setup.UserFlags = frontend::parseRelevantFlags(Flags);
-
-  llvm::Expected<std::vector<frontend::KernelSummary>> Kernels = frontend::findKernels(File, Setup);
-  if (!Kernels) {
-    reportError("kopt inspect", Kernels.takeError());
-    return 1;
-  }
+  const std::string &File = Loaded->File;
+  const std::vector<frontend::KernelSummary> *Kernels = &Loaded->Kernels;
   if (*UnitName)
     return printKernelUnit(*Kernels, **UnitName);
   nlohmann::ordered_json Out = {

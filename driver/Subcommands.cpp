@@ -5,6 +5,8 @@ namespace kopt::driver {
 static const Subcommand Table[] = {
     {"inspect", "inspect FILE [--unit K] [-- FLAGS]",
      "parse a CUDA file with kopt's front end and print its kernels as JSON", runInspect},
+    {"eval", "eval FILE [--kernel K] [--variant UNIT.cu [--launch G:B[:S]]] [--json] [-- FLAGS]",
+     "measure an annotated kernel on the GPU; verify and time a variant against it", runEval},
     {"device", "device [--json]", "list the GPUs the NVIDIA driver sees", runDevice},
     {"version", "version", "print kopt's version and toolchain", runVersion},
 };

@@ -62,6 +62,20 @@ llvm::Error CudaDriver::open() {
                      "cuDeviceGetAttribute", DeviceGetAttribute, "cuDeviceTotalMem", DeviceTotalMem,
                      "cuGetErrorName", GetErrorName, "cuGetErrorString", GetErrorString))
     return Missing;
+  if (llvm::Error Missing = resolveAll(
+          GetProc, "cuDevicePrimaryCtxRetain", DevicePrimaryCtxRetain, "cuDevicePrimaryCtxRelease",
+          DevicePrimaryCtxRelease, "cuCtxSetCurrent", CtxSetCurrent, "cuCtxSynchronize",
+          CtxSynchronize, "cuModuleLoadData", ModuleLoadData, "cuModuleUnload", ModuleUnload,
+          "cuModuleGetFunction", ModuleGetFunction, "cuFuncGetAttribute", FuncGetAttribute,
+          "cuFuncSetAttribute", FuncSetAttribute, "cuLaunchKernel", LaunchKernel, "cuMemAlloc",
+          MemAlloc, "cuMemFree", MemFree, "cuMemcpyHtoD", MemcpyHtoD, "cuMemcpyDtoH", MemcpyDtoH,
+          "cuMemcpyDtoDAsync", MemcpyDtoDAsync, "cuMemsetD8Async", MemsetD8Async, "cuStreamCreate",
+          StreamCreate, "cuStreamDestroy", StreamDestroy, "cuStreamSynchronize", StreamSynchronize,
+          "cuStreamQuery", StreamQuery, "cuEventCreate", EventCreate, "cuEventDestroy",
+          EventDestroy, "cuEventRecord", EventRecord, "cuEventQuery", EventQuery,
+          "cuEventElapsedTime", EventElapsedTime, "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+          OccupancyMaxActiveBlocksPerMultiprocessor))
+    return Missing;
 
   if (llvm::Error E = check(Init(0), "cuInit"))
     return E;

@@ -31,6 +31,35 @@ public:
   decltype(&::cuGetErrorName) GetErrorName = nullptr;
   decltype(&::cuGetErrorString) GetErrorString = nullptr;
 
+  // Contexts, modules, memory, launches, streams and events: the evaluator's.
+  decltype(&::cuDevicePrimaryCtxRetain) DevicePrimaryCtxRetain = nullptr;
+  decltype(&::cuDevicePrimaryCtxRelease) DevicePrimaryCtxRelease = nullptr;
+  decltype(&::cuCtxSetCurrent) CtxSetCurrent = nullptr;
+  decltype(&::cuCtxSynchronize) CtxSynchronize = nullptr;
+  decltype(&::cuModuleLoadData) ModuleLoadData = nullptr;
+  decltype(&::cuModuleUnload) ModuleUnload = nullptr;
+  decltype(&::cuModuleGetFunction) ModuleGetFunction = nullptr;
+  decltype(&::cuFuncGetAttribute) FuncGetAttribute = nullptr;
+  decltype(&::cuFuncSetAttribute) FuncSetAttribute = nullptr;
+  decltype(&::cuLaunchKernel) LaunchKernel = nullptr;
+  decltype(&::cuMemAlloc) MemAlloc = nullptr;
+  decltype(&::cuMemFree) MemFree = nullptr;
+  decltype(&::cuMemcpyHtoD) MemcpyHtoD = nullptr;
+  decltype(&::cuMemcpyDtoH) MemcpyDtoH = nullptr;
+  decltype(&::cuMemcpyDtoDAsync) MemcpyDtoDAsync = nullptr;
+  decltype(&::cuMemsetD8Async) MemsetD8Async = nullptr;
+  decltype(&::cuStreamCreate) StreamCreate = nullptr;
+  decltype(&::cuStreamDestroy) StreamDestroy = nullptr;
+  decltype(&::cuStreamSynchronize) StreamSynchronize = nullptr;
+  decltype(&::cuStreamQuery) StreamQuery = nullptr;
+  decltype(&::cuEventCreate) EventCreate = nullptr;
+  decltype(&::cuEventDestroy) EventDestroy = nullptr;
+  decltype(&::cuEventRecord) EventRecord = nullptr;
+  decltype(&::cuEventQuery) EventQuery = nullptr;
+  decltype(&::cuEventElapsedTime) EventElapsedTime = nullptr;
+  decltype(&::cuOccupancyMaxActiveBlocksPerMultiprocessor)
+      OccupancyMaxActiveBlocksPerMultiprocessor = nullptr;
+
 private:
   CudaDriver() = default;
   llvm::Error open();

@@ -32,6 +32,8 @@ llvm::Expected<DeviceInfo> queryDevice(const CudaDriver &Driver, int Ordinal) {
       {CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, &Info.L2CacheBytes},
       {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, &Info.MaxThreadsPerMultiprocessor},
       {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, &Info.SharedMemoryPerBlockOptin},
+      {CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, &Info.MemoryClockKHz},
+      {CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, &Info.MemoryBusWidthBits},
   };
   for (auto [Attribute, Out] : Attributes)
     if (llvm::Error E =

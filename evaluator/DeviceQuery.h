@@ -19,6 +19,10 @@ struct DeviceInfo {
   int L2CacheBytes = 0;
   int MaxThreadsPerMultiprocessor = 0;
   int SharedMemoryPerBlockOptin = 0;
+  int MemoryClockKHz = 0, MemoryBusWidthBits = 0;
+
+  // Peak DRAM bandwidth from the memory clock and bus width (double data rate).
+  double peakDramGBs() const { return MemoryClockKHz * 1e3 * 2 * (MemoryBusWidthBits / 8.0) / 1e9; }
 
   // "sm_90" for compute capability 9.0: the architecture NVRTC compiles for.
   std::string smArch() const;

@@ -31,4 +31,10 @@ echo "== kcc rewrite path (annotated example, host warnings as errors), then run
 kcc -O3 -arch=sm_90 -Xcompiler=-Wall,-Werror=unknown-pragmas examples/saxpy/saxpy.cu -o /tmp/example
 /tmp/example | tee "$out/example.out"
 grep -q "saxpy: 0 of [0-9]* elements wrong" "$out/example.out"
+echo "== kopt eval: the example's kernel measured, then verified and timed against itself"
+kopt eval examples/saxpy/saxpy.cu -- -O3 -arch=sm_90 | tee "$out/eval.txt"
+kopt inspect examples/saxpy/saxpy.cu --unit saxpy > /tmp/saxpy-unit.cu
+kopt eval examples/saxpy/saxpy.cu --variant /tmp/saxpy-unit.cu --json -- -O3 -arch=sm_90 \
+  > "$out/eval-self.json"
+grep -q '"verdict": "not_faster"' "$out/eval-self.json"
 echo "gpu-smoke: all checks passed"

@@ -3,12 +3,17 @@
 // as SKIPPED (never PASSED).
 #include "evaluator/CudaDriver.h"
 #include "evaluator/DeviceQuery.h"
+#include "evaluator/WorkerMain.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <optional>
 
 int main(int argc, char **argv) {
+  // The evaluator starts its worker as this program (EvaluatorGuardsTest.cpp).
+  if (std::optional<int> Status = kopt::evaluator::runEvaluationWorkerIfAsked(argc, argv))
+    return *Status;
   llvm::Expected<kopt::evaluator::CudaDriver &> Driver = kopt::evaluator::CudaDriver::load();
   if (!Driver) {
     std::printf("SKIPPED: no usable GPU: %s\n", llvm::toString(Driver.takeError()).c_str());

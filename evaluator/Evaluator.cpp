@@ -1,0 +1,142 @@
+#include "evaluator/Evaluator.h"
+
+#include "evaluator/Worker.h"
+#include "evaluator/WorkerProtocol.h"
+
+#include <llvm/ADT/StringSwitch.h>
+
+namespace kopt::evaluator {
+
+using nlohmann::json;
+
+namespace {
+// Per request: NVRTC, three verification runs and the timing, with room; the
+// worker's own watchdog catches a hanging kernel much sooner.
+constexpr double RequestTimeoutSeconds = 600;
+
+CompileRecord compileRecordFrom(const json &J) {
+  CompileRecord R;
+  R.Compiler = J.value("compiler", "");
+  R.Log = J.value("log", "");
+  R.Seconds = J.value("seconds", 0.0);
+  return R;
+}
+
+llvm::Error answerError(const json &Answer) {
+  return llvm::createStringError(Answer.value("message", "the evaluation worker failed"));
+}
+} // namespace
+
+llvm::StringRef spelling(Verdict V) {
+  static const char *const Names[] = {"faster",          "not_faster", "wrong",    "compile_error",
+                                      "launch_rejected", "crashed",    "timed_out"};
+  return Names[static_cast<unsigned>(V)];
+}
+
+Evaluator::Evaluator(EvaluatorOptions Opts) : Options(std::move(Opts)) {}
+Evaluator::~Evaluator() = default;
+
+llvm::Expected<std::unique_ptr<Evaluator>> Evaluator::start(EvaluatorOptions Options) {
+  if (Options.WorkerProgram.empty())
+    Options.WorkerProgram = "/proc/self/exe";
+  std::unique_ptr<Evaluator> E(new Evaluator(Options));
+  E->Process = std::make_unique<Worker>(Options.WorkerProgram);
+  auto Hello = E->Process->request({{"op", "hello"}}, 120);
+  if (!Hello)
+    return Hello.takeError();
+  if (Hello->value("status", "") != "ok")
+    return answerError(*Hello);
+  E->Device = Hello->at("device").get<DeviceInfo>();
+  return E;
+}
+
+const DeviceInfo &Evaluator::device() const { return Device; }
+unsigned Evaluator::workerRestarts() const {
+  return Process->starts() > 0 ? Process->starts() - 1 : 0;
+}
+
+llvm::Expected<Baseline> Evaluator::setOriginal(const KernelSource &Source, const Workload &W) {
+  std::vector<uint64_t> Seeds;
+  for (unsigned I = 1; I <= Options.Seeds; ++I)
+    Seeds.push_back(I);
+  OriginalRequest = {{"op", "set_original"},
+                     {"source", Source},
+                     {"workload", W},
+                     {"seeds", Seeds},
+                     {"watchdog", Options.WatchdogSeconds},
+                     {"slowdown_cap", Options.VariantSlowdownCap},
+                     {"min_samples", Options.Timing.MinSamples},
+                     {"max_samples", Options.Timing.MaxSamples},
+                     {"target_noise", Options.Timing.TargetNoise},
+                     {"max_seconds", Options.Timing.MaxSeconds}};
+  auto Answer = Process->request(OriginalRequest, RequestTimeoutSeconds);
+  if (!Answer)
+    return Answer.takeError();
+  if (Answer->value("status", "") != "ok") {
+    OriginalRequest = json();
+    return answerError(*Answer);
+  }
+  Baseline B;
+  B.Device = Device;
+  B.Compile = compileRecordFrom(Answer->at("compile"));
+  B.Resources = Answer->at("resources").get<KernelResources>();
+  B.Timing = Answer->at("timing").get<TimingSummary>();
+  if (B.Timing.MedianMs > 0)
+    B.AchievedDramGBs = static_cast<double>(W.bufferBytes()) / (B.Timing.MedianMs * 1e-3) / 1e9;
+  OriginalBaseline = B;
+  return B;
+}
+
+llvm::Expected<VariantOutcome> Evaluator::evaluate(const KernelSource &Variant,
+                                                   const LaunchGeometry &Launch,
+                                                   llvm::ArrayRef<uint64_t> Seeds) {
+  if (OriginalRequest.is_null())
+    return llvm::createStringError("evaluate() before setOriginal()");
+  if (!Process->running()) { // Restarted after a fault: the new worker needs the original.
+    auto Again = Process->request(OriginalRequest, RequestTimeoutSeconds);
+    if (!Again)
+      return Again.takeError();
+    if (Again->value("status", "") != "ok")
+      return answerError(*Again);
+  }
+  json Request = {{"op", "evaluate"}, {"source", Variant}, {"launch", Launch}};
+  if (!Seeds.empty())
+    Request["seeds"] = std::vector<uint64_t>(Seeds.begin(), Seeds.end());
+  VariantOutcome Out;
+  auto Answer = Process->request(Request, RequestTimeoutSeconds);
+  if (!Answer) { // Died without answering: a crash all the same.
+    Out.Result = Verdict::Crashed;
+    Out.Detail = llvm::toString(Answer.takeError());
+    return Out;
+  }
+  std::string Status = Answer->value("status", "");
+  if (Status == "crashed" || Status == "timed_out") {
+    Out.Result = Status == "crashed" ? Verdict::Crashed : Verdict::TimedOut;
+    Out.Detail = Answer->value("message", "");
+    return Out;
+  }
+  if (Status != "ok")
+    return answerError(*Answer);
+  Out.Result = llvm::StringSwitch<Verdict>(Answer->value("verdict", ""))
+                   .Case("faster", Verdict::Faster)
+                   .Case("not_faster", Verdict::NotFaster)
+                   .Case("compile_error", Verdict::CompileError)
+                   .Case("launch_rejected", Verdict::LaunchRejected)
+                   .Default(Verdict::Wrong);
+  Out.Detail = Answer->value("detail", "");
+  if (Answer->contains("compile"))
+    Out.Compile = compileRecordFrom(Answer->at("compile"));
+  if (Answer->contains("resources"))
+    Out.Resources = Answer->at("resources").get<KernelResources>();
+  Out.SeedsVerified = Answer->value("seeds_verified", 0u);
+  Out.WorstToleranceRatio = Answer->value("worst_ratio", 0.0);
+  if (Answer->contains("original")) {
+    Out.Original = Answer->at("original").get<TimingSummary>();
+    Out.Variant = Answer->at("variant").get<TimingSummary>();
+    Out.Speedup = Answer->value("speedup", 0.0);
+    Out.PValue = Answer->value("p_value", 1.0);
+  }
+  return Out;
+}
+
+} // namespace kopt::evaluator

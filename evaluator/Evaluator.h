@@ -1,0 +1,94 @@
+// The evaluator's interface: measure an original kernel, then verify and time
+// variants against it. The GPU work happens in a worker process (Worker.h), so
+// a variant that faults or hangs costs a worker restart, never the caller.
+#pragma once
+
+#include "evaluator/GpuSession.h"
+#include "evaluator/KernelCompiler.h"
+#include "evaluator/TimingStatistics.h"
+#include "evaluator/Workload.h"
+
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/Support/Error.h>
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kopt::evaluator {
+
+struct EvaluatorOptions {
+  unsigned Seeds = 3;             // Random input sets each variant is verified on.
+  double WatchdogSeconds = 10;    // Per launch of the original.
+  double VariantSlowdownCap = 20; // A variant's launch may take this many times the original's.
+  GpuSession::TimingBudget Timing;
+  std::string WorkerProgram; // The executable that runs the worker; empty: this one.
+};
+
+struct CompileRecord {
+  std::string Compiler, Log;
+  double Seconds = 0;
+};
+
+// The original, measured on its own.
+struct Baseline {
+  DeviceInfo Device;
+  CompileRecord Compile;
+  KernelResources Resources;
+  TimingSummary Timing;
+  double AchievedDramGBs = 0; // Buffer bytes moved over the median time (an estimate).
+};
+
+enum class Verdict : uint8_t {
+  Faster,         // Verified, and significantly faster.
+  NotFaster,      // Verified; not significantly faster.
+  Wrong,          // Verification failed.
+  CompileError,   // Neither NVRTC nor nvcc accepted it.
+  LaunchRejected, // The launch failed without a fault (resources, block size).
+  Crashed,        // A fault: the worker was restarted.
+  TimedOut,       // The watchdog stopped it: the worker was restarted.
+};
+llvm::StringRef spelling(Verdict V);
+
+struct VariantOutcome {
+  Verdict Result = Verdict::Wrong;
+  std::string Detail; // The compile log's first error, the failing element, the fault.
+  CompileRecord Compile;
+  KernelResources Resources;
+  unsigned SeedsVerified = 0;
+  double WorstToleranceRatio = 0;
+  TimingSummary Original, Variant; // From the same interleaved session.
+  double Speedup = 0, PValue = 1;
+};
+
+class Worker;
+
+class Evaluator {
+public:
+  // Starts the worker (it opens the GPU); fails where there is none.
+  static llvm::Expected<std::unique_ptr<Evaluator>> start(EvaluatorOptions Options = {});
+  ~Evaluator();
+
+  // Compiles and loads the original, runs it on every seed's inputs (the
+  // references), and times it alone.
+  llvm::Expected<Baseline> setOriginal(const KernelSource &Source, const Workload &W);
+
+  // Verifies Variant against the original on each seed (Seeds empty: the
+  // session's) and, when it passes, times both interleaved.
+  llvm::Expected<VariantOutcome> evaluate(const KernelSource &Variant, const LaunchGeometry &Launch,
+                                          llvm::ArrayRef<uint64_t> Seeds = {});
+
+  const DeviceInfo &device() const;
+  unsigned workerRestarts() const;
+
+private:
+  explicit Evaluator(EvaluatorOptions Options);
+  EvaluatorOptions Options;
+  std::unique_ptr<Worker> Process;
+  DeviceInfo Device;
+  nlohmann::json OriginalRequest; // Re-sent to a restarted worker.
+  Baseline OriginalBaseline;
+};
+
+} // namespace kopt::evaluator

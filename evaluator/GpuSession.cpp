@@ -1,0 +1,333 @@
+#include "evaluator/GpuSession.h"
+
+#include "evaluator/InputGenerator.h"
+#include "evaluator/OutputComparison.h"
+#include "evaluator/TimingStatistics.h"
+
+#include <chrono>
+#include <thread>
+
+namespace kopt::evaluator {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point T) {
+  return std::chrono::duration<double>(Clock::now() - T).count();
+}
+
+// Errors after which the context is unusable.
+bool isSticky(CUresult R) {
+  switch (R) {
+  case CUDA_ERROR_ILLEGAL_ADDRESS:
+  case CUDA_ERROR_LAUNCH_FAILED:
+  case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+  case CUDA_ERROR_MISALIGNED_ADDRESS:
+  case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+  case CUDA_ERROR_INVALID_PC:
+  case CUDA_ERROR_HARDWARE_STACK_ERROR:
+  case CUDA_ERROR_ASSERT:
+  case CUDA_ERROR_LAUNCH_TIMEOUT:
+  case CUDA_ERROR_ECC_UNCORRECTABLE:
+  case CUDA_ERROR_CONTEXT_IS_DESTROYED:
+    return true;
+  default:
+    return false;
+  }
+}
+} // namespace
+
+llvm::Expected<std::unique_ptr<GpuSession>> GpuSession::open() {
+  auto DriverOr = CudaDriver::load();
+  if (!DriverOr)
+    return DriverOr.takeError();
+  std::unique_ptr<GpuSession> S(new GpuSession());
+  CudaDriver &D = *DriverOr;
+  S->Driver = &D;
+  auto Devices = queryDevices(D);
+  if (!Devices)
+    return Devices.takeError();
+  S->Device = Devices->front();
+  if (auto E = D.check(D.DeviceGet(&S->Dev, 0), "cuDeviceGet"))
+    return E;
+  if (auto E = D.check(D.DevicePrimaryCtxRetain(&S->Context, S->Dev), "cuDevicePrimaryCtxRetain"))
+    return E;
+  if (auto E = D.check(D.CtxSetCurrent(S->Context), "cuCtxSetCurrent"))
+    return E;
+  if (auto E = D.check(D.StreamCreate(&S->Stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate"))
+    return E;
+  if (auto E = D.check(D.EventCreate(&S->Start, CU_EVENT_DEFAULT), "cuEventCreate"))
+    return E;
+  if (auto E = D.check(D.EventCreate(&S->Stop, CU_EVENT_DEFAULT), "cuEventCreate"))
+    return E;
+  S->FlushBytes =
+      std::max<uint64_t>(2 * static_cast<uint64_t>(S->Device.L2CacheBytes), 64ull << 20);
+  if (auto E = D.check(D.MemAlloc(&S->Flush, S->FlushBytes), "cuMemAlloc"))
+    return E;
+  return S;
+}
+
+GpuSession::~GpuSession() {
+  if (!Driver)
+    return;
+  releaseBuffers();
+  if (Flush)
+    Driver->MemFree(Flush);
+  if (Start)
+    Driver->EventDestroy(Start);
+  if (Stop)
+    Driver->EventDestroy(Stop);
+  if (Stream)
+    Driver->StreamDestroy(Stream);
+  if (Context)
+    Driver->DevicePrimaryCtxRelease(Dev);
+}
+
+llvm::Expected<LoadedKernel> GpuSession::load(const CompiledKernel &Kernel,
+                                              const LaunchGeometry &Launch) {
+  LoadedKernel K;
+  if (auto E =
+          Driver->check(Driver->ModuleLoadData(&K.Module, Kernel.Cubin.data()), "cuModuleLoadData"))
+    return E;
+  if (auto E = Driver->check(
+          Driver->ModuleGetFunction(&K.Function, K.Module, Kernel.LoweredName.c_str()),
+          "cuModuleGetFunction")) {
+    Driver->ModuleUnload(K.Module);
+    return E;
+  }
+  auto Attr = [&](CUfunction_attribute A) {
+    int V = 0;
+    Driver->FuncGetAttribute(&V, A, K.Function);
+    return V;
+  };
+  K.Resources.Registers = Attr(CU_FUNC_ATTRIBUTE_NUM_REGS);
+  K.Resources.StaticSharedBytes = Attr(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+  K.Resources.LocalBytes = Attr(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+  K.Resources.MaxThreadsPerBlock = Attr(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  if (Launch.SharedBytes > 48 * 1024)
+    Driver->FuncSetAttribute(K.Function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                             static_cast<int>(Launch.SharedBytes));
+  int BlockThreads = static_cast<int>(Launch.Block[0] * Launch.Block[1] * Launch.Block[2]);
+  int Blocks = 0;
+  if (BlockThreads > 0 && Device.MaxThreadsPerMultiprocessor > 0 &&
+      Driver->OccupancyMaxActiveBlocksPerMultiprocessor(&Blocks, K.Function, BlockThreads,
+                                                        Launch.SharedBytes) == CUDA_SUCCESS)
+    K.Resources.TheoreticalOccupancy =
+        static_cast<double>(Blocks * BlockThreads) / Device.MaxThreadsPerMultiprocessor;
+  return K;
+}
+
+void GpuSession::unload(LoadedKernel &Kernel) {
+  if (Kernel.Module)
+    Driver->ModuleUnload(Kernel.Module);
+  Kernel = LoadedKernel();
+}
+
+void GpuSession::releaseBuffers() {
+  for (DeviceBuffer &B : Buffers) {
+    if (B.Base)
+      Driver->MemFree(B.Base);
+    if (B.Pristine)
+      Driver->MemFree(B.Pristine);
+  }
+  Buffers.clear();
+  Inputs.clear();
+}
+
+llvm::Error GpuSession::prepare(const Workload &W) {
+  releaseBuffers();
+  Current = W;
+  for (const KernelArg &A : W.Args) {
+    const BufferArg *B = A.buffer();
+    if (!B)
+      continue;
+    DeviceBuffer D;
+    D.Bytes = B->Count * sizeOf(B->Element);
+    if (auto E = Driver->check(Driver->MemAlloc(&D.Base, D.Bytes + 2 * GuardBytes), "cuMemAlloc"))
+      return E;
+    if (B->Dir != Direction::In)
+      if (auto E = Driver->check(Driver->MemAlloc(&D.Pristine, std::max<uint64_t>(D.Bytes, 1)),
+                                 "cuMemAlloc"))
+        return E;
+    Buffers.push_back(D);
+  }
+  return llvm::Error::success();
+}
+
+const std::vector<std::vector<uint8_t>> &GpuSession::inputsFor(uint64_t Seed) {
+  auto It = Inputs.find(Seed);
+  if (It != Inputs.end())
+    return It->second;
+  if (Inputs.size() >= 4) // Bounded host memory: keep a few seeds' inputs.
+    Inputs.erase(Inputs.begin());
+  std::vector<std::vector<uint8_t>> Data;
+  unsigned Index = 0;
+  for (const KernelArg &A : Current.Args)
+    if (const BufferArg *B = A.buffer()) {
+      if (B->Dir == Direction::Out)
+        Data.emplace_back(B->Count * sizeOf(B->Element), PoisonByte);
+      else
+        Data.push_back(generateBufferInput(*B, Seed, Index));
+      ++Index;
+    }
+  return Inputs.emplace(Seed, std::move(Data)).first->second;
+}
+
+llvm::Error GpuSession::upload(uint64_t Seed) {
+  const auto &Data = inputsFor(Seed);
+  for (size_t I = 0; I < Buffers.size(); ++I) {
+    DeviceBuffer &B = Buffers[I];
+    if (auto E = Driver->check(Driver->MemsetD8Async(B.Base, GuardByte, GuardBytes, Stream),
+                               "cuMemsetD8Async"))
+      return E;
+    if (auto E = Driver->check(
+            Driver->MemsetD8Async(B.Base + GuardBytes + B.Bytes, GuardByte, GuardBytes, Stream),
+            "cuMemsetD8Async"))
+      return E;
+    if (B.Bytes)
+      if (auto E = Driver->check(Driver->MemcpyHtoD(B.Base + GuardBytes, Data[I].data(), B.Bytes),
+                                 "cuMemcpyHtoD"))
+        return E;
+    if (B.Pristine && B.Bytes)
+      if (auto E = Driver->check(
+              Driver->MemcpyDtoDAsync(B.Pristine, B.Base + GuardBytes, B.Bytes, Stream),
+              "cuMemcpyDtoDAsync"))
+        return E;
+  }
+  return Driver->check(Driver->StreamSynchronize(Stream), "cuStreamSynchronize");
+}
+
+llvm::Error GpuSession::launch(const LoadedKernel &Kernel, const LaunchGeometry &Launch) {
+  std::vector<uint64_t> Slots(Current.Args.size());
+  std::vector<void *> Params;
+  size_t BufferIndex = 0;
+  for (size_t I = 0; I < Current.Args.size(); ++I) {
+    const KernelArg &A = Current.Args[I];
+    if (A.buffer())
+      Slots[I] = Buffers[BufferIndex++].Base + GuardBytes;
+    else
+      storeFromDouble(A.scalar()->Type, A.scalar()->Value, &Slots[I]);
+    Params.push_back(&Slots[I]);
+  }
+  if (Launch.SharedBytes > 48 * 1024)
+    Driver->FuncSetAttribute(Kernel.Function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                             static_cast<int>(Launch.SharedBytes));
+  return Driver->check(Driver->LaunchKernel(Kernel.Function, Launch.Grid[0], Launch.Grid[1],
+                                            Launch.Grid[2], Launch.Block[0], Launch.Block[1],
+                                            Launch.Block[2], Launch.SharedBytes, Stream,
+                                            Params.data(), nullptr),
+                       "cuLaunchKernel");
+}
+
+RunFailure GpuSession::classify(CUresult Result, const char *Call, std::string &Message) {
+  Message = llvm::toString(Driver->check(Result, Call));
+  if (isSticky(Result) || Driver->CtxSynchronize() != CUDA_SUCCESS)
+    return RunFailure::Fault;
+  return RunFailure::LaunchRejected;
+}
+
+RunFailure GpuSession::waitFor(CUevent Event, double DeadlineSeconds, std::string &Message) {
+  auto Begin = Clock::now();
+  for (;;) {
+    CUresult R = Driver->EventQuery(Event);
+    if (R == CUDA_SUCCESS)
+      return RunFailure::None;
+    if (R != CUDA_ERROR_NOT_READY)
+      return classify(R, "the kernel", Message);
+    if (secondsSince(Begin) > DeadlineSeconds) {
+      Message =
+          "the kernel ran longer than the watchdog's " + std::to_string(DeadlineSeconds) + " s";
+      return RunFailure::Hang;
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(20));
+  }
+}
+
+RunResult GpuSession::run(const LoadedKernel &Kernel, const LaunchGeometry &Launch, uint64_t Seed,
+                          double DeadlineSeconds) {
+  RunResult R;
+  if (llvm::Error E = upload(Seed)) {
+    R.Failure = RunFailure::Fault;
+    R.Message = llvm::toString(std::move(E));
+    return R;
+  }
+  if (llvm::Error E = launch(Kernel, Launch)) {
+    R.Message = llvm::toString(std::move(E));
+    R.Failure =
+        Driver->CtxSynchronize() == CUDA_SUCCESS ? RunFailure::LaunchRejected : RunFailure::Fault;
+    return R;
+  }
+  Driver->EventRecord(Stop, Stream);
+  if ((R.Failure = waitFor(Stop, DeadlineSeconds, R.Message)) != RunFailure::None)
+    return R;
+  for (const DeviceBuffer &B : Buffers) {
+    std::vector<uint8_t> All(B.Bytes + 2 * GuardBytes);
+    if (CUresult C = Driver->MemcpyDtoH(All.data(), B.Base, All.size()); C != CUDA_SUCCESS) {
+      R.Failure = classify(C, "cuMemcpyDtoH", R.Message);
+      return R;
+    }
+    BufferState S;
+    S.DamagedBefore = firstDamagedGuardByte(All.data(), GuardBytes);
+    S.DamagedAfter = firstDamagedGuardByte(All.data() + GuardBytes + B.Bytes, GuardBytes);
+    S.Data.assign(All.begin() + GuardBytes, All.begin() + GuardBytes + B.Bytes);
+    R.Buffers.push_back(std::move(S));
+  }
+  return R;
+}
+
+llvm::Expected<std::vector<std::vector<double>>>
+GpuSession::time(llvm::ArrayRef<TimedKernel> Kernels, uint64_t Seed, const TimingBudget &Budget,
+                 RunFailure &Failure) {
+  Failure = RunFailure::None;
+  std::vector<std::vector<double>> Samples(Kernels.size());
+  if (auto E = upload(Seed))
+    return E;
+  auto Begin = Clock::now();
+  auto Measure = [&](const TimedKernel &K, double *Ms) -> llvm::Error {
+    for (const DeviceBuffer &B : Buffers) // Restore, outside the timed region.
+      if (B.Pristine && B.Bytes)
+        Driver->MemcpyDtoDAsync(B.Base + GuardBytes, B.Pristine, B.Bytes, Stream);
+    Driver->MemsetD8Async(Flush, static_cast<unsigned char>(Samples[0].size()), FlushBytes, Stream);
+    Driver->EventRecord(Start, Stream);
+    if (llvm::Error E = launch(*K.Kernel, K.Launch)) {
+      Failure =
+          Driver->CtxSynchronize() == CUDA_SUCCESS ? RunFailure::LaunchRejected : RunFailure::Fault;
+      return E;
+    }
+    Driver->EventRecord(Stop, Stream);
+    std::string Message;
+    if ((Failure = waitFor(Stop, Budget.DeadlineSeconds, Message)) != RunFailure::None)
+      return llvm::createStringError(Message);
+    float Elapsed = 0;
+    if (auto E =
+            Driver->check(Driver->EventElapsedTime(&Elapsed, Start, Stop), "cuEventElapsedTime"))
+      return E;
+    *Ms = Elapsed;
+    return llvm::Error::success();
+  };
+  // Warm-up: one untimed run each (module load, caches, clocks).
+  for (const TimedKernel &K : Kernels) {
+    double Ignored;
+    if (auto E = Measure(K, &Ignored))
+      return E;
+  }
+  for (unsigned Round = 0; Round < Budget.MaxSamples; ++Round) {
+    for (size_t I = 0; I < Kernels.size(); ++I) {
+      size_t K = (Round % 2 == 0) ? I : Kernels.size() - 1 - I; // ABBA order.
+      double Ms = 0;
+      if (auto E = Measure(Kernels[K], &Ms))
+        return E;
+      Samples[K].push_back(Ms);
+    }
+    if (Round + 1 < Budget.MinSamples)
+      continue;
+    bool Quiet = true;
+    for (const auto &S : Samples)
+      Quiet = Quiet && summarize(S).RelativeNoise <= Budget.TargetNoise;
+    if (Quiet || secondsSince(Begin) > Budget.MaxSeconds)
+      break;
+  }
+  return Samples;
+}
+
+} // namespace kopt::evaluator

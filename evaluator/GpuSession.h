@@ -1,0 +1,121 @@
+// The evaluator's side of the GPU, inside the worker process (Worker.h): one
+// context and stream, a workload's buffers with guard zones, kernels loaded
+// from cubins, single runs with a watchdog, and timed runs. Nothing here
+// survives a fault: the worker exits and is restarted.
+#pragma once
+
+#include "evaluator/CudaDriver.h"
+#include "evaluator/DeviceQuery.h"
+#include "evaluator/KernelCompiler.h"
+#include "evaluator/Workload.h"
+
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/Support/Error.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kopt::evaluator {
+
+struct KernelResources {
+  int Registers = 0, StaticSharedBytes = 0, LocalBytes = 0, MaxThreadsPerBlock = 0;
+  double TheoreticalOccupancy = 0; // Resident threads per SM at the launch / the SM's maximum.
+};
+
+struct LoadedKernel {
+  CUmodule Module = nullptr;
+  CUfunction Function = nullptr;
+  KernelResources Resources;
+};
+
+enum class RunFailure : uint8_t {
+  None,
+  LaunchRejected, // The launch itself failed (too many threads, too much shared memory).
+  Fault,          // A sticky error: illegal address, trap. The context is lost.
+  Hang,           // The watchdog's deadline passed. The context is lost.
+};
+
+// What one run left in the buffers: each buffer's elements, and for each the
+// first damaged byte of its guard zones (relative to the guard's start).
+struct BufferState {
+  std::vector<uint8_t> Data;
+  std::optional<uint64_t> DamagedBefore, DamagedAfter;
+};
+
+struct RunResult {
+  RunFailure Failure = RunFailure::None;
+  std::string Message;
+  std::vector<BufferState> Buffers; // Workload order of the buffer arguments.
+};
+
+class GpuSession {
+public:
+  static llvm::Expected<std::unique_ptr<GpuSession>> open();
+  ~GpuSession();
+  GpuSession(const GpuSession &) = delete;
+  GpuSession &operator=(const GpuSession &) = delete;
+
+  const DeviceInfo &device() const { return Device; }
+
+  llvm::Expected<LoadedKernel> load(const CompiledKernel &Kernel, const LaunchGeometry &Launch);
+  void unload(LoadedKernel &Kernel);
+
+  // Allocates W's buffers (each between two guard zones) and their restore copies.
+  llvm::Error prepare(const Workload &W);
+
+  // One run on the inputs drawn from Seed: inputs uploaded, output-only buffers
+  // poisoned, guards filled; then the launch, waited for at most Deadline seconds.
+  RunResult run(const LoadedKernel &Kernel, const LaunchGeometry &Launch, uint64_t Seed,
+                double DeadlineSeconds);
+
+  struct TimedKernel {
+    const LoadedKernel *Kernel;
+    LaunchGeometry Launch;
+  };
+  struct TimingBudget {
+    unsigned MinSamples = 10, MaxSamples = 200;
+    double TargetNoise = 0.01; // Relative standard error of each median.
+    double MaxSeconds = 3;     // Wall time for the whole measurement.
+    double DeadlineSeconds = 10;
+  };
+  // Samples in milliseconds per kernel, interleaved (ABBA...), on Seed's inputs:
+  // writable buffers restored and L2 flushed before every sample, outside the
+  // timed region. A failure of any kernel ends the measurement.
+  llvm::Expected<std::vector<std::vector<double>>> time(llvm::ArrayRef<TimedKernel> Kernels,
+                                                        uint64_t Seed, const TimingBudget &Budget,
+                                                        RunFailure &Failure);
+
+private:
+  GpuSession() = default;
+  struct DeviceBuffer {
+    CUdeviceptr Base = 0, Pristine = 0; // Pristine: the restore copy (writable buffers).
+    uint64_t Bytes = 0;
+  };
+  const std::vector<std::vector<uint8_t>> &inputsFor(uint64_t Seed);
+  llvm::Error upload(uint64_t Seed);
+  llvm::Error launch(const LoadedKernel &Kernel, const LaunchGeometry &Launch);
+  RunFailure waitFor(CUevent Event, double DeadlineSeconds, std::string &Message);
+  RunFailure classify(CUresult Result, const char *Call, std::string &Message);
+  void releaseBuffers();
+
+  CudaDriver *Driver = nullptr;
+  CUdevice Dev = 0;
+  CUcontext Context = nullptr;
+  CUstream Stream = nullptr;
+  CUevent Start = nullptr, Stop = nullptr;
+  CUdeviceptr Flush = 0;
+  uint64_t FlushBytes = 0;
+  DeviceInfo Device;
+  Workload Current;
+  std::vector<DeviceBuffer> Buffers; // One per buffer argument.
+  std::map<uint64_t, std::vector<std::vector<uint8_t>>> Inputs;
+};
+
+// Bytes on each side of every buffer that must keep GuardByte.
+inline constexpr uint64_t GuardBytes = 16384;
+
+} // namespace kopt::evaluator

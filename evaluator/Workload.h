@@ -1,0 +1,63 @@
+// What the evaluator runs: a kernel's arguments in parameter order (device
+// buffers with their element type, count and direction, or scalar values),
+// its launch geometry and the tolerance a variant's outputs must meet. Built
+// from the `#pragma kopt optimize` clauses (see driver/WorkloadFromKernel.h).
+#pragma once
+
+#include "evaluator/ScalarType.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace kopt::evaluator {
+
+enum class Direction : uint8_t { In, Out, InOut };
+
+struct BufferArg {
+  ScalarType Element = ScalarType::F32;
+  uint64_t Count = 0;
+  Direction Dir = Direction::InOut;
+};
+
+struct ScalarArg {
+  ScalarType Type = ScalarType::I32;
+  double Value = 0; // Integers up to 2^53 are exact.
+};
+
+struct KernelArg {
+  std::string Name;
+  std::variant<BufferArg, ScalarArg> Value;
+  const BufferArg *buffer() const { return std::get_if<BufferArg>(&Value); }
+  const ScalarArg *scalar() const { return std::get_if<ScalarArg>(&Value); }
+};
+
+struct LaunchGeometry {
+  std::array<uint32_t, 3> Grid{1, 1, 1}, Block{1, 1, 1};
+  uint32_t SharedBytes = 0;
+  bool operator==(const LaunchGeometry &) const = default;
+};
+
+struct Tolerance {
+  double Rtol = 0, Atol = 0;
+};
+
+// Defaults by element type: tight enough that a variant computing something
+// else fails, loose enough for reassociated floating-point sums of moderate
+// length. tol(...) in the pragma overrides them.
+Tolerance defaultTolerance(ScalarType T);
+
+struct Workload {
+  std::vector<KernelArg> Args;
+  LaunchGeometry Launch;
+  std::optional<Tolerance> Tol; // Absent: defaultTolerance per buffer.
+
+  // Bytes of all buffers (what one run reads and writes at most, for
+  // bandwidth estimates and memory checks).
+  uint64_t bufferBytes() const;
+};
+
+} // namespace kopt::evaluator

@@ -1,0 +1,226 @@
+// The evaluator's guards, one test each, on a real GPU: a variant reaches a
+// build only if it computes what the original computes, and is faster only
+// if the measurement says so.
+#include "evaluator/Evaluator.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+using namespace kopt::evaluator;
+
+namespace {
+
+constexpr int N = 1 << 20;
+
+// y = a * x + y: an in-place update, the case where a variant that skips work
+// could leave plausible values behind.
+const char *const Saxpy = R"(
+extern "C" __global__ void saxpy(int n, float a, const float *x, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = a * x[i] + y[i];
+}
+)";
+
+Workload saxpyWorkload() {
+  Workload W;
+  W.Args = {{"n", ScalarArg{ScalarType::I32, N}},
+            {"a", ScalarArg{ScalarType::F32, 2.0}},
+            {"x", BufferArg{ScalarType::F32, N, Direction::In}},
+            {"y", BufferArg{ScalarType::F32, N, Direction::InOut}}};
+  W.Launch.Grid = {N / 256, 1, 1};
+  W.Launch.Block = {256, 1, 1};
+  return W;
+}
+
+KernelSource source(const std::string &Code) { return KernelSource{Code, "saxpy", "saxpy", {}}; }
+
+// A variant of saxpy with Body in place of the original's body.
+KernelSource variant(const std::string &Body) {
+  return source("extern \"C\" __global__ void saxpy(int n, float a, const float *x, float *y) {\n" +
+                Body + "\n}\n");
+}
+
+class EvaluatorGuards : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    EvaluatorOptions Options;
+    Options.WatchdogSeconds = 2;
+    Options.Timing.MaxSeconds = 1;
+    auto E = Evaluator::start(Options);
+    ASSERT_TRUE(bool(E)) << llvm::toString(E.takeError());
+    Eval = std::move(*E);
+    auto B = Eval->setOriginal(source(Saxpy), saxpyWorkload());
+    ASSERT_TRUE(bool(B)) << llvm::toString(B.takeError());
+    Base = *B;
+  }
+  static void TearDownTestSuite() { Eval.reset(); }
+
+  static VariantOutcome evaluate(const KernelSource &S, LaunchGeometry L = saxpyWorkload().Launch) {
+    auto O = Eval->evaluate(S, L);
+    EXPECT_TRUE(bool(O)) << llvm::toString(O.takeError());
+    return O ? *O : VariantOutcome();
+  }
+
+  static std::unique_ptr<Evaluator> Eval;
+  static Baseline Base;
+};
+std::unique_ptr<Evaluator> EvaluatorGuards::Eval;
+Baseline EvaluatorGuards::Base;
+
+TEST_F(EvaluatorGuards, InPlaceOriginalIsMeasured) {
+  EXPECT_GE(Base.Timing.Samples, 10u);
+  EXPECT_GT(Base.Timing.MedianMs, 0);
+  EXPECT_LE(Base.Timing.P20Ms, Base.Timing.MedianMs);
+  EXPECT_GE(Base.Timing.P80Ms, Base.Timing.MedianMs);
+  EXPECT_GT(Base.Resources.Registers, 0);
+}
+
+TEST_F(EvaluatorGuards, IdenticalVariantVerifiesAndIsNotFaster) {
+  VariantOutcome O = evaluate(source(Saxpy));
+  EXPECT_EQ(O.Result, Verdict::NotFaster) << O.Detail;
+  EXPECT_EQ(O.SeedsVerified, 3u);
+  EXPECT_GE(O.Original.Samples, 10u);
+  EXPECT_GE(O.Variant.Samples, 10u);
+}
+
+TEST_F(EvaluatorGuards, OneWrongElementIsNamed) {
+  VariantOutcome O = evaluate(variant(R"(
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = a * x[i] + y[i] + (i == 12345 ? 1e-3f : 0.0f);)"));
+  EXPECT_EQ(O.Result, Verdict::Wrong);
+  EXPECT_NE(O.Detail.find("buffer 'y'"), std::string::npos) << O.Detail;
+  EXPECT_NE(O.Detail.find("element 12345"), std::string::npos) << O.Detail;
+  EXPECT_NE(O.Detail.find("1 of 1048576"), std::string::npos) << O.Detail;
+}
+
+TEST_F(EvaluatorGuards, SkippedWorkIsCaught) {
+  // Leaves the last element as it was: with y restored and x fresh for each
+  // run, the stale value cannot match.
+  VariantOutcome O = evaluate(variant(R"(
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n - 1)
+    y[i] = a * x[i] + y[i];)"));
+  EXPECT_EQ(O.Result, Verdict::Wrong);
+  EXPECT_NE(O.Detail.find("element 1048575"), std::string::npos) << O.Detail;
+}
+
+TEST_F(EvaluatorGuards, WriteOnePastTheEndIsCaught) {
+  VariantOutcome O = evaluate(variant(R"(
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = a * x[i] + y[i];
+  if (i == n - 1)
+    y[n] = 0.0f;)"));
+  EXPECT_EQ(O.Result, Verdict::Wrong);
+  EXPECT_NE(O.Detail.find("out of bounds"), std::string::npos) << O.Detail;
+  EXPECT_NE(O.Detail.find("'y'"), std::string::npos) << O.Detail;
+}
+
+TEST_F(EvaluatorGuards, WrittenInputIsCaught) {
+  VariantOutcome O = evaluate(variant(R"(
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    y[i] = a * x[i] + y[i];
+    if (i == 7)
+      const_cast<float *>(x)[i] = 0.0f;
+  })"));
+  EXPECT_EQ(O.Result, Verdict::Wrong);
+  EXPECT_NE(O.Detail.find("changed input buffer 'x'"), std::string::npos) << O.Detail;
+}
+
+TEST_F(EvaluatorGuards, CachedResultsAreCaught) {
+  // Computes on the first call only and replays its outputs afterwards: fresh
+  // inputs on the second input set expose it.
+  KernelSource S = source(R"(
+__device__ float kopt_cache[1 << 20];
+__device__ unsigned kopt_calls;
+extern "C" __global__ void saxpy(int n, float a, const float *x, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  bool First = kopt_calls == 0;
+  if (i < n) {
+    if (First)
+      kopt_cache[i] = a * x[i] + y[i];
+    y[i] = kopt_cache[i];
+  }
+  if (i == n - 1)
+    atomicAdd(&kopt_calls, 1u);
+}
+)");
+  VariantOutcome O = evaluate(S);
+  EXPECT_EQ(O.Result, Verdict::Wrong) << O.Detail;
+  EXPECT_NE(O.Detail.find("inputs #2"), std::string::npos) << O.Detail;
+}
+
+TEST_F(EvaluatorGuards, FaultIsRecordedAsCrashAndTheNextVariantRuns) {
+  VariantOutcome Crash = evaluate(variant(R"(
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float *p = nullptr;
+  if (i < n)
+    y[i] = a * x[i] + p[i];)"));
+  EXPECT_EQ(Crash.Result, Verdict::Crashed) << Crash.Detail;
+  unsigned Restarts = Eval->workerRestarts();
+  VariantOutcome Next = evaluate(source(Saxpy));
+  EXPECT_EQ(Next.Result, Verdict::NotFaster) << Next.Detail;
+  EXPECT_EQ(Eval->workerRestarts(), Restarts + 1);
+}
+
+TEST_F(EvaluatorGuards, EndlessLoopIsStoppedByTheWatchdog) {
+  VariantOutcome Hang = evaluate(variant(R"(
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  volatile int spin = 1;
+  while (spin) {}
+  if (i < n)
+    y[i] = a * x[i] + y[i];)"));
+  EXPECT_EQ(Hang.Result, Verdict::TimedOut) << Hang.Detail;
+  VariantOutcome Next = evaluate(source(Saxpy));
+  EXPECT_EQ(Next.Result, Verdict::NotFaster) << Next.Detail;
+}
+
+TEST_F(EvaluatorGuards, CompileErrorCarriesTheLog) {
+  VariantOutcome O = evaluate(variant("  this is not CUDA;"));
+  EXPECT_EQ(O.Result, Verdict::CompileError);
+  EXPECT_NE(O.Detail.find("error"), std::string::npos) << O.Detail;
+}
+
+TEST_F(EvaluatorGuards, OversizedLaunchIsRejected) {
+  LaunchGeometry L = saxpyWorkload().Launch;
+  L.Block = {2048, 1, 1};
+  VariantOutcome O = evaluate(source(Saxpy), L);
+  EXPECT_EQ(O.Result, Verdict::LaunchRejected) << O.Detail;
+}
+
+// A second session: a kernel whose lanes stride through memory against its
+// coalesced variant, which must be measured faster.
+TEST(EvaluatorTiming, CoalescedVariantIsFaster) {
+  auto E = Evaluator::start();
+  ASSERT_TRUE(bool(E)) << llvm::toString(E.takeError());
+  const int M = 1 << 24;
+  Workload W;
+  W.Args = {{"n", ScalarArg{ScalarType::I32, M}},
+            {"x", BufferArg{ScalarType::F32, M, Direction::In}},
+            {"y", BufferArg{ScalarType::F32, M, Direction::Out}}};
+  W.Launch.Grid = {M / 256, 1, 1};
+  W.Launch.Block = {256, 1, 1};
+  auto Strided = [](const char *Index) {
+    return KernelSource{std::string("extern \"C\" __global__ void scale(int n, const float *x, "
+                                    "float *y) {\n  int t = blockIdx.x * blockDim.x + "
+                                    "threadIdx.x;\n  int i = ") +
+                            Index + ";\n  if (t < n)\n    y[i] = 3.0f * x[i];\n}\n",
+                        "scale",
+                        "scale",
+                        {}};
+  };
+  // Thread t touches (t % 1024) * (n / 1024) + t / 1024: a permutation of [0, n).
+  auto B = (*E)->setOriginal(Strided("(t % 1024) * (n / 1024) + t / 1024"), W);
+  ASSERT_TRUE(bool(B)) << llvm::toString(B.takeError());
+  auto O = (*E)->evaluate(Strided("t"), W.Launch);
+  ASSERT_TRUE(bool(O)) << llvm::toString(O.takeError());
+  EXPECT_EQ(O->Result, Verdict::Faster) << O->Detail;
+  EXPECT_GT(O->Speedup, 1.5);
+  EXPECT_LT(O->PValue, 0.01);
+}
+
+} // namespace

@@ -1,0 +1,218 @@
+// The evaluator's host-side logic, without a GPU: element types, comparison
+// of outputs, timing statistics, the worker protocol and compiling units.
+#include "evaluator/InputGenerator.h"
+#include "evaluator/KernelCompiler.h"
+#include "evaluator/OutputComparison.h"
+#include "evaluator/ScalarType.h"
+#include "evaluator/TimingStatistics.h"
+#include "evaluator/WorkerProtocol.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+using namespace kopt::evaluator;
+
+TEST(ScalarType, FromClangTypeSpellings) {
+  EXPECT_EQ(scalarTypeOfCType("const float *__restrict"), ScalarType::F32);
+  EXPECT_EQ(scalarTypeOfCType("unsigned int"), ScalarType::U32);
+  EXPECT_EQ(scalarTypeOfCType("double *"), ScalarType::F64);
+  EXPECT_EQ(scalarTypeOfCType("const __half *"), ScalarType::F16);
+  EXPECT_EQ(scalarTypeOfCType("long long"), ScalarType::I64);
+  EXPECT_EQ(scalarTypeOfCType("size_t"), ScalarType::U64);
+  EXPECT_FALSE(scalarTypeOfCType("struct Params"));
+  EXPECT_TRUE(isPointerCType("float *"));
+  EXPECT_FALSE(isPointerCType("float"));
+}
+
+TEST(ScalarType, HalfAndBfloatRoundTrip) {
+  for (double V :
+       {0.0, 1.0, -2.5, 0.333251953125, 65504.0, 6.103515625e-05, 5.960464477539063e-08}) {
+    uint16_t H;
+    storeFromDouble(ScalarType::F16, V, &H);
+    EXPECT_EQ(loadAsDouble(ScalarType::F16, &H), V) << V;
+  }
+  uint16_t H;
+  storeFromDouble(ScalarType::F16, 1e6, &H);
+  EXPECT_TRUE(std::isinf(loadAsDouble(ScalarType::F16, &H)));
+  uint16_t B;
+  storeFromDouble(ScalarType::BF16, 1.5, &B);
+  EXPECT_EQ(loadAsDouble(ScalarType::BF16, &B), 1.5);
+}
+
+TEST(InputGenerator, ReproducibleBySeedAndDistinctAcrossSeeds) {
+  BufferArg B{ScalarType::F32, 1000, Direction::In};
+  auto A1 = generateBufferInput(B, 1, 0), A2 = generateBufferInput(B, 1, 0),
+       A3 = generateBufferInput(B, 2, 0), A4 = generateBufferInput(B, 1, 1);
+  EXPECT_EQ(A1, A2);
+  EXPECT_NE(A1, A3);
+  EXPECT_NE(A1, A4);
+  for (size_t I = 0; I < 1000; ++I) {
+    float F;
+    std::memcpy(&F, &A1[I * 4], 4);
+    EXPECT_LE(std::fabs(F), 1.0f);
+  }
+  auto Ints = generateBufferInput({ScalarType::I32, 100, Direction::In}, 3, 0);
+  for (size_t I = 0; I < 100; ++I) {
+    int32_t V;
+    std::memcpy(&V, &Ints[I * 4], 4);
+    EXPECT_GE(V, 0);
+    EXPECT_LT(V, 16);
+  }
+}
+
+namespace {
+std::vector<uint8_t> floats(std::initializer_list<float> Values) {
+  std::vector<uint8_t> Bytes(Values.size() * 4);
+  size_t I = 0;
+  for (float V : Values)
+    std::memcpy(&Bytes[4 * I++], &V, 4);
+  return Bytes;
+}
+} // namespace
+
+TEST(OutputComparison, ToleranceAndWorstElement) {
+  auto Ref = floats({1.0f, 2.0f, 3.0f, 4.0f});
+  auto Got = floats({1.0f, 2.0f + 1e-6f, 3.5f, 4.1f});
+  BufferComparison C = compareBuffers(ScalarType::F32, Got.data(), Ref.data(), 4, {1e-4, 1e-5});
+  EXPECT_EQ(C.Mismatches, 2u);
+  ASSERT_TRUE(C.First && C.Worst);
+  EXPECT_EQ(C.First->Index, 2u);
+  EXPECT_EQ(C.Worst->Index, 2u);
+  EXPECT_NE(describeMismatch(*C.Worst).find("element 2 is 3.500000e+00, expected 3.000000e+00"),
+            std::string::npos);
+}
+
+TEST(OutputComparison, NanPassesOnlyWhereTheReferenceHasNan) {
+  float Nan = std::nanf("");
+  auto Ref = floats({Nan, 1.0f, INFINITY});
+  auto Same = floats({Nan, 1.0f, INFINITY});
+  EXPECT_TRUE(compareBuffers(ScalarType::F32, Same.data(), Ref.data(), 3, {1e-4, 1e-5}).passed());
+  auto NanWhereNumber = floats({Nan, Nan, INFINITY});
+  EXPECT_EQ(
+      compareBuffers(ScalarType::F32, NanWhereNumber.data(), Ref.data(), 3, {1, 1}).Mismatches, 1u);
+  auto NumberWhereNan = floats({0.0f, 1.0f, INFINITY});
+  EXPECT_FALSE(
+      compareBuffers(ScalarType::F32, NumberWhereNan.data(), Ref.data(), 3, {1, 1}).passed());
+  auto WrongInf = floats({Nan, 1.0f, -INFINITY});
+  EXPECT_FALSE(compareBuffers(ScalarType::F32, WrongInf.data(), Ref.data(), 3, {1, 1}).passed());
+}
+
+TEST(OutputComparison, IntegersCompareExactly) {
+  int32_t Ref[] = {1, 2, 3}, Got[] = {1, 2, 4};
+  BufferComparison C = compareBuffers(ScalarType::I32, reinterpret_cast<uint8_t *>(Got),
+                                      reinterpret_cast<uint8_t *>(Ref), 3, {0.5, 10});
+  EXPECT_EQ(C.Mismatches, 1u);
+  EXPECT_EQ(C.First->Index, 2u);
+}
+
+TEST(OutputComparison, DamagedGuardIsFound) {
+  std::vector<uint8_t> Guard(64, GuardByte);
+  EXPECT_FALSE(firstDamagedGuardByte(Guard.data(), Guard.size()));
+  Guard[17] = 0;
+  EXPECT_EQ(firstDamagedGuardByte(Guard.data(), Guard.size()), 17u);
+}
+
+TEST(TimingStatistics, SummaryAndNoise) {
+  std::vector<double> S = {1.0, 1.1, 0.9, 1.0, 1.05, 0.95, 1.0, 1.0, 1.02, 0.98};
+  TimingSummary T = summarize(S);
+  EXPECT_EQ(T.Samples, 10u);
+  EXPECT_DOUBLE_EQ(T.MedianMs, 1.0);
+  EXPECT_LT(T.P20Ms, T.MedianMs);
+  EXPECT_GT(T.P80Ms, T.MedianMs);
+  EXPECT_GT(T.RelativeNoise, 0);
+  EXPECT_LT(T.RelativeNoise, 0.05);
+}
+
+TEST(TimingStatistics, FasterOnlyWhenSignificant) {
+  std::mt19937 Rng(7);
+  std::normal_distribution<double> Noise(0, 0.02);
+  std::vector<double> Base, Same, Quicker, Marginal;
+  for (int I = 0; I < 30; ++I) {
+    Base.push_back(1.0 + Noise(Rng));
+    Same.push_back(1.0 + Noise(Rng));
+    Quicker.push_back(0.8 + Noise(Rng));
+    Marginal.push_back(0.995 + Noise(Rng));
+  }
+  EXPECT_TRUE(decideFaster(Base, Quicker).Faster);
+  EXPECT_NEAR(decideFaster(Base, Quicker).Speedup, 1.25, 0.05);
+  EXPECT_FALSE(decideFaster(Base, Same).Faster);
+  EXPECT_FALSE(decideFaster(Base, Marginal).Faster); // Under the 2% minimum gain.
+  EXPECT_GT(fasterPValue(Quicker, Base), 0.99);      // Slower, not faster.
+  // Too few samples cannot be significant at 1%.
+  EXPECT_FALSE(decideFaster({1.0, 1.0}, {0.5, 0.5}).Faster);
+}
+
+TEST(WorkerProtocol, WorkloadRoundTrip) {
+  Workload W;
+  W.Args = {{"n", ScalarArg{ScalarType::I32, 1024}},
+            {"x", BufferArg{ScalarType::F16, 1024, Direction::In}},
+            {"y", BufferArg{ScalarType::F64, 1024, Direction::Out}}};
+  W.Launch.Grid = {4, 2, 1};
+  W.Launch.Block = {256, 1, 1};
+  W.Launch.SharedBytes = 1024;
+  W.Tol = Tolerance{1e-3, 1e-6};
+  nlohmann::json J = W;
+  Workload Back = J.get<Workload>();
+  EXPECT_EQ(nlohmann::json(Back), J);
+  EXPECT_EQ(Back.Args[1].buffer()->Element, ScalarType::F16);
+  EXPECT_EQ(Back.Launch, W.Launch);
+  EXPECT_EQ(Back.bufferBytes(), 1024u * 2 + 1024u * 8);
+}
+
+TEST(WorkerProtocol, FramedMessagesOverAPipe) {
+  int Fds[2];
+  ASSERT_EQ(::pipe(Fds), 0);
+  nlohmann::json Sent = {
+      {"op", "evaluate"},
+      {"code", std::string(30000, 'x')}}; // Fits in a pipe: one thread writes, then reads.
+  ASSERT_FALSE(bool(writeMessage(Fds[1], Sent)));
+  ReadFailure Why;
+  auto Got = readMessage(Fds[0], 5, Why);
+  ASSERT_TRUE(bool(Got)) << llvm::toString(Got.takeError());
+  EXPECT_EQ(*Got, Sent);
+  auto Nothing = readMessage(Fds[0], 0.1, Why);
+  EXPECT_FALSE(bool(Nothing));
+  llvm::consumeError(Nothing.takeError());
+  EXPECT_EQ(Why, ReadFailure::TimedOut);
+  ::close(Fds[1]);
+  auto Closed = readMessage(Fds[0], 5, Why);
+  EXPECT_FALSE(bool(Closed));
+  llvm::consumeError(Closed.takeError());
+  EXPECT_EQ(Why, ReadFailure::Closed);
+  ::close(Fds[0]);
+}
+
+TEST(KernelCompiler, NvrtcCompilesAUnitForTheArchitecture) {
+  KernelSource S{
+      "template <typename T> __global__ void scale(T *p, T a) { p[threadIdx.x] *= a; }\n",
+      "scale<float>",
+      "",
+      {"-DUNUSED=1"}};
+  auto K = compileKernel(S, "sm_90");
+  ASSERT_TRUE(bool(K)) << llvm::toString(K.takeError());
+  EXPECT_EQ(K->Compiler, "nvrtc");
+  EXPECT_EQ(K->LoweredName, "_Z5scaleIfEvPT_S0_");
+  EXPECT_EQ(K->Cubin.substr(0, 4), "\x7f"
+                                   "ELF");
+}
+
+TEST(KernelCompiler, NvccTakesOverWhereNvrtcCannot) {
+  // NVRTC has no host C++ library; nvcc -cubin does.
+  KernelSource S{
+      "#include <vector>\nextern \"C\" __global__ void k(int *p) { p[0] = 1; }\n", "k", "k", {}};
+  auto K = compileKernel(S, "sm_90");
+  ASSERT_TRUE(bool(K)) << llvm::toString(K.takeError());
+  EXPECT_EQ(K->Compiler, "nvcc");
+  EXPECT_EQ(K->LoweredName, "k");
+}
+
+TEST(KernelCompiler, ErrorsCarryTheLog) {
+  KernelSource S{"__global__ void k(int *p) { p[0] = undeclared; }\n", "k", "_Z1kPi", {}};
+  auto K = compileKernel(S, "sm_90");
+  ASSERT_FALSE(bool(K));
+  std::string Message = llvm::toString(K.takeError());
+  EXPECT_NE(Message.find("undeclared"), std::string::npos) << Message;
+}
