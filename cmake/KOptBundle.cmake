@@ -9,3 +9,5 @@ add_custom_target(bundle
     -P ${PROJECT_SOURCE_DIR}/cmake/MakeBundle.cmake
   DEPENDS kopt
   COMMENT "Bundling the install tree into ${KOPT_BUNDLE_FILE}" VERBATIM)
+# Everything installed must be built first (test/gpu adds its binary too).
+add_dependencies(bundle kopt kcc)
