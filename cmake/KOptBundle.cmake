@@ -9,5 +9,8 @@ add_custom_target(bundle
     -P ${PROJECT_SOURCE_DIR}/cmake/MakeBundle.cmake
   DEPENDS kopt
   COMMENT "Bundling the install tree into ${KOPT_BUNDLE_FILE}" VERBATIM)
-# Everything installed must be built first (test/gpu adds its binary too).
+# Everything installed must be built first.
 add_dependencies(bundle kopt kcc)
+if(TARGET kopt-gpu-tests)
+  add_dependencies(bundle kopt-gpu-tests)
+endif()
