@@ -8,7 +8,9 @@ namespace kopt::memory {
 namespace {
 std::string join(llvm::StringRef Root, llvm::StringRef A, llvm::StringRef B = "") {
   llvm::SmallString<256> Path(Root);
-  llvm::sys::path::append(Path, A, B);
+  llvm::sys::path::append(Path, A);
+  if (!B.empty())
+    llvm::sys::path::append(Path, B);
   return std::string(Path);
 }
 
