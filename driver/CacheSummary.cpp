@@ -17,6 +17,15 @@ std::string percent(uint64_t Part, uint64_t Whole) {
     return "";
   return " (" + llvm::formatv("{0:F2}", 100.0 * Part / Whole).str() + " %)";
 }
+
+std::string humanSize(uint64_t Bytes) {
+  const char *Units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double Size = Bytes;
+  size_t Unit = 0;
+  for (; Size >= 1024 && Unit + 1 < std::size(Units); ++Unit)
+    Size /= 1024;
+  return llvm::formatv("{0:F1} {1}", Size, Units[Unit]).str();
+}
 } // namespace
 
 void printCacheStats(const memory::ResultCache &Cache, llvm::raw_ostream &OS) {
@@ -47,11 +56,9 @@ void printCacheSummary(const memory::ResultCache &Cache, llvm::raw_ostream &OS) 
   line(OS, "Evictions:", C[Counter::Evictions]);
   line(OS, "Entries:", memory::listEntryFiles(Config.UserDir).size());
   uint64_t Bytes = Cache.userBytes();
-  OS << "Cache size (MiB):       "
-     << llvm::formatv("{0,10:F1}", Bytes / 1048576.0).str();
+  OS << "Cache size:             " << humanSize(Bytes);
   if (Config.MaxBytes)
-    OS << " / " << llvm::formatv("{0:F1}", Config.MaxBytes / 1048576.0).str()
-       << percent(Bytes, Config.MaxBytes);
+    OS << " of " << humanSize(Config.MaxBytes) << percent(Bytes, Config.MaxBytes);
   OS << "\n";
 }
 
