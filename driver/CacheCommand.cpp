@@ -86,7 +86,8 @@ int showEntry(memory::ResultCache &Cache, llvm::StringRef Prefix) {
 
 int transfer(memory::ResultCache &Cache, bool Export, const std::string &Dir) {
   std::vector<std::string> Skipped;
-  llvm::Expected<uint64_t> N = Export ? Cache.exportTo(Dir, Skipped) : Cache.importFrom(Dir, Skipped);
+  llvm::Expected<uint64_t> N =
+      Export ? Cache.exportTo(Dir, Skipped) : Cache.importFrom(Dir, Skipped);
   for (const std::string &S : Skipped)
     llvm::errs() << "kopt: warning: skipped " << S << "\n";
   if (!N) {

@@ -10,7 +10,7 @@ std::string checksumOf(const nlohmann::json &Payload) {
 }
 
 nlohmann::json provenanceToJson(const Provenance &P) {
-  return {{"engine", P.Engine}, {"model", P.Model},         {"device", P.Device},
+  return {{"engine", P.Engine}, {"model", P.Model},      {"device", P.Device},
           {"date", P.Date},     {"kopt", P.KoptVersion}, {"skills", P.Skills}};
 }
 

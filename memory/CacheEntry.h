@@ -23,8 +23,8 @@ struct Provenance {
 
 struct CacheEntry {
   std::string KernelName;
-  std::optional<frontend::KernelVariant> Variant; // Empty: nothing beat the original.
-  double Speedup = 1;                             // Measured, variant over original.
+  std::optional<frontend::KernelVariant> Variant;  // Empty: nothing beat the original.
+  double Speedup = 1;                              // Measured, variant over original.
   nlohmann::json Verification, Timing, Trajectory; // Free-form records from the optimizer.
   Provenance Origin;
 };

@@ -10,16 +10,16 @@ namespace kopt::memory {
 static constexpr int KeyFormat = 1;
 
 std::string digestOf(const std::string &Canonical) {
-  std::array<uint8_t, 32> Hash = llvm::SHA256::hash(
-      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Canonical.data()), Canonical.size()));
+  std::array<uint8_t, 32> Hash = llvm::SHA256::hash(llvm::ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(Canonical.data()), Canonical.size()));
   return llvm::toHex(Hash, /*LowerCase=*/true);
 }
 
 CacheKey makeCacheKey(const CacheKeyInputs &In) {
   // JSON escapes every value, so no input can forge another's field.
-  nlohmann::ordered_json Key = {{"key_format", KeyFormat},   {"unit", In.UnitHash},
-                                {"clauses", In.Clauses},     {"arch", In.Arch},
-                                {"cuda", In.CudaVersion},    {"codegen_flags", In.CodegenFlags},
+  nlohmann::ordered_json Key = {{"key_format", KeyFormat}, {"unit", In.UnitHash},
+                                {"clauses", In.Clauses},   {"arch", In.Arch},
+                                {"cuda", In.CudaVersion},  {"codegen_flags", In.CodegenFlags},
                                 {"kopt", In.KoptVersion}};
   std::string Canonical = Key.dump();
   return {digestOf(Canonical), Canonical};

@@ -9,11 +9,11 @@
 namespace kopt::memory {
 
 struct CacheKeyInputs {
-  std::string UnitHash;                   // KernelUnit::Hash ("sha256:...")
-  std::string Clauses;                    // Canonical text of the clauses that affect the result.
-  std::string Arch;                       // "sm_90"
-  std::string CudaVersion;                // "13.0"
-  std::vector<std::string> CodegenFlags;  // Flags that change code generation, normalized.
+  std::string UnitHash;                  // KernelUnit::Hash ("sha256:...")
+  std::string Clauses;                   // Canonical text of the clauses that affect the result.
+  std::string Arch;                      // "sm_90"
+  std::string CudaVersion;               // "13.0"
+  std::vector<std::string> CodegenFlags; // Flags that change code generation, normalized.
   std::string KoptVersion;
 };
 

@@ -39,8 +39,7 @@ std::vector<EntryFile> listEntryFiles(llvm::StringRef Root) {
     llvm::sys::fs::file_status Status;
     if (llvm::sys::fs::status(It->path(), Status) || !llvm::sys::fs::is_regular_file(Status))
       continue; // Evicted meanwhile.
-    Files.push_back({It->path(), Name.str(), Status.getSize(),
-                     Status.getLastModificationTime()});
+    Files.push_back({It->path(), Name.str(), Status.getSize(), Status.getLastModificationTime()});
   }
   return Files;
 }

@@ -61,8 +61,9 @@ llvm::Expected<std::optional<CacheEntry>> ResultCache::lookup(const CacheKey &Ke
     const std::string *Root;
     Counter Hit;
   };
-  const Source Sources[] = {{Config.ProjectDir ? &*Config.ProjectDir : nullptr, Counter::ProjectHits},
-                            {&Config.UserDir, Counter::UserHits}};
+  const Source Sources[] = {
+      {Config.ProjectDir ? &*Config.ProjectDir : nullptr, Counter::ProjectHits},
+      {&Config.UserDir, Counter::UserHits}};
   for (const Source &S : Sources) {
     if (!S.Root)
       continue;
@@ -73,8 +74,8 @@ llvm::Expected<std::optional<CacheEntry>> ResultCache::lookup(const CacheKey &Ke
                                        (*Stored)->Key.Digest.c_str());
     if (!Stored) {
       if (Warning)
-        *Warning += (Warning->empty() ? "" : "; ") + llvm::toString(Stored.takeError()) +
-                    " (ignored)";
+        *Warning +=
+            (Warning->empty() ? "" : "; ") + llvm::toString(Stored.takeError()) + " (ignored)";
       else
         llvm::consumeError(Stored.takeError());
       count(Counter::Errors);

@@ -22,7 +22,7 @@ struct CacheConfig {
   std::string UserDir;
   std::optional<std::string> ProjectDir;
   uint64_t MaxBytes = uint64_t(1) << 30; // The user cache's size limit.
-  bool ReadOnly = false; // Neither entries nor counters nor last-use times change.
+  bool ReadOnly = false;                 // Neither entries nor counters nor last-use times change.
 };
 
 // An entry file listed by `kopt cache ls`; Error is set when it cannot be read.

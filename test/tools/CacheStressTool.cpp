@@ -49,8 +49,8 @@ int work(const CacheConfig &Config, unsigned Proc, unsigned Ops) {
     std::string Warning;
     llvm::Expected<std::optional<CacheEntry>> Hit = Cache->lookup(keyOf(L), &Warning);
     if (!Hit || !Warning.empty()) {
-      llvm::errs() << "process " << Proc << ": lookup: "
-                   << (Hit ? Warning : llvm::toString(Hit.takeError())) << "\n";
+      llvm::errs() << "process " << Proc
+                   << ": lookup: " << (Hit ? Warning : llvm::toString(Hit.takeError())) << "\n";
       return 4;
     }
     if (*Hit && (*Hit)->KernelName != "kernel" + std::to_string(L)) {

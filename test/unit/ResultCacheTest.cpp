@@ -1,7 +1,7 @@
+#include "memory/ResultCache.h"
 #include "driver/CacheConfig.h"
 #include "memory/CacheEntry.h"
 #include "memory/FileLock.h"
-#include "memory/ResultCache.h"
 #include "memory/VariantJson.h"
 
 #include <gtest/gtest.h>
@@ -285,8 +285,8 @@ TEST_F(ResultCacheTest, LeastRecentlyUsedEntriesAreEvictedFirst) {
     int Fd;
     ASSERT_FALSE(llvm::sys::fs::openFileForWrite(entryPath(Root + "/user", Keys[I].Digest), Fd,
                                                  llvm::sys::fs::CD_OpenExisting));
-    llvm::sys::fs::setLastAccessAndModificationTime(
-        Fd, llvm::sys::toTimePoint(1000000000 + I * 1000));
+    llvm::sys::fs::setLastAccessAndModificationTime(Fd,
+                                                    llvm::sys::toTimePoint(1000000000 + I * 1000));
     ::close(Fd);
   }
   ASSERT_TRUE(llvm::cantFail(Cache.lookup(Keys[0])).has_value());
