@@ -13,11 +13,11 @@ std::string join(llvm::StringRef Root, llvm::StringRef A, llvm::StringRef B = ""
     llvm::sys::path::append(Path, B);
   return std::string(Path);
 }
+} // namespace
 
 bool isDigest(llvm::StringRef Name) {
   return Name.size() == 64 && Name.find_first_not_of("0123456789abcdef") == llvm::StringRef::npos;
 }
-} // namespace
 
 std::string entryPath(llvm::StringRef Root, llvm::StringRef Digest) {
   return join(Root, "entries", Digest.take_front(2)) + "/" + Digest.str() + ".json";

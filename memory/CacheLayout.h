@@ -14,6 +14,9 @@
 
 namespace kopt::memory {
 
+// A key's digest: 64 lowercase hex digits (the only names entry files have).
+bool isDigest(llvm::StringRef Name);
+
 std::string entryPath(llvm::StringRef Root, llvm::StringRef Digest);
 std::string statsDir(llvm::StringRef Root);
 std::string gcLockPath(llvm::StringRef Root);

@@ -9,12 +9,6 @@
 
 namespace kopt::memory {
 
-namespace {
-bool isDigest(llvm::StringRef S) {
-  return S.size() == 64 && S.find_first_not_of("0123456789abcdef") == llvm::StringRef::npos;
-}
-} // namespace
-
 llvm::Expected<std::optional<StoredEntry>> readEntryFile(llvm::StringRef Path) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Text = llvm::MemoryBuffer::getFile(Path);
   if (!Text) {

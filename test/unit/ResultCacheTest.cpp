@@ -11,6 +11,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace kopt::memory;
@@ -58,10 +59,7 @@ protected:
     ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("kopt-cache-test", Dir));
     Root = std::string(Dir);
   }
-  void TearDown() override {
-    ::chmod((Root + "/user").c_str(), 0755);
-    llvm::sys::fs::remove_directories(Root);
-  }
+  void TearDown() override { llvm::sys::fs::remove_directories(Root); }
   ResultCache open(CacheConfig Config = {}) {
     if (Config.UserDir.empty())
       Config.UserDir = Root + "/user";
@@ -245,17 +243,39 @@ TEST_F(ResultCacheTest, ReadOnlyCacheServesHitsAndRefusesStores) {
   EXPECT_EQ(Cache.counters()[Counter::UserHits], 0u); // Counters are not written either.
 }
 
+// Root ignores permission bits, so as root the checks run in a child process
+// that has become nobody.
 TEST_F(ResultCacheTest, ReadOnlyDirectoryServesHitsAndStoreFails) {
-  if (::geteuid() == 0)
-    GTEST_SKIP() << "root writes to read-only directories";
   CacheKey Key = makeCacheKey(inputs());
-  ResultCache Cache = open();
-  ASSERT_FALSE(llvm::errorToBool(Cache.store(Key, sampleEntry())));
-  ASSERT_EQ(::chmod((Root + "/user").c_str(), 0555), 0);
-  EXPECT_TRUE(llvm::cantFail(Cache.lookup(Key)).has_value());
-  CacheKeyInputs Other = inputs();
-  Other.Arch = "sm_80";
-  EXPECT_TRUE(llvm::errorToBool(Cache.store(makeCacheKey(Other), sampleEntry())));
+  ASSERT_FALSE(llvm::errorToBool(open().store(Key, sampleEntry())));
+  std::error_code EC;
+  for (llvm::sys::fs::recursive_directory_iterator It(Root, EC), End; It != End && !EC;
+       It.increment(EC))
+    ::chmod(It->path().c_str(),
+            It->type() == llvm::sys::fs::file_type::directory_file ? 0555 : 0444);
+  ASSERT_EQ(::chmod(Root.c_str(), 0555), 0);
+  auto Check = [&] {
+    ResultCache Cache = open();
+    CacheKeyInputs Other = inputs();
+    Other.Arch = "sm_80";
+    return llvm::cantFail(Cache.lookup(Key)).has_value() &&
+           llvm::errorToBool(Cache.store(makeCacheKey(Other), sampleEntry())) &&
+           listEntryFiles(Root + "/user").size() == 1;
+  };
+  if (::geteuid() != 0) {
+    EXPECT_TRUE(Check());
+  } else {
+    pid_t Child = ::fork();
+    if (Child == 0)
+      _exit(::setgid(65534) == 0 && ::setuid(65534) == 0 && Check() ? 0 : 1);
+    int Status = 0;
+    ASSERT_EQ(::waitpid(Child, &Status, 0), Child);
+    EXPECT_TRUE(WIFEXITED(Status) && WEXITSTATUS(Status) == 0);
+  }
+  ::chmod(Root.c_str(), 0700);
+  for (llvm::sys::fs::recursive_directory_iterator It(Root, EC), End; It != End && !EC;
+       It.increment(EC))
+    ::chmod(It->path().c_str(), 0700);
 }
 
 TEST_F(ResultCacheTest, UnwritableDirectoryStoreReturnsAnError) {
