@@ -5,8 +5,8 @@ namespace kopt::driver {
 static const Subcommand Table[] = {
     {"inspect", "inspect FILE [--unit K] [-- FLAGS]",
      "parse a CUDA file with kopt's front end and print its kernels as JSON", runInspect},
-    {"cache", "cache ls|show K|stats|-s|clear|gc|...",
-     "the result cache (also export DIR, import DIR; -s: a summary)", runCache},
+    {"cache", "cache ls|show K|stats|-s|gc|...",
+     "the result cache (also clear, export DIR, import DIR; -s: summary)", runCache},
     {"device", "device [--json]", "list the GPUs the NVIDIA driver sees", runDevice},
     {"version", "version", "print kopt's version and toolchain", runVersion},
 };
