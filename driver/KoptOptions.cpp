@@ -26,6 +26,17 @@ const OptionSpec Table[] = {
      "",
      {},
      "the result cache (default: $XDG_CACHE_HOME/kopt or ~/.cache/kopt)"},
+    {"cache_max_size",
+     OptionKind::Size,
+     "1G",
+     {},
+     "the result cache's size limit (K, M, G, T: powers of 1024; 0: none)"},
+    {"project_cache",
+     OptionKind::Path,
+     "",
+     {},
+     "a cache directory in the source tree, read before the result cache, written only by "
+     "`kopt cache export`"},
     {"strict", OptionKind::Bool, "false", {}, "fail the compile when optimizing fails"},
     {"verbose", OptionKind::Bool, "false", {}, "say what kcc does and why"},
     {"keep", OptionKind::Bool, "false", {}, "keep kcc's temporary files (the rewritten source)"},
@@ -59,6 +70,10 @@ llvm::Expected<std::string> validate(const OptionSpec &Spec, llvm::StringRef Val
     if (llvm::Regex("^[0-9]+(\\.[0-9]+)?(ms|s|m|h)$").match(Value))
       return Value.str();
     return Bad("a duration such as 90s, 2m or 500ms");
+  case OptionKind::Size:
+    if (llvm::Regex("^[0-9]+[KMGT]?$").match(Value))
+      return Value.str();
+    return Bad("a size such as 500M or 2G");
   case OptionKind::Path:
     if (!Value.empty())
       return Value.str();

@@ -15,7 +15,7 @@
 
 namespace kopt::driver {
 
-enum class OptionKind { Bool, Choice, Duration, Path };
+enum class OptionKind { Bool, Choice, Duration, Path, Size };
 
 struct OptionSpec {
   llvm::StringRef Key; // .kopt.yaml key, e.g. "cache_dir"

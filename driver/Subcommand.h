@@ -23,5 +23,6 @@ int runVersion(const std::vector<std::string> &Args);
 int runDevice(const std::vector<std::string> &Args);
 int runInspect(const std::vector<std::string> &Args);
 int runEval(const std::vector<std::string> &Args);
+int runCache(const std::vector<std::string> &Args);
 
 } // namespace kopt::driver

@@ -7,6 +7,8 @@ static const Subcommand Table[] = {
      "parse a CUDA file with kopt's front end and print its kernels as JSON", runInspect},
     {"eval", "eval FILE [--kernel K] [--variant UNIT.cu [--launch G:B[:S]]] [--json] [-- FLAGS]",
      "measure an annotated kernel on the GPU; verify and time a variant against it", runEval},
+    {"cache", "cache ls|show K|stats|-s|gc|...",
+     "the result cache (also clear, export DIR, import DIR; -s: summary)", runCache},
     {"device", "device [--json]", "list the GPUs the NVIDIA driver sees", runDevice},
     {"version", "version", "print kopt's version and toolchain", runVersion},
 };

@@ -52,7 +52,8 @@ TEST(KoptOptionTable, FlagEnvironmentAndFileNamesDeriveFromOneKey) {
 }
 
 TEST(KoptOptionTable, HasTheDocumentedOptions) {
-  for (const char *Key : {"mode", "engine", "budget", "cache_dir", "strict", "verbose", "keep"})
+  for (const char *Key : {"mode", "engine", "budget", "cache_dir", "cache_max_size",
+                          "project_cache", "strict", "verbose", "keep"})
     EXPECT_NE(findOption(Key), nullptr) << Key;
 }
 

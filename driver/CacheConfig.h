@@ -1,0 +1,19 @@
+// The result cache's configuration from kcc's options (cache_dir,
+// cache_max_size, project_cache), shared by kcc and `kopt cache`.
+#pragma once
+
+#include "driver/KoptOptions.h"
+#include "memory/ResultCache.h"
+
+namespace kopt::driver {
+
+// $XDG_CACHE_HOME/kopt, else $HOME/.cache/kopt.
+llvm::Expected<std::string> defaultCacheDir(const GetEnvFn &GetEnv);
+
+// "500M" -> 524288000; K, M, G, T are powers of 1024; "0" means no limit.
+llvm::Expected<uint64_t> parseSize(llvm::StringRef Text);
+
+llvm::Expected<memory::CacheConfig> cacheConfigFrom(const KoptOptions &Options,
+                                                    const GetEnvFn &GetEnv);
+
+} // namespace kopt::driver

@@ -1,0 +1,84 @@
+#include "memory/CacheEntry.h"
+
+#include "memory/VariantJson.h"
+
+namespace kopt::memory {
+
+namespace {
+std::string checksumOf(const nlohmann::json &Payload) {
+  return "sha256:" + digestOf(Payload.dump());
+}
+
+nlohmann::json provenanceToJson(const Provenance &P) {
+  return {{"engine", P.Engine}, {"model", P.Model},      {"device", P.Device},
+          {"date", P.Date},     {"kopt", P.KoptVersion}, {"skills", P.Skills}};
+}
+
+Provenance provenanceFromJson(const nlohmann::json &J) {
+  return {J.at("engine").get<std::string>(), J.at("model").get<std::string>(),
+          J.at("device").get<std::string>(), J.at("date").get<std::string>(),
+          J.at("kopt").get<std::string>(),   J.at("skills").get<std::vector<std::string>>()};
+}
+
+llvm::Expected<StoredEntry> fromPayload(const nlohmann::json &P) {
+  StoredEntry Stored;
+  CacheEntry &E = Stored.Entry;
+  try {
+    Stored.Key = {P.at("key").get<std::string>(), P.at("key_text").get<std::string>()};
+    E.KernelName = P.at("kernel").get<std::string>();
+    E.Speedup = P.at("speedup").get<double>();
+    E.Verification = P.at("verification");
+    E.Timing = P.at("timing");
+    E.Trajectory = P.at("trajectory");
+    E.Origin = provenanceFromJson(P.at("provenance"));
+  } catch (const nlohmann::json::exception &Ex) {
+    return llvm::createStringError("bad entry: %s", Ex.what());
+  }
+  if (digestOf(Stored.Key.Canonical) != Stored.Key.Digest)
+    return llvm::createStringError("entry's key text does not hash to its key");
+  auto Variant = P.find("variant");
+  if (Variant != P.end() && !Variant->is_null()) {
+    llvm::Expected<frontend::KernelVariant> V = variantFromJson(*Variant);
+    if (!V)
+      return V.takeError();
+    E.Variant = std::move(*V);
+  }
+  return Stored;
+}
+} // namespace
+
+std::string serializeEntry(const CacheKey &Key, const CacheEntry &E) {
+  nlohmann::json Payload = {{"key", Key.Digest},
+                            {"key_text", Key.Canonical},
+                            {"kernel", E.KernelName},
+                            {"speedup", E.Speedup},
+                            {"verification", E.Verification},
+                            {"timing", E.Timing},
+                            {"trajectory", E.Trajectory},
+                            {"provenance", provenanceToJson(E.Origin)}};
+  Payload["variant"] = E.Variant ? variantToJson(*E.Variant) : nlohmann::json();
+  nlohmann::json File = {
+      {"format", EntryFormat}, {"checksum", checksumOf(Payload)}, {"payload", Payload}};
+  return File.dump(1) + "\n";
+}
+
+llvm::Expected<StoredEntry> parseEntry(llvm::StringRef Text) {
+  nlohmann::json File = nlohmann::json::parse(Text.begin(), Text.end(), nullptr,
+                                              /*allow_exceptions=*/false);
+  if (File.is_discarded() || !File.is_object())
+    return llvm::createStringError("not valid JSON (truncated?)");
+  auto Format = File.find("format");
+  if (Format == File.end() || !Format->is_number_integer())
+    return llvm::createStringError("no format number");
+  if (*Format != EntryFormat)
+    return llvm::createStringError("unsupported entry format %s", Format->dump().c_str());
+  auto Checksum = File.find("checksum");
+  auto Payload = File.find("payload");
+  if (Checksum == File.end() || Payload == File.end() || !Checksum->is_string())
+    return llvm::createStringError("no checksum or payload");
+  if (*Checksum != checksumOf(*Payload))
+    return llvm::createStringError("checksum mismatch");
+  return fromPayload(*Payload);
+}
+
+} // namespace kopt::memory

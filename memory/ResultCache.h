@@ -1,0 +1,86 @@
+// The result cache: optimized kernels by key, so that a kernel is optimized
+// once and every later build (with or without a GPU) reuses the result. A
+// project cache (committed with the sources, read only) is looked up before the
+// user cache ($KOPT_CACHE_DIR or ~/.cache/kopt), where new entries go.
+#pragma once
+
+#include "memory/CacheEntry.h"
+#include "memory/CacheKey.h"
+#include "memory/CacheLayout.h"
+#include "memory/CacheStats.h"
+
+#include <llvm/Support/Error.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kopt::memory {
+
+struct CacheConfig {
+  std::string UserDir;
+  std::optional<std::string> ProjectDir;
+  uint64_t MaxBytes = uint64_t(1) << 30; // The user cache's size limit.
+  bool ReadOnly = false;                 // Neither entries nor counters nor last-use times change.
+};
+
+// An entry file listed by `kopt cache ls`; Error is set when it cannot be read.
+struct ListedEntry {
+  EntryFile File;
+  bool Project = false;
+  std::optional<StoredEntry> Stored;
+  std::string Error;
+};
+
+struct GcResult {
+  uint64_t Evicted = 0, BytesBefore = 0, BytesAfter = 0;
+};
+
+class ResultCache {
+public:
+  // Checks the configuration; creates nothing (a store creates what it needs).
+  static llvm::Expected<ResultCache> open(const CacheConfig &Config);
+
+  // A hit from the project cache first, then the user cache. A corrupt or truncated
+  // entry is counted as an error, reported through Warning, and treated as a miss.
+  llvm::Expected<std::optional<CacheEntry>> lookup(const CacheKey &Key,
+                                                   std::string *Warning = nullptr);
+  // Writes to the user cache (atomically), then evicts least recently used
+  // entries if the cache outgrew MaxBytes. Fails, changing nothing, when the
+  // cache is read only or its directory cannot be written.
+  llvm::Error store(const CacheKey &Key, const CacheEntry &Entry);
+
+  // Maintenance (`kopt cache`). Entries of the project cache come last.
+  std::vector<ListedEntry> list() const;
+  // The entries whose key starts with Prefix (user cache first).
+  std::vector<ListedEntry> find(llvm::StringRef Prefix) const;
+  uint64_t userBytes() const;
+  CacheCounters counters() const { return Stats.total(); }
+  // Removes every user entry and zeroes the counters; returns how many went.
+  llvm::Expected<uint64_t> clear();
+  // Evicts least recently used user entries down to 90% of MaxBytes, if over it.
+  llvm::Expected<GcResult> gc();
+  // Copies every valid user entry into Dir (a project cache); returns how many.
+  llvm::Expected<uint64_t> exportTo(llvm::StringRef Dir, std::vector<std::string> &Skipped) const;
+  // Copies every valid entry of Dir into the user cache.
+  llvm::Expected<uint64_t> importFrom(llvm::StringRef Dir, std::vector<std::string> &Skipped);
+
+  const CacheConfig &config() const { return Config; }
+
+private:
+  explicit ResultCache(CacheConfig Config);
+  void count(Counter C, uint64_t N = 1);
+  llvm::Error writable() const;
+  // Evicts down to 90% of MaxBytes when over it. Without Wait, another process
+  // already evicting is enough.
+  llvm::Expected<GcResult> evict(bool Wait);
+
+  CacheConfig Config;
+  CacheStats Stats;
+};
+
+// Reads and checks one entry file; nullopt when there is no such file.
+llvm::Expected<std::optional<StoredEntry>> readEntryFile(llvm::StringRef Path);
+
+} // namespace kopt::memory
