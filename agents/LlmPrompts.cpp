@@ -21,7 +21,7 @@ const char *Rules =
     "- Write self-contained CUDA C++ (the unit compiles alone with nvcc).";
 
 std::string section(llvm::StringRef Title, llvm::StringRef Body) {
-  return "## " + Title.str() + "\n" + Body.str() + (Body.ends_with("\n") ? "" : "\n") + "\n";
+  return "## " + Title.str() + "\n" + Body.rtrim("\n").str() + "\n\n";
 }
 
 std::string cudaBlock(llvm::StringRef Code) {
