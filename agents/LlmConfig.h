@@ -15,8 +15,8 @@ struct LlmConfig {
   std::string Provider; // "openai" | "anthropic"
   std::string BaseUrl;  // Without the API path: "https://api.openai.com/v1".
   std::string Model;
-  std::string ApiKey;       // Secret: never printed, logged or stored.
-  std::string ApiKeyEnv;    // The variable it came from, for messages.
+  std::string ApiKey;    // Secret: never printed, logged or stored.
+  std::string ApiKeyEnv; // The variable it came from, for messages.
   double TimeoutSeconds = 120;
   int MaxRetries = 3;
   double BackoffSeconds = 1; // First wait before a retry; doubles each time.

@@ -11,12 +11,18 @@ struct PriceRow {
 // List prices in USD per million tokens (input, output), as published by the
 // providers in 2025. The only place prices live: update here.
 const PriceRow Prices[] = {
-    {"gpt-4o-mini", {0.15, 0.60}},      {"gpt-4o", {2.50, 10.00}},
-    {"gpt-4.1-nano", {0.10, 0.40}},     {"gpt-4.1-mini", {0.40, 1.60}},
-    {"gpt-4.1", {2.00, 8.00}},          {"o4-mini", {1.10, 4.40}},
-    {"o3-mini", {1.10, 4.40}},          {"o3", {2.00, 8.00}},
-    {"claude-3-5-haiku", {0.80, 4.00}}, {"claude-3-5-sonnet", {3.00, 15.00}},
-    {"claude-3-7-sonnet", {3.00, 15.00}}, {"claude-sonnet-4", {3.00, 15.00}},
+    {"gpt-4o-mini", {0.15, 0.60}},
+    {"gpt-4o", {2.50, 10.00}},
+    {"gpt-4.1-nano", {0.10, 0.40}},
+    {"gpt-4.1-mini", {0.40, 1.60}},
+    {"gpt-4.1", {2.00, 8.00}},
+    {"o4-mini", {1.10, 4.40}},
+    {"o3-mini", {1.10, 4.40}},
+    {"o3", {2.00, 8.00}},
+    {"claude-3-5-haiku", {0.80, 4.00}},
+    {"claude-3-5-sonnet", {3.00, 15.00}},
+    {"claude-3-7-sonnet", {3.00, 15.00}},
+    {"claude-sonnet-4", {3.00, 15.00}},
     {"claude-opus-4", {15.00, 75.00}},
 };
 } // namespace

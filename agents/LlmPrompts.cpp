@@ -56,8 +56,7 @@ std::string trajectorySection(const PromptContext &C) {
       OS << ", " << llvm::format("%.4g", *T.TimeMs) << " ms";
     OS << "\n";
   }
-  return section("Variants tried so far (do not repeat these)",
-                 Text.empty() ? "(none yet)" : Text);
+  return section("Variants tried so far (do not repeat these)", Text.empty() ? "(none yet)" : Text);
 }
 
 std::string bestSection(const PromptContext &C) {
@@ -90,8 +89,8 @@ std::vector<ChatMessage> plannerPrompt(const PromptContext &C) {
       "\"lines\" are the numbered lines of the kernel shown. Do not plan a skill that "
       "already failed on this kernel.";
   std::string User = kernelSection(C) + profileSection(C) + skillsSection(C) +
-                     trajectorySection(C) + bestSection(C) +
-                     "Plan the next variant of `" + C.KernelName + "`.";
+                     trajectorySection(C) + bestSection(C) + "Plan the next variant of `" +
+                     C.KernelName + "`.";
   return {{Role::System, System}, {Role::User, User}};
 }
 

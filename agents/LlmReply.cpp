@@ -134,7 +134,9 @@ llvm::Expected<std::string> extractKernelCode(llvm::StringRef Reply, llvm::Strin
     return unfencedCode(Reply, KernelName);
 
   const Fence *Best = nullptr;
-  auto Rank = [](const Fence &F) { return (isCodeLanguage(F.Language) ? 2 : 0) + F.Language.empty(); };
+  auto Rank = [](const Fence &F) {
+    return (isCodeLanguage(F.Language) ? 2 : 0) + F.Language.empty();
+  };
   bool SawTruncated = false;
   for (const Fence &F : Blocks) {
     std::optional<std::pair<size_t, size_t>> Def = findDefinition(F.Text, KernelName);
@@ -214,7 +216,8 @@ llvm::Expected<Plan> parsePlan(llvm::StringRef Reply) {
 
   auto Text = [&](const char *Field) -> std::optional<std::string> {
     auto It = J->find(Field);
-    if (It == J->end() || !It->is_string() || llvm::StringRef(It->get<std::string>()).trim().empty())
+    if (It == J->end() || !It->is_string() ||
+        llvm::StringRef(It->get<std::string>()).trim().empty())
       return std::nullopt;
     return It->get<std::string>();
   };

@@ -111,8 +111,8 @@ PromptContext loadContext(const Args &A) {
 // Compiles Source to a cubin; false with the compiler's output in Log on failure.
 bool compiles(const Args &A, const std::string &Source, std::string &Log) {
   std::string LogFile = Source + ".log";
-  std::vector<std::string> Storage = {A.Nvcc,       "-cubin", "-arch=" + A.Arch, "-o",
-                                      Source + ".cubin", Source};
+  std::vector<std::string> Storage = {A.Nvcc, "-cubin",          "-arch=" + A.Arch,
+                                      "-o",   Source + ".cubin", Source};
   std::vector<llvm::StringRef> Argv(Storage.begin(), Storage.end());
   std::optional<llvm::StringRef> Redirects[] = {std::nullopt, LogFile, LogFile};
   int Status = llvm::sys::ExecuteAndWait(A.Nvcc, Argv, std::nullopt, Redirects);
@@ -126,9 +126,9 @@ ChatReply ask(ChatModel &Model, UsageLedger &Ledger, const PromptContext &C, llv
   if (!Reply)
     die(Role + ": " + llvm::toString(Reply.takeError()));
   Ledger.record(C.KernelName, Reply->Usage);
-  llvm::outs() << Role << ": attempts=" << Reply->Attempts
-               << " tokens=" << Reply->Usage.InputTokens << "/" << Reply->Usage.OutputTokens
-               << (Reply->Truncated ? " truncated" : "") << "\n";
+  llvm::outs() << Role << ": attempts=" << Reply->Attempts << " tokens=" << Reply->Usage.InputTokens
+               << "/" << Reply->Usage.OutputTokens << (Reply->Truncated ? " truncated" : "")
+               << "\n";
   return std::move(*Reply);
 }
 
@@ -170,16 +170,16 @@ int main(int Argc, char **Argv) {
   llvm::outs() << "plan: skill=" << P->Skill << " changes=" << P->Changes.size()
                << " first=" << P->Changes.front().Lines << " expected=" << P->Expected << "\n";
 
-  std::string Code = kernelOf(ask(**Model, Ledger, C, "coder", coderPrompt(C, *P), 4096), C,
-                              "coder");
+  std::string Code =
+      kernelOf(ask(**Model, Ledger, C, "coder", coderPrompt(C, *P), 4096), C, "coder");
   std::string CoderFile = (A.OutDir + "/coder.cu");
   writeFile(CoderFile, Code);
   std::string Log;
   if (!A.Nvcc.empty() && !compiles(A, CoderFile, Log)) {
     llvm::outs() << "coder: compile failed\n";
     C.Failure = Log;
-    std::string Fixed = kernelOf(
-        ask(**Model, Ledger, C, "debugger", debuggerPrompt(C, Code), 4096), C, "debugger");
+    std::string Fixed =
+        kernelOf(ask(**Model, Ledger, C, "debugger", debuggerPrompt(C, Code), 4096), C, "debugger");
     std::string DebuggerFile = A.OutDir + "/debugger.cu";
     writeFile(DebuggerFile, Fixed);
     if (!compiles(A, DebuggerFile, Log))
