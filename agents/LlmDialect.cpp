@@ -29,9 +29,12 @@ llvm::Expected<Json> parseBody(llvm::StringRef Body) {
   return J;
 }
 
-int64_t tokenCount(const Json &Usage, const char *Field) {
-  auto It = Usage.find(Field);
-  return It != Usage.end() && It->is_number_integer() ? It->get<int64_t>() : 0;
+int64_t tokenCount(const Json &Response, const char *Field) {
+  auto Usage = Response.find("usage");
+  if (Usage == Response.end() || !Usage->is_object())
+    return 0;
+  auto It = Usage->find(Field);
+  return It != Usage->end() && It->is_number_integer() ? It->get<int64_t>() : 0;
 }
 
 class OpenAiDialect : public LlmDialect {
@@ -47,20 +50,16 @@ public:
             Config.TimeoutSeconds};
   }
 
-  llvm::Expected<ChatReply> reply(llvm::StringRef Body) const override {
-    llvm::Expected<Json> J = parseBody(Body);
-    if (!J)
-      return J.takeError();
-    const Json &Choices = (*J)["choices"];
-    if (!Choices.is_array() || Choices.empty() || !Choices[0]["message"]["content"].is_string())
+  UsageFields usageFields() const override { return {"prompt_tokens", "completion_tokens"}; }
+
+  llvm::Expected<ChatReply> replyFrom(const Json &J) const override {
+    const Json &Choices = J.at("choices");
+    if (!Choices.is_array() || Choices.empty() ||
+        !Choices[0].at("message").at("content").is_string())
       return llvm::createStringError("the chat completion has no choices[0].message.content");
     ChatReply Reply;
     Reply.Text = Choices[0]["message"]["content"].get<std::string>();
     Reply.Truncated = Choices[0].value("finish_reason", Json()) == "length";
-    if (J->contains("usage") && (*J)["usage"].is_object()) {
-      Reply.Usage.InputTokens = tokenCount((*J)["usage"], "prompt_tokens");
-      Reply.Usage.OutputTokens = tokenCount((*J)["usage"], "completion_tokens");
-    }
     return Reply;
   }
 };
@@ -88,26 +87,38 @@ public:
             Config.TimeoutSeconds};
   }
 
-  llvm::Expected<ChatReply> reply(llvm::StringRef Body) const override {
-    llvm::Expected<Json> J = parseBody(Body);
-    if (!J)
-      return J.takeError();
-    const Json &Content = (*J)["content"];
+  UsageFields usageFields() const override { return {"input_tokens", "output_tokens"}; }
+
+  llvm::Expected<ChatReply> replyFrom(const Json &J) const override {
+    const Json &Content = J.at("content");
     if (!Content.is_array())
       return llvm::createStringError("the message has no content array");
     ChatReply Reply;
     for (const Json &Block : Content)
-      if (Block.value("type", "") == "text" && Block["text"].is_string())
+      if (Block.value("type", "") == "text" && Block.at("text").is_string())
         Reply.Text += Block["text"].get<std::string>();
-    Reply.Truncated = J->value("stop_reason", Json()) == "max_tokens";
-    if (J->contains("usage") && (*J)["usage"].is_object()) {
-      Reply.Usage.InputTokens = tokenCount((*J)["usage"], "input_tokens");
-      Reply.Usage.OutputTokens = tokenCount((*J)["usage"], "output_tokens");
-    }
+    Reply.Truncated = J.value("stop_reason", Json()) == "max_tokens";
     return Reply;
   }
 };
 } // namespace
+
+llvm::Expected<ChatReply> LlmDialect::reply(llvm::StringRef Body) const {
+  llvm::Expected<Json> J = parseBody(Body);
+  if (!J)
+    return J.takeError();
+  try {
+    llvm::Expected<ChatReply> Reply = replyFrom(*J);
+    if (Reply) {
+      Reply->Usage.InputTokens = tokenCount(*J, usageFields().Input);
+      Reply->Usage.OutputTokens = tokenCount(*J, usageFields().Output);
+    }
+    return Reply;
+  } catch (const Json::exception &E) {
+    // A field missing or of another type than the API documents.
+    return llvm::createStringError("unexpected response from the server: %s", E.what());
+  }
+}
 
 std::unique_ptr<LlmDialect> openAiDialect() { return std::make_unique<OpenAiDialect>(); }
 std::unique_ptr<LlmDialect> anthropicDialect() { return std::make_unique<AnthropicDialect>(); }

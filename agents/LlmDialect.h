@@ -5,6 +5,8 @@
 #include "agents/LlmChatModel.h"
 #include "agents/LlmHttp.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <memory>
 
 namespace kopt::agents {
@@ -16,7 +18,15 @@ public:
   virtual HttpRequest request(const LlmConfig &Config, llvm::ArrayRef<ChatMessage> Messages,
                               int MaxTokens) const = 0;
   // The text and token counts of a 2xx response body (cost is added by the caller).
-  virtual llvm::Expected<ChatReply> reply(llvm::StringRef Body) const = 0;
+  llvm::Expected<ChatReply> reply(llvm::StringRef Body) const;
+
+protected:
+  struct UsageFields {
+    const char *Input, *Output; // Token counts in the response's "usage" object.
+  };
+  virtual UsageFields usageFields() const = 0;
+  // Text and truncation from a parsed response; may throw nlohmann's type errors.
+  virtual llvm::Expected<ChatReply> replyFrom(const nlohmann::json &Response) const = 0;
 };
 
 std::unique_ptr<LlmDialect> openAiDialect();

@@ -115,6 +115,12 @@ TEST(LlmDialect, OpenAiRequestAndReply) {
 
   EXPECT_EQ(errorOf(openAiDialect()->reply(R"({"choices": []})")),
             "the chat completion has no choices[0].message.content");
+  EXPECT_EQ(errorOf(openAiDialect()->reply(R"({"choices": [{"message": "oops"}]})"))
+                .rfind("unexpected response from the server: ", 0),
+            0u);
+  EXPECT_EQ(errorOf(anthropicDialect()->reply(R"({"content": ["oops"]})"))
+                .rfind("unexpected response from the server: ", 0),
+            0u);
   EXPECT_EQ(errorOf(openAiDialect()->reply("<html>bad gateway</html>")),
             "the server's response is not a JSON object: '<html>bad gateway</html>'");
 }
