@@ -37,7 +37,7 @@ public:
 
   llvm::Expected<ChatReply> chat(llvm::ArrayRef<ChatMessage> Messages, int MaxTokens) override {
     HttpRequest Request = Dialect->request(Config, Messages, MaxTokens);
-    double Backoff = Config.BackoffSeconds;
+    double Backoff = Config.BackoffSeconds, Waited = 0;
     for (int Attempt = 1;; ++Attempt) {
       llvm::Expected<HttpResponse> Response = httpPost(Request);
       bool LastAttempt = Attempt > Config.MaxRetries;
@@ -47,7 +47,7 @@ public:
         // No response at all (refused, timed out): as transient as a 5xx.
         Failure = llvm::toString(Response.takeError());
       } else if (Response->Status >= 200 && Response->Status < 300) {
-        return finish(Response->Body, Attempt);
+        return finish(Response->Body, Attempt, Waited);
       } else {
         Failure = "HTTP " + std::to_string(Response->Status) + " from " + Request.Url + ": " +
                   serverErrorMessage(Response->Body);
@@ -59,16 +59,18 @@ public:
         return fail(Failure + " (gave up after " + std::to_string(Attempt) + " attempts)");
       double Wait = std::min(RetryAfter.value_or(Backoff), Config.MaxBackoffSeconds);
       std::this_thread::sleep_for(std::chrono::duration<double>(Wait));
+      Waited += Wait;
       Backoff *= 2;
     }
   }
 
 private:
-  llvm::Expected<ChatReply> finish(llvm::StringRef Body, int Attempts) {
+  llvm::Expected<ChatReply> finish(llvm::StringRef Body, int Attempts, double Waited) {
     llvm::Expected<ChatReply> Reply = Dialect->reply(Body);
     if (!Reply)
       return fail(Config.Model + ": " + llvm::toString(Reply.takeError()));
     Reply->Attempts = Attempts;
+    Reply->WaitedSeconds = Waited;
     Reply->Usage.CostUsd =
         costUsd(Config.Model, Reply->Usage.InputTokens, Reply->Usage.OutputTokens);
     return Reply;

@@ -29,8 +29,9 @@ struct ChatUsage {
 struct ChatReply {
   std::string Text;
   ChatUsage Usage;
-  bool Truncated = false; // The model stopped at the token limit.
-  int Attempts = 1;       // HTTP requests it took (retries after 429/5xx).
+  bool Truncated = false;   // The model stopped at the token limit.
+  int Attempts = 1;         // HTTP requests it took (retries after 429/5xx).
+  double WaitedSeconds = 0; // Time spent waiting between attempts.
 };
 
 class ChatModel {

@@ -127,8 +127,10 @@ ChatReply ask(ChatModel &Model, UsageLedger &Ledger, const PromptContext &C, llv
     die(Role + ": " + llvm::toString(Reply.takeError()));
   Ledger.record(C.KernelName, Reply->Usage);
   llvm::outs() << Role << ": attempts=" << Reply->Attempts << " tokens=" << Reply->Usage.InputTokens
-               << "/" << Reply->Usage.OutputTokens << (Reply->Truncated ? " truncated" : "")
-               << "\n";
+               << "/" << Reply->Usage.OutputTokens << (Reply->Truncated ? " truncated" : "");
+  if (Reply->Attempts > 1)
+    llvm::outs() << " waited=" << llvm::format("%.2f", Reply->WaitedSeconds) << "s";
+  llvm::outs() << "\n";
   return std::move(*Reply);
 }
 
