@@ -100,6 +100,23 @@ llvm::Error truncated(llvm::StringRef Name) {
                                  Name.str().c_str());
 }
 
+// A line that can precede a kernel in a unit: blank, preprocessor, comment,
+// declaration keywords, or a statement or brace; prose ends in words or '.'/':'.
+bool looksLikeCode(llvm::StringRef Line) {
+  llvm::StringRef T = Line.trim();
+  if (T.empty() || T.ends_with(";") || T.ends_with("{") || T.ends_with("}") || T.ends_with(","))
+    return true;
+  for (llvm::StringRef Start :
+       {"#", "//", "/*", "*", "template", "__device__", "__host__", "__global__", "__forceinline__",
+        "static", "inline", "constexpr", "struct", "typedef", "using", "namespace", "extern", "}"})
+    if (T.starts_with(Start))
+      return true;
+  // A signature whose brace is on the next line: a few words, then '(' ... ')'.
+  return llvm::Regex(
+             "^[A-Za-z_][A-Za-z0-9_:<>*&]*( +[A-Za-z_*&][A-Za-z0-9_:<>*&]*){0,2} *\\(.*\\)$")
+      .match(T);
+}
+
 // Code outside any fence: from the first line that starts code before the
 // kernel (includes, templates, helpers, comments) to the end of its body.
 llvm::Expected<std::string> unfencedCode(llvm::StringRef Reply, llvm::StringRef Name) {
@@ -113,14 +130,10 @@ llvm::Expected<std::string> unfencedCode(llvm::StringRef Reply, llvm::StringRef 
     return truncated(Name);
   // Walk back over lines that look like code; prose stops the walk.
   size_t Begin = Def->first;
-  llvm::Regex CodeLine("^([ \t]*$|[ \t]*(#|//|/\\*|\\*|template|__device__|__host__|__global__|"
-                       "__forceinline__|static|inline|constexpr|const|struct|typedef|using|"
-                       "namespace|extern|[A-Za-z_][A-Za-z0-9_:<>, *&]*[;{}()]|[{}]))");
   while (Begin > 0) {
-    size_t PrevStart = Reply.rfind('\n', Begin - 2);
+    size_t PrevStart = Reply.rfind('\n', Begin - 1); // The newline before Begin - 1.
     PrevStart = PrevStart == llvm::StringRef::npos ? 0 : PrevStart + 1;
-    llvm::StringRef Prev = Reply.slice(PrevStart, Begin - 1);
-    if (!CodeLine.match(Prev) || Prev.rtrim().ends_with(":") || Prev.rtrim().ends_with("."))
+    if (!looksLikeCode(Reply.slice(PrevStart, Begin - 1)))
       break;
     Begin = PrevStart;
   }

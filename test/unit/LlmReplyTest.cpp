@@ -114,6 +114,19 @@ TEST(ExtractKernelCode, CodeWithoutFences) {
   EXPECT_EQ(*Code, std::string("#include <cuda_fp16.h>\n") + Kernel);
 }
 
+TEST(ExtractKernelCode, CodeWithoutFencesKeepsHelpersAndDropsProse) {
+  std::string Code =
+      std::string("__device__ float twice(float v)\n{\n  return 2 * v;\n}\n\n") + Kernel;
+  llvm::Expected<std::string> Got =
+      extractKernelCode("Here is the faster kernel (vectorized)\n" + Code, "axpy");
+  ASSERT_TRUE(bool(Got)) << errorOf(Got.takeError());
+  EXPECT_EQ(*Got, Code);
+  // The code starts the reply, after an empty first line.
+  Got = extractKernelCode("\n" + Code, "axpy");
+  ASSERT_TRUE(bool(Got)) << errorOf(Got.takeError());
+  EXPECT_EQ(*Got, Code);
+}
+
 TEST(ExtractKernelCode, TruncatedRepliesAreErrors) {
   std::string Cut = std::string(Kernel).substr(0, 80);
   const char *Message = "the reply is cut off inside the definition of kernel 'axpy' (no "
