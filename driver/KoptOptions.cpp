@@ -1,5 +1,6 @@
 #include "driver/KoptOptions.h"
 
+#include "support/Duration.h"
 #include "support/Spelling.h"
 
 #include <llvm/ADT/StringExtras.h>
@@ -13,6 +14,7 @@ namespace kopt::driver {
 namespace {
 constexpr llvm::StringRef Modes[] = {"off", "cache-only", "optimize"};
 constexpr llvm::StringRef Engines[] = {"skills", "llm", "auto"};
+constexpr llvm::StringRef LlmProviders[] = {"openai", "anthropic"};
 
 const OptionSpec Table[] = {
     {"mode", OptionKind::Choice, "optimize", Modes,
@@ -40,6 +42,29 @@ const OptionSpec Table[] = {
     {"strict", OptionKind::Bool, "false", {}, "fail the compile when optimizing fails"},
     {"verbose", OptionKind::Bool, "false", {}, "say what kcc does and why"},
     {"keep", OptionKind::Bool, "false", {}, "keep kcc's temporary files (the rewritten source)"},
+    // The llm engine. The API key itself is never an option: it is read from the
+    // environment variable that llm_api_key_env names, so it never sits in a file.
+    {"llm_provider", OptionKind::Choice, "openai", LlmProviders,
+     "the llm engine's API: openai (chat completions, also OpenAI-compatible servers) or "
+     "anthropic (messages)"},
+    {"llm_base_url",
+     OptionKind::Text,
+     "",
+     {},
+     "the llm engine's endpoint (default: the provider's public API)"},
+    {"llm_model", OptionKind::Text, "", {}, "the model the llm engine asks"},
+    {"llm_api_key_env",
+     OptionKind::EnvName,
+     "",
+     {},
+     "the NAME of the environment variable holding the API key (default: OPENAI_API_KEY "
+     "or ANTHROPIC_API_KEY by provider)"},
+    {"llm_timeout", OptionKind::Duration, "120s", {}, "time limit of one llm request"},
+    {"llm_retries",
+     OptionKind::Count,
+     "3",
+     {},
+     "retries of an llm request that failed with 429 or 5xx (with exponential backoff)"},
 };
 
 std::optional<std::string> normalizeBool(llvm::StringRef Value) {
@@ -67,13 +92,28 @@ llvm::Expected<std::string> validate(const OptionSpec &Spec, llvm::StringRef Val
         return Value.str();
     return Bad("one of " + llvm::join(Spec.Choices, ", "));
   case OptionKind::Duration:
-    if (llvm::Regex("^[0-9]+(\\.[0-9]+)?(ms|s|m|h)$").match(Value))
+    if (parseDurationSeconds(Value))
       return Value.str();
     return Bad("a duration such as 90s, 2m or 500ms");
   case OptionKind::Size:
     if (llvm::Regex("^[0-9]+[KMGT]?$").match(Value))
       return Value.str();
     return Bad("a size such as 500M or 2G");
+  case OptionKind::Text:
+    if (!Value.empty())
+      return Value.str();
+    return Bad("a value");
+  case OptionKind::Count:
+    if (llvm::Regex("^[0-9]{1,6}$").match(Value))
+      return Value.str();
+    return Bad("a whole number");
+  case OptionKind::EnvName:
+    if (llvm::Regex("^[A-Z_][A-Z0-9_]*$").match(Value))
+      return Value.str();
+    return llvm::createStringError(
+        "invalid value for %s (not shown); expected the name of an environment variable "
+        "such as OPENAI_API_KEY, not the key itself",
+        Spec.Key.str().c_str());
   case OptionKind::Path:
     if (!Value.empty())
       return Value.str();

@@ -15,7 +15,10 @@
 
 namespace kopt::driver {
 
-enum class OptionKind { Bool, Choice, Duration, Path, Size };
+// Text: any non-empty string; Count: a non-negative integer; EnvName: the name of
+// an environment variable (upper case), whose rejected values are never echoed
+// since a user may paste a secret where its name belongs.
+enum class OptionKind { Bool, Choice, Duration, Path, Size, Text, Count, EnvName };
 
 struct OptionSpec {
   llvm::StringRef Key; // .kopt.yaml key, e.g. "cache_dir"

@@ -52,8 +52,10 @@ TEST(KoptOptionTable, FlagEnvironmentAndFileNamesDeriveFromOneKey) {
 }
 
 TEST(KoptOptionTable, HasTheDocumentedOptions) {
-  for (const char *Key : {"mode", "engine", "budget", "cache_dir", "cache_max_size",
-                          "project_cache", "strict", "verbose", "keep"})
+  for (const char *Key :
+       {"mode", "engine", "budget", "cache_dir", "cache_max_size", "project_cache", "strict",
+        "verbose", "keep", "llm_provider", "llm_base_url", "llm_model", "llm_api_key_env",
+        "llm_timeout", "llm_retries"})
     EXPECT_NE(findOption(Key), nullptr) << Key;
 }
 
@@ -113,6 +115,33 @@ TEST(KoptOptions, InvalidValuesNameTheirOriginAndTheChoices) {
   EXPECT_EQ(errorOf(applyEnvironmentAndFlags(O, environment({{"KOPT_BUDGET", "soon"}}), {})),
             "KOPT_BUDGET: invalid value 'soon' for budget; expected a duration such as 90s, 2m "
             "or 500ms");
+}
+
+TEST(KoptOptions, LlmOptions) {
+  KoptOptions O = resolve({"--kopt-llm-model=gpt-4o", "--kopt-llm-retries=5"},
+                          {{"KOPT_LLM_PROVIDER", "anthropic"},
+                           {"KOPT_LLM_BASE_URL", "http://gpu-box:8000/v1"},
+                           {"KOPT_LLM_API_KEY_ENV", "TEAM_LLM_KEY"}});
+  EXPECT_EQ(O.get("llm_provider").Value, "anthropic");
+  EXPECT_EQ(O.get("llm_base_url").Value, "http://gpu-box:8000/v1");
+  EXPECT_EQ(O.get("llm_model").Value, "gpt-4o");
+  EXPECT_EQ(O.get("llm_api_key_env").Value, "TEAM_LLM_KEY");
+  EXPECT_EQ(O.get("llm_retries").Value, "5");
+  EXPECT_EQ(errorOf(O.set("llm_retries", "many", OptionSource::CommandLine, "f")),
+            "invalid value 'many' for llm_retries; expected a whole number");
+  EXPECT_EQ(errorOf(O.set("llm_model", "", OptionSource::CommandLine, "f")),
+            "invalid value '' for llm_model; expected a value");
+}
+
+TEST(KoptOptions, AKeyWhereItsVariableNameBelongsIsNeverEchoed) {
+  KoptOptions O;
+  std::string Message =
+      errorOf(O.set("llm_api_key_env", "sk-proj-Abc123", OptionSource::ConfigFile, "f:1:1"));
+  EXPECT_EQ(Message.find("Abc123"), std::string::npos) << Message;
+  EXPECT_EQ(Message, "invalid value for llm_api_key_env (not shown); expected the name of an "
+                     "environment variable such as OPENAI_API_KEY, not the key itself");
+  // No option holds the key itself, so .kopt.yaml cannot carry it.
+  EXPECT_EQ(findOption("llm_api_key"), nullptr);
 }
 
 namespace {
