@@ -5,6 +5,9 @@ namespace kopt::driver {
 static const Subcommand Table[] = {
     {"inspect", "inspect FILE [--unit K] [-- FLAGS]",
      "parse a CUDA file with kopt's front end and print its kernels as JSON", runInspect},
+    {"transform", "transform FILE --kernel K (--apply ID[:k=v,...] | --list) [-- FLAGS]",
+     "apply mechanical transforms to a kernel's unit, or list their parameter spaces",
+     runTransform},
     {"device", "device [--json]", "list the GPUs the NVIDIA driver sees", runDevice},
     {"version", "version", "print kopt's version and toolchain", runVersion},
 };
