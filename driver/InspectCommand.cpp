@@ -1,17 +1,15 @@
 #include "clang-plugin/CudaParseSetup.h"
 #include "clang-plugin/KernelFinder.h"
 #include "driver/Diagnostics.h"
+#include "driver/FrontendSetup.h"
 #include "driver/KernelAnalysisJson.h"
 #include "driver/KernelUnitJson.h"
-#include "driver/NvccLocator.h"
 #include "driver/PragmaJson.h"
 #include "driver/SourceKernels.h"
 #include "driver/Subcommand.h"
 #include "kopt/Version.h"
-#include "support/InstallLayout.h"
 
 #include <llvm/Support/FileSystem.h>
-#include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
 #include <nlohmann/json.hpp>
 

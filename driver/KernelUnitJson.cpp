@@ -1,6 +1,7 @@
 #include "driver/KernelUnitJson.h"
 
 #include "driver/Diagnostics.h"
+#include "driver/FrontendSetup.h"
 
 #include <llvm/Support/raw_ostream.h>
 
@@ -47,28 +48,12 @@ llvm::Expected<std::optional<std::string>> takeUnitOption(std::vector<std::strin
 }
 
 int printKernelUnit(const std::vector<frontend::KernelSummary> &Kernels, llvm::StringRef Name) {
-  const frontend::KernelSummary *Found = nullptr;
-  unsigned Unqualified = 0;
-  for (const frontend::KernelSummary &K : Kernels) {
-    if (K.Name == Name) {
-      Found = &K;
-      Unqualified = 1;
-      break;
-    }
-    llvm::StringRef Short = llvm::StringRef(K.Name).rsplit("::").second;
-    if (Short.empty())
-      Short = K.Name;
-    if (Short == Name) {
-      Found = &K;
-      ++Unqualified;
-    }
-  }
-  if (!Found || Unqualified != 1) {
-    reportError("kopt inspect", Found ? "more than one kernel is named '" + Name.str() + "'"
-                                      : "no kernel named '" + Name.str() + "'");
+  llvm::Expected<const frontend::KernelSummary *> Found = findKernelNamed(Kernels, Name);
+  if (!Found) {
+    reportError("kopt inspect", Found.takeError());
     return 1;
   }
-  llvm::outs() << Found->Unit.Text;
+  llvm::outs() << (*Found)->Unit.Text;
   return 0;
 }
 

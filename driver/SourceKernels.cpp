@@ -1,23 +1,10 @@
 #include "driver/SourceKernels.h"
 
-#include "clang-plugin/CudaParseSetup.h"
-#include "driver/NvccLocator.h"
-#include "support/InstallLayout.h"
+#include "driver/FrontendSetup.h"
 
 #include <llvm/Support/FileSystem.h>
-#include <llvm/Support/Path.h>
 
 namespace kopt::driver {
-
-namespace {
-// The toolkit root that the real nvcc belongs to (<root>/bin/nvcc).
-std::string cudaRootFor(const std::string &Nvcc) {
-  llvm::SmallString<256> Real;
-  if (llvm::sys::fs::real_path(Nvcc, Real))
-    Real = Nvcc;
-  return std::string(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Real)));
-}
-} // namespace
 
 llvm::Expected<SourceKernels> loadSourceKernels(const std::vector<std::string> &Args,
                                                 llvm::StringRef Usage) {
@@ -38,16 +25,11 @@ llvm::Expected<SourceKernels> loadSourceKernels(const std::vector<std::string> &
   if (!llvm::sys::fs::exists(S.File))
     return llvm::createStringError("no such file: %s", S.File.c_str());
 
-  llvm::Expected<std::string> Nvcc = locateRealNvcc(NvccSearchEnvironment::current());
-  if (!Nvcc)
-    return Nvcc.takeError();
-  InstallLayout Layout = InstallLayout::forRunningBinary();
-  frontend::CudaParseSetup Setup;
-  Setup.ClangResourceDir = Layout.clangResourceDir();
-  Setup.ShimIncludeDir = Layout.shimIncludeDir();
-  Setup.CudaPath = S.CudaPath = cudaRootFor(*Nvcc);
-  Setup.UserFlags = frontend::parseRelevantFlags(S.Flags);
-  auto Kernels = frontend::findKernels(S.File, Setup);
+  llvm::Expected<frontend::CudaParseSetup> Setup = parseSetupFor(S.Flags);
+  if (!Setup)
+    return Setup.takeError();
+  S.CudaPath = Setup->CudaPath;
+  auto Kernels = frontend::findKernels(S.File, *Setup);
   if (!Kernels)
     return Kernels.takeError();
   S.Kernels = std::move(*Kernels);

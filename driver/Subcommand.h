@@ -24,5 +24,6 @@ int runDevice(const std::vector<std::string> &Args);
 int runInspect(const std::vector<std::string> &Args);
 int runEval(const std::vector<std::string> &Args);
 int runCache(const std::vector<std::string> &Args);
+int runTransform(const std::vector<std::string> &Args);
 
 } // namespace kopt::driver

@@ -9,6 +9,9 @@ static const Subcommand Table[] = {
      "measure an annotated kernel on the GPU; verify and time a variant against it", runEval},
     {"cache", "cache ls|show K|stats|-s|gc|...",
      "the result cache (also clear, export DIR, import DIR; -s: summary)", runCache},
+    {"transform", "transform FILE --kernel K (--apply ID[:k=v,...] | --list) [-- FLAGS]",
+     "apply mechanical transforms to a kernel's unit, or list their parameter spaces",
+     runTransform},
     {"device", "device [--json]", "list the GPUs the NVIDIA driver sees", runDevice},
     {"version", "version", "print kopt's version and toolchain", runVersion},
 };
