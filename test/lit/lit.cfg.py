@@ -26,7 +26,8 @@ config.substitutions.append(("%kcc", os.path.join(config.kopt_bin_dir, "kcc")))
 config.substitutions.append(
     ("%pragma_corpus", os.path.join(config.kopt_bin_dir, "kopt-pragma-corpus")))
 config.substitutions.append(
-    ("%kopt_cache_stress", os.path.join(config.kopt_bin_dir, "kopt-cache-stress")),
+    ("%kopt_cache_stress", os.path.join(config.kopt_bin_dir, "kopt-cache-stress")))
+config.substitutions.append(
     ("%kopt_llm_check", os.path.join(config.kopt_bin_dir, "kopt-llm-check")))
 config.substitutions.append(("%kopt_splice", os.path.join(config.kopt_bin_dir, "kopt-splice")))
 config.substitutions.append(("%kopt", os.path.join(config.kopt_bin_dir, "kopt")))
