@@ -76,6 +76,7 @@ def kernel_errors(kernel):
 
 def torch_problems():
     sys.path.insert(0, HERE)
+    sys.dont_write_bytecode = True  # No __pycache__ in the source tree.
     import torch_eager  # noqa: E402 (importable without torch)
     return set(torch_eager.PROBLEMS)
 

@@ -186,8 +186,8 @@ inline std::vector<size_t> sampleRows(size_t Rows, size_t Cols, size_t MaxRows) 
 // Compares the device output Dev at Index (sorted) with Ref(i), a double. The
 // first few failures go to stderr.
 template <class T, class RefFn>
-CheckResult checkOutputAt(const T *Dev, const std::vector<size_t> &Index, RefFn Ref,
-                          double Rtol, double Atol) {
+CheckResult checkOutputAt(const T *Dev, const std::vector<size_t> &Index, RefFn Ref, double Rtol,
+                          double Atol) {
   BENCH_CUDA(cudaDeviceSynchronize());
   std::vector<T> Got = gather(Dev, Index);
   // With rtol = 0 (exact checks, integer outputs) max_rel_err is relative to max(|ref|, 1).

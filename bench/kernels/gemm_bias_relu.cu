@@ -31,7 +31,8 @@ int main() {
   float *bias = bench::uniformBuffer(OUT, 3);
   float *y = bench::deviceAlloc<float>(size_t(BATCH) * OUT);
   dim3 grid((OUT + 15) / 16, (BATCH + 15) / 16), block(16, 16);
-  float ms = bench::medianMs([&] { gemm_bias_relu<<<grid, block>>>(BATCH, IN, OUT, x, w, bias, y); });
+  float ms =
+      bench::medianMs([&] { gemm_bias_relu<<<grid, block>>>(BATCH, IN, OUT, x, w, bias, y); });
   auto ref = [](size_t i) {
     size_t row = i / OUT, col = i % OUT;
     double sum = bench::uniformAt(3, col);

@@ -10,8 +10,8 @@
     args(rows = ROWS, cols = COLS, eps = 1e-5f) \
     buffers(x[rows * cols] in, gamma[cols] in, beta[cols] in, y[rows * cols] out) \
     tol(rtol = 1e-3, atol = 1e-4)
-__global__ void layernorm_gelu(int rows, int cols, float eps, const float *x, const float *gamma,
-                           const float *beta, float *y) {
+__global__ void layernorm_gelu(int rows, int cols, float eps, const float *x,
+                               const float *gamma, const float *beta, float *y) {
   int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r < rows) {
     const float *in = x + (size_t)r * cols;
@@ -54,7 +54,8 @@ int main() {
       inv = 1.0 / std::sqrt(sq / COLS + 1e-5);
     }
     size_t j = i % COLS;
-    double z = (bench::uniformAt(1, i) - mean) * inv * bench::uniformAt(2, j) + bench::uniformAt(3, j);
+    double z =
+        (bench::uniformAt(1, i) - mean) * inv * bench::uniformAt(2, j) + bench::uniformAt(3, j);
     return 0.5 * z * (1.0 + std::erf(z / std::sqrt(2.0)));
   };
   return bench::report(__FILE__, ms,

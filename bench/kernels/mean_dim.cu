@@ -1,5 +1,6 @@
-// KernelBench level 1, 48_Mean_reduction_over_a_dimension: mean over dimension 1 of a (128, 4096, 4095)
-// tensor; one thread per output walks its 4096 inputs. The check recomputes 4096 sampled outputs in double.
+// KernelBench level 1, 48_Mean_reduction_over_a_dimension:
+// mean over dimension 1 of a (128, 4096, 4095) tensor; one thread per
+// output walks its 4096 inputs. The check recomputes 4096 sampled outputs in double.
 #include "bench_util.h"
 
 #define BATCH 128
