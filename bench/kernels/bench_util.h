@@ -5,7 +5,8 @@
 // of elements in milliseconds, and the host reference recomputes any element it
 // needs without a host copy. Outputs are checked in full when they have at most
 // `maxSamples` elements, else at `maxSamples` indices drawn with a fixed seed
-// (always including the first and the last element).
+// (always including the first and the last element), or, for row-wise references,
+// in full on a few rows drawn the same way (sampleRows).
 //
 // An element passes when |got - ref| <= max(rtol * |ref|, atol); max_rel_err is
 // max |got - ref| / max(|ref|, atol / rtol), so the check passes iff it is <= rtol.
