@@ -1,0 +1,28 @@
+// KernelBench level 1, 29_Softplus: y = log(1 + exp(x)) (linear above 20, as torch), 4096 x 393216.
+#include "bench_util.h"
+
+#define N (4096 * 393216)
+
+#pragma kopt optimize launch(grid: (n + 255) / 256; block: 256) args(n = N) \
+    buffers(x[n] in, y[n] out)
+__global__ void softplus(int n, const float *x, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float v = x[i];
+    if (v > 20.0f)
+      y[i] = v;
+    else
+      y[i] = log1pf(expf(v));
+  }
+}
+
+int main() {
+  float *x = bench::uniformBuffer(N, 1);
+  float *y = bench::deviceAlloc<float>(N);
+  float ms = bench::medianMs([&] { softplus<<<(N + 255) / 256, 256>>>(N, x, y); });
+  auto ref = [](size_t i) {
+    double v = bench::uniformAt(1, i);
+    return v > 20 ? v : std::log1p(std::exp(v));
+  };
+  return bench::report(__FILE__, ms, bench::checkOutput(y, N, 1 << 20, ref, 1e-5, 1e-6));
+}

@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+"""Builds the naive-kernel suite with nvcc and with kcc, runs both, and reports.
+
+Every bench/kernels/*.cu is compiled twice with the same flags (-O3 -arch=sm_90): with
+the real nvcc (the naive kernel) and, given --kcc, with kcc (kopt's variant, or the
+naive kernel where kopt found none). Builds run in parallel (--jobs); the binaries run
+one at a time, each printing `KOPT_BENCH name=... ms=... check=... max_rel_err=...`.
+
+The report (markdown and JSON) gives per kernel the naive and kcc times, the speedup,
+both checks, the build times (kcc's includes kopt's optimization), and with
+--torch-json (from bench/torch_eager.py) the PyTorch eager time, with KernelBench's
+fast_1 and fast_2 (the fraction of problems whose kcc build is correct and more than
+1x / 2x faster than eager) and geometric means.
+
+usage: bench/suite.py [--kcc PATH] [--only NAMES] [--jobs N] [--build-only]
+                      [--torch-json FILE] [--out-md FILE] [--out-json FILE] [--kopt-...]
+Options starting with --kopt- go to kcc unchanged (e.g. --kopt-cache-dir=DIR).
+"""
+import argparse
+import concurrent.futures
+import datetime
+import fnmatch
+import json
+import math
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+KERNELS = os.path.join(HERE, "kernels")
+FLAGS = ["-O3", "-arch=sm_90"]
+RESULT = re.compile(r"^KOPT_BENCH name=(\S+) ms=(\S+) check=(ok|FAIL) max_rel_err=(\S+)$", re.M)
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kcc", help="kcc to build the optimized binaries with")
+    parser.add_argument("--nvcc", default="/usr/local/cuda/bin/nvcc")
+    parser.add_argument("--only", help="comma-separated kernel names or globs (relu,matmul_*)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2,
+                        help="parallel compiler processes")
+    parser.add_argument("--build-dir", default=os.path.join(HERE, "build"))
+    parser.add_argument("--build-only", action="store_true", help="build, run nothing")
+    parser.add_argument("--timeout", type=float, default=300, help="seconds per run")
+    parser.add_argument("--torch-json", help="bench/torch_eager.py's output")
+    parser.add_argument("--out-md", help="markdown report (default BUILD_DIR/suite.md)")
+    parser.add_argument("--out-json", help="JSON report (default BUILD_DIR/suite.json)")
+    args, extra = parser.parse_known_args(argv)
+    bad = [e for e in extra if not e.startswith("--kopt-")]
+    if bad:
+        parser.error(f"unknown arguments: {' '.join(bad)} (only --kopt-* options go to kcc)")
+    if extra and not args.kcc:
+        parser.error("--kopt-* options need --kcc")
+    args.kcc_options = extra
+    return args
+
+
+def select(only):
+    names = sorted(f[:-3] for f in os.listdir(KERNELS) if f.endswith(".cu"))
+    if not only:
+        return names
+    patterns = [p.strip() for p in only.split(",") if p.strip()]
+    chosen = [n for n in names if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
+    missing = [p for p in patterns if not any(fnmatch.fnmatchcase(n, p) for n in names)]
+    if missing:
+        sys.exit(f"suite: no kernel matches {', '.join(missing)}")
+    return chosen
+
+
+def build(args, name, which):
+    """Compiles one kernel with nvcc or kcc; returns its build record."""
+    out = os.path.join(args.build_dir, which, name)
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    source = os.path.join(KERNELS, name + ".cu")
+    if which == "nvcc":
+        cmd, env = [args.nvcc] + FLAGS + [source, "-o", out], None
+    else:  # kcc must call the same nvcc as the naive build.
+        cmd = [args.kcc] + args.kcc_options + FLAGS + [source, "-o", out]
+        env = dict(os.environ, KOPT_NVCC=args.nvcc)
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    record = {"build_s": round(time.perf_counter() - start, 3), "binary": out,
+              "build_ok": proc.returncode == 0}
+    if proc.returncode != 0:
+        record["build_error"] = (proc.stderr or proc.stdout).strip()[-2000:]
+    return name, which, record
+
+
+def run(binary, timeout):
+    """Runs one benchmark binary; returns ms, check and max_rel_err from its line."""
+    try:
+        proc = subprocess.run([binary], capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"check": "TIMEOUT"}
+    match = RESULT.search(proc.stdout)
+    if not match:
+        tail = (proc.stderr or proc.stdout).strip()[-500:]
+        return {"check": "ERROR", "error": f"exit {proc.returncode}: {tail}"}
+    record = {"ms": float(match.group(2)), "check": match.group(3),
+              "max_rel_err": float(match.group(4))}
+    if match.group(3) != "ok":
+        record["error"] = proc.stderr.strip()[-500:]
+    return record
+
+
+def geomean(values):
+    values = [v for v in values if v and v > 0]
+    return math.exp(sum(map(math.log, values)) / len(values)) if values else None
+
+
+def summarize(rows):
+    """Speedups per row, and fast_p / geometric means over the rows."""
+    for r in rows:
+        n, k, e = r.get("naive", {}), r.get("kcc", {}), r.get("eager_ms")
+        if n.get("check") == "ok" and k.get("check") == "ok":
+            r["speedup"] = n["ms"] / k["ms"]
+        if e and k.get("check") == "ok":
+            r["vs_eager"] = e / k["ms"]
+        if e and n.get("check") == "ok":
+            r["naive_vs_eager"] = e / n["ms"]
+    with_eager = [r for r in rows if r.get("eager_ms")]
+    summary = {
+        "kernels": len(rows),
+        "naive_ok": sum(r.get("naive", {}).get("check") == "ok" for r in rows),
+        "kcc_ok": sum(r.get("kcc", {}).get("check") == "ok" for r in rows),
+        "geomean_speedup_over_naive": geomean([r.get("speedup") for r in rows]),
+    }
+    if with_eager:
+        count = len(with_eager)
+        for key, prefix in (("vs_eager", "kcc"), ("naive_vs_eager", "naive")):
+            summary[f"{prefix}_fast_1"] = sum(r.get(key, 0) > 1 for r in with_eager) / count
+            summary[f"{prefix}_fast_2"] = sum(r.get(key, 0) > 2 for r in with_eager) / count
+            summary[f"{prefix}_geomean_vs_eager"] = geomean([r.get(key) for r in with_eager])
+        summary["with_eager"] = count
+    return summary
+
+
+def fmt(value, digits=3):
+    if value is None:
+        return "-"
+    return f"{value:.{digits}f}" if isinstance(value, float) else str(value)
+
+
+def markdown(meta, rows, summary):
+    lines = [f"- date: {meta['date']}; device: {meta['device']}; commit: {meta['commit']}",
+             f"- command: `{meta['command']}`", ""]
+    lines.append("| kernel | naive ms | kcc ms | speedup | check naive/kcc | eager ms "
+                 "| kcc vs eager | nvcc build s | kcc build s |")
+    lines.append("| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |")
+    for r in rows:
+        n, k = r.get("naive", {}), r.get("kcc", {})
+        lines.append(
+            f"| {r['name']} | {fmt(n.get('ms'))} | {fmt(k.get('ms'))} | {fmt(r.get('speedup'), 2)} "
+            f"| {n.get('check', '-')}/{k.get('check', '-')} | {fmt(r.get('eager_ms'))} "
+            f"| {fmt(r.get('vs_eager'), 2)} | {fmt(n.get('build_s'), 1)} | {fmt(k.get('build_s'), 1)} |")
+    lines.append("")
+    for key, value in summary.items():
+        lines.append(f"- {key}: {fmt(value, 3)}")
+    return "\n".join(lines) + "\n"
+
+
+def describe(args):
+    def out(cmd):
+        try:
+            return subprocess.run(cmd, capture_output=True, text=True, cwd=HERE).stdout.strip()
+        except OSError:
+            return ""
+    commit = out(["git", "rev-parse", "--short", "HEAD"]) or "unknown"
+    if out(["git", "status", "--porcelain", "--untracked-files=no"]):
+        commit += " (with local changes)"
+    device = out(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"])
+    return {
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "device": device.splitlines()[0] if device else "no GPU found by nvidia-smi",
+        "commit": commit,
+        "command": shlex.join(["bench/suite.py"] + sys.argv[1:]),
+        "flags": FLAGS,
+        "kcc": args.kcc,
+        "kcc_options": args.kcc_options,
+    }
+
+
+def main(argv=None):
+    args = parse_args(argv if argv is not None else sys.argv[1:])
+    names = select(args.only)
+    builds = ["nvcc"] + (["kcc"] if args.kcc else [])
+    rows = {n: {"name": n} for n in names}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
+        futures = [pool.submit(build, args, n, b) for n in names for b in builds]
+        for future in concurrent.futures.as_completed(futures):
+            name, which, record = future.result()
+            rows[name]["naive" if which == "nvcc" else "kcc"] = record
+            status = "ok" if record["build_ok"] else "FAILED"
+            print(f"suite: built {name} with {which} in {record['build_s']:.1f} s: {status}",
+                  file=sys.stderr)
+    failed = [f"{r['name']} ({w})" for r in rows.values() for w in ("naive", "kcc")
+              if w in r and not r[w]["build_ok"]]
+    for name in failed:
+        print(f"suite: build failed: {name}", file=sys.stderr)
+    if args.build_only:
+        print(f"suite: built {len(names)} kernels with {' and '.join(builds)}; "
+              f"{len(failed)} failed")
+        return 1 if failed else 0
+
+    eager = {}
+    if args.torch_json:
+        with open(args.torch_json) as f:
+            eager = json.load(f).get("problems", {})
+    for name in names:
+        row = rows[name]
+        for which in ("naive", "kcc"):
+            if which in row and row[which]["build_ok"]:
+                row[which].update(run(row[which]["binary"], args.timeout))
+            elif which in row:
+                row[which]["check"] = "BUILD"
+        row["eager_ms"] = eager.get(name, {}).get("ms")
+        print(f"suite: ran {name}: naive {row['naive'].get('ms')} ms "
+              f"{row['naive'].get('check')}, kcc {row.get('kcc', {}).get('ms')} ms "
+              f"{row.get('kcc', {}).get('check')}", file=sys.stderr)
+
+    ordered = [rows[n] for n in names]
+    summary = summarize(ordered)
+    meta = describe(args)
+    out_md = args.out_md or os.path.join(args.build_dir, "suite.md")
+    out_json = args.out_json or os.path.join(args.build_dir, "suite.json")
+    with open(out_md, "w") as f:
+        f.write(markdown(meta, ordered, summary))
+    with open(out_json, "w") as f:
+        json.dump({"meta": meta, "summary": summary, "kernels": ordered}, f, indent=1)
+        f.write("\n")
+    print(markdown(meta, ordered, summary))
+    bad = [r["name"] for r in ordered
+           if any(r[w].get("check") != "ok" for w in ("naive", "kcc") if w in r)]
+    return 1 if bad or failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
