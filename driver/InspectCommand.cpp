@@ -3,11 +3,10 @@
 #include "driver/Diagnostics.h"
 #include "driver/KernelAnalysisJson.h"
 #include "driver/KernelUnitJson.h"
-#include "driver/NvccLocator.h"
+#include "driver/FrontendSetup.h"
 #include "driver/PragmaJson.h"
 #include "driver/Subcommand.h"
 #include "kopt/Version.h"
-#include "support/InstallLayout.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
@@ -15,16 +14,6 @@
 #include <nlohmann/json.hpp>
 
 namespace kopt::driver {
-
-namespace {
-// The toolkit root that the real nvcc belongs to (<root>/bin/nvcc).
-std::string cudaRootFor(const std::string &Nvcc) {
-  llvm::SmallString<256> Real;
-  if (llvm::sys::fs::real_path(Nvcc, Real))
-    Real = Nvcc;
-  return std::string(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Real)));
-}
-} // namespace
 
 int runInspect(const std::vector<std::string> &Arguments) {
   std::vector<std::string> Args = Arguments;
@@ -55,19 +44,12 @@ int runInspect(const std::vector<std::string> &Arguments) {
     return 1;
   }
 
-  llvm::Expected<std::string> Nvcc = locateRealNvcc(NvccSearchEnvironment::current());
-  if (!Nvcc) {
-    reportError("kopt inspect", Nvcc.takeError());
+  llvm::Expected<frontend::CudaParseSetup> Setup = frontendSetupFor(Flags);
+  if (!Setup) {
+    reportError("kopt inspect", Setup.takeError());
     return 1;
   }
-  InstallLayout Layout = InstallLayout::forRunningBinary();
-  frontend::CudaParseSetup Setup;
-  Setup.ClangResourceDir = Layout.clangResourceDir();
-  Setup.ShimIncludeDir = Layout.shimIncludeDir();
-  Setup.CudaPath = cudaRootFor(*Nvcc);
-  Setup.UserFlags = frontend::parseRelevantFlags(Flags);
-
-  llvm::Expected<std::vector<frontend::KernelSummary>> Kernels = frontend::findKernels(File, Setup);
+  llvm::Expected<std::vector<frontend::KernelSummary>> Kernels = frontend::findKernels(File, *Setup);
   if (!Kernels) {
     reportError("kopt inspect", Kernels.takeError());
     return 1;

@@ -22,5 +22,7 @@ const Subcommand *findSubcommand(llvm::StringRef Name);
 int runVersion(const std::vector<std::string> &Args);
 int runDevice(const std::vector<std::string> &Args);
 int runInspect(const std::vector<std::string> &Args);
+int runRewriteTu(const std::vector<std::string> &Args);
+int runApply(const std::vector<std::string> &Args);
 
 } // namespace kopt::driver

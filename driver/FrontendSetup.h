@@ -1,0 +1,19 @@
+// The front end's parse setup for a compile's nvcc flags: kopt's clang
+// resource headers and shims, the real nvcc's toolkit, the flags that change
+// how the TU parses and the GPU architecture. `kopt inspect`, `kopt rewrite-tu`
+// and `kopt apply` share it, so they parse a file the same way.
+#pragma once
+
+#include "clang-plugin/CudaParseSetup.h"
+
+#include <llvm/Support/Error.h>
+
+#include <string>
+#include <vector>
+
+namespace kopt::driver {
+
+// Fails when no real nvcc is found (its toolkit holds the CUDA headers).
+llvm::Expected<frontend::CudaParseSetup> frontendSetupFor(const std::vector<std::string> &NvccFlags);
+
+} // namespace kopt::driver
