@@ -170,7 +170,7 @@ findKernelsInCode(llvm::StringRef Code, llvm::StringRef FileName,
 char PragmaErrors::ID = 0;
 
 void PragmaErrors::log(llvm::raw_ostream &OS) const {
-  OS << File << ": errors in '#pragma kopt' (see above)";
+  OS << File << ": cannot be parsed as CUDA (see the errors above)";
 }
 
 } // namespace kopt::frontend

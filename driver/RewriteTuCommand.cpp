@@ -36,6 +36,16 @@ struct Voice {
   bool AllKernels;        // apply: kernels without a pragma take variants too.
 };
 
+// The first error among clang's diagnostics, for a one-line reason.
+std::string firstError(llvm::StringRef Diagnostics) {
+  llvm::SmallVector<llvm::StringRef, 16> Lines;
+  Diagnostics.split(Lines, '\n');
+  for (llvm::StringRef L : Lines)
+    if (L.contains(": error: ") || L.contains(": fatal error: "))
+      return L.trim().str();
+  return "no error message";
+}
+
 // Exit 2 with its one line.
 int fail(const Voice &V, const llvm::Twine &Why) {
   llvm::errs() << V.Tool << ": error: " << Why << "\n";
@@ -154,12 +164,13 @@ int rewrite(const std::vector<std::string> &Args, const Voice &V) {
   llvm::raw_string_ostream DiagOS(Diagnostics);
   llvm::Expected<std::vector<frontend::KernelSummary>> Kernels =
       frontend::findKernelsInCode(Text, R->Source, Tu.ClangArgs, DiagOS);
-  if (!Kernels || Tu.Options.verbose())
+  bool UserError = !Kernels && Kernels.errorIsA<frontend::PragmaErrors>();
+  if (UserError || Tu.Options.verbose())
     llvm::errs() << Diagnostics;
   if (!Kernels) {
-    bool UserError = Kernels.errorIsA<frontend::PragmaErrors>();
-    std::string Why = llvm::toString(Kernels.takeError());
-    return UserError ? 1 : fail(V, Why);
+    llvm::consumeError(Kernels.takeError());
+    return UserError ? 1 : fail(V, "kopt's clang front end cannot parse this file: " +
+                                       firstError(Diagnostics));
   }
 
   std::vector<frontend::VariantSplice> Splices;
