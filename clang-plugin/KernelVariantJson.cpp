@@ -106,7 +106,8 @@ std::string kernelVariantToJson(const KernelVariant &V) {
   if (!V.VariantName.empty())
     J["variant_name"] = V.VariantName;
   if (V.Launch)
-    J["launch"] = {{"grid", V.Launch->Grid}, {"block", V.Launch->Block}, {"smem", V.Launch->SharedMem}};
+    J["launch"] = {
+        {"grid", V.Launch->Grid}, {"block", V.Launch->Block}, {"smem", V.Launch->SharedMem}};
   return J.dump(2) + "\n";
 }
 

@@ -13,15 +13,13 @@ constexpr llvm::StringRef Names[] = {"grid_x",  "grid_y",  "grid_z", "block_x",
 
 // The mapping's seven expressions, in launchMappingNames() order.
 std::array<const std::string *, 7> expressionsOf(const LaunchMapping &M) {
-  return {&M.Grid[0],  &M.Grid[1],  &M.Grid[2],    &M.Block[0],
-          &M.Block[1], &M.Block[2], &M.SharedMem};
+  return {&M.Grid[0], &M.Grid[1], &M.Grid[2], &M.Block[0], &M.Block[1], &M.Block[2], &M.SharedMem};
 }
 std::array<std::string *, 7> expressionsOf(LaunchMapping &M) {
   return {&M.Grid[0], &M.Grid[1], &M.Grid[2], &M.Block[0], &M.Block[1], &M.Block[2], &M.SharedMem};
 }
 std::array<int64_t *, 7> valuesOf(LaunchDims &D) {
-  return {&D.Grid[0],  &D.Grid[1],  &D.Grid[2],    &D.Block[0],
-          &D.Block[1], &D.Block[2], &D.SharedMem};
+  return {&D.Grid[0], &D.Grid[1], &D.Grid[2], &D.Block[0], &D.Block[1], &D.Block[2], &D.SharedMem};
 }
 } // namespace
 
@@ -62,8 +60,9 @@ llvm::Expected<LaunchDims> evaluateLaunchMapping(const LaunchMapping &Mapping,
   return Out;
 }
 
-std::string substituteNames(llvm::StringRef ExprText,
-                            llvm::function_ref<std::optional<std::string>(llvm::StringRef)> Replace) {
+std::string
+substituteNames(llvm::StringRef ExprText,
+                llvm::function_ref<std::optional<std::string>(llvm::StringRef)> Replace) {
   std::string Out;
   for (const ClauseToken &T : lexPragmaText(ExprText)) {
     if (T.is(ClauseToken::Kind::End))

@@ -46,7 +46,8 @@ LaunchMapping composeLaunchMappings(const LaunchMapping &First, const LaunchMapp
 // Rewrites an expression's names: each identifier token for which Replace gives
 // a value is replaced by it; other tokens are kept, with single spaces where the
 // text had whitespace.
-std::string substituteNames(llvm::StringRef ExprText,
-                            llvm::function_ref<std::optional<std::string>(llvm::StringRef)> Replace);
+std::string
+substituteNames(llvm::StringRef ExprText,
+                llvm::function_ref<std::optional<std::string>(llvm::StringRef)> Replace);
 
 } // namespace kopt::frontend

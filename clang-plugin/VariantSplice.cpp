@@ -144,7 +144,7 @@ llvm::Expected<std::string> retargetLaunch(llvm::StringRef Text, const LaunchSit
     return "dim3((unsigned)(" + Mapped(D[0]) + "), (unsigned)(" + Mapped(D[1]) + "), (unsigned)(" +
            Mapped(D[2]) + "))";
   };
- Out += "(void)kopt_grid_; (void)kopt_block_; (void)kopt_smem_; ";
+  Out += "(void)kopt_grid_; (void)kopt_block_; (void)kopt_smem_; ";
   Out += Callee.str() + "<<<" + Dim3(Mapping.Grid) + ", " + Dim3(Mapping.Block) + ", (size_t)(" +
          Mapped(Mapping.SharedMem) + ")" + (Site.Stream ? ", kopt_stream_" : "") + ">>>(";
   for (size_t I = 0; I < Site.Args.size(); ++I)
@@ -171,8 +171,8 @@ llvm::Expected<std::string> spliceVariants(llvm::StringRef OriginalText,
       if (!isRewritable(OriginalText, Site))
         continue;
       std::string Callee = Site.TemplateArgs.empty() ? Name : Name + "<" + Site.TemplateArgs + ">";
-      llvm::Expected<std::string> Call = retargetLaunch(OriginalText, Site, Callee,
-                                                        V.Launch.value_or(LaunchMapping{}), S.Params);
+      llvm::Expected<std::string> Call =
+          retargetLaunch(OriginalText, Site, Callee, V.Launch.value_or(LaunchMapping{}), S.Params);
       if (!Call)
         return llvm::createStringError("variant of %s: %s", V.KernelName.c_str(),
                                        llvm::toString(Call.takeError()).c_str());

@@ -21,8 +21,9 @@ FileVariantProvider::load(const std::vector<std::string> &Paths) {
     for (frontend::KernelVariant &V : *Variants) {
       for (const Entry &E : Provider->Entries)
         if (E.Variant.KernelName == V.KernelName)
-          return llvm::createStringError("%s: a second variant for kernel '%s' (the first is in %s)",
-                                         Path.c_str(), V.KernelName.c_str(), E.Path.c_str());
+          return llvm::createStringError(
+              "%s: a second variant for kernel '%s' (the first is in %s)", Path.c_str(),
+              V.KernelName.c_str(), E.Path.c_str());
       Provider->Entries.push_back({std::move(V), Path});
     }
   }

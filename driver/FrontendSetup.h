@@ -14,6 +14,7 @@
 namespace kopt::driver {
 
 // Fails when no real nvcc is found (its toolkit holds the CUDA headers).
-llvm::Expected<frontend::CudaParseSetup> frontendSetupFor(const std::vector<std::string> &NvccFlags);
+llvm::Expected<frontend::CudaParseSetup>
+frontendSetupFor(const std::vector<std::string> &NvccFlags);
 
 } // namespace kopt::driver

@@ -1,9 +1,9 @@
 #include "clang-plugin/CudaParseSetup.h"
 #include "clang-plugin/KernelFinder.h"
 #include "driver/Diagnostics.h"
+#include "driver/FrontendSetup.h"
 #include "driver/KernelAnalysisJson.h"
 #include "driver/KernelUnitJson.h"
-#include "driver/FrontendSetup.h"
 #include "driver/PragmaJson.h"
 #include "driver/Subcommand.h"
 #include "kopt/Version.h"
@@ -49,7 +49,8 @@ int runInspect(const std::vector<std::string> &Arguments) {
     reportError("kopt inspect", Setup.takeError());
     return 1;
   }
-  llvm::Expected<std::vector<frontend::KernelSummary>> Kernels = frontend::findKernels(File, *Setup);
+  llvm::Expected<std::vector<frontend::KernelSummary>> Kernels =
+      frontend::findKernels(File, *Setup);
   if (!Kernels) {
     reportError("kopt inspect", Kernels.takeError());
     return 1;

@@ -2,8 +2,8 @@
 
 #include "clang-plugin/PragmaText.h"
 #include "driver/DependencyFile.h"
-#include "driver/FrontEndStage.h"
 #include "driver/Diagnostics.h"
+#include "driver/FrontEndStage.h"
 #include "driver/KoptConfigFile.h"
 #include "driver/NvccCommandLine.h"
 #include "driver/SourceRewrite.h"

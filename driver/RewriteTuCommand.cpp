@@ -169,8 +169,9 @@ int rewrite(const std::vector<std::string> &Args, const Voice &V) {
     llvm::errs() << Diagnostics;
   if (!Kernels) {
     llvm::consumeError(Kernels.takeError());
-    return UserError ? 1 : fail(V, "kopt's clang front end cannot parse this file: " +
-                                       firstError(Diagnostics));
+    return UserError ? 1
+                     : fail(V, "kopt's clang front end cannot parse this file: " +
+                                   firstError(Diagnostics));
   }
 
   std::vector<frontend::VariantSplice> Splices;

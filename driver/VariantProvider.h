@@ -49,8 +49,8 @@ public:
   static llvm::Expected<std::unique_ptr<FileVariantProvider>>
   load(const std::vector<std::string> &Paths);
 
-  llvm::Expected<std::optional<ProvidedVariant>>
-  variantFor(const frontend::KernelSummary &Kernel, const TuContext &Tu) override;
+  llvm::Expected<std::optional<ProvidedVariant>> variantFor(const frontend::KernelSummary &Kernel,
+                                                            const TuContext &Tu) override;
 
   // Kernel names of the variants that no variantFor call asked for.
   std::vector<std::string> unusedKernels() const;

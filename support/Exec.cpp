@@ -68,9 +68,9 @@ llvm::Expected<int> runAndWait(const std::string &Program, const std::vector<std
   return runAndWaitFilteringStderr(Program, Args, nullptr);
 }
 
-llvm::Expected<int>
-runAndWaitFilteringStderr(const std::string &Program, const std::vector<std::string> &Args,
-                          const StderrFilter &Filter) {
+llvm::Expected<int> runAndWaitFilteringStderr(const std::string &Program,
+                                              const std::vector<std::string> &Args,
+                                              const StderrFilter &Filter) {
   std::vector<char *> Argv = toArgv(Args);
   int Pipe[2] = {-1, -1};
   if (Filter && ::pipe(Pipe) != 0)

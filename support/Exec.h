@@ -25,8 +25,8 @@ using StderrFilter = std::function<std::optional<std::string>(llvm::StringRef)>;
 
 // As runAndWait, but the child's stderr passes through Filter one line at a
 // time.
-llvm::Expected<int>
-runAndWaitFilteringStderr(const std::string &Program, const std::vector<std::string> &Args,
-                          const StderrFilter &Filter);
+llvm::Expected<int> runAndWaitFilteringStderr(const std::string &Program,
+                                              const std::vector<std::string> &Args,
+                                              const StderrFilter &Filter);
 
 } // namespace kopt

@@ -46,8 +46,8 @@ TEST(KernelVariantJson, MissingDimensionsKeepTheOriginalsAndIntegersAreExpressio
 }
 
 TEST(KernelVariantJson, ArraysHoldSeveralVariants) {
-  llvm::Expected<std::vector<KernelVariant>> Vs = kernelVariantsFromJson(
-      R"([{"kernel": "a", "code": "x"}, {"kernel": "b", "code": "y"}])");
+  llvm::Expected<std::vector<KernelVariant>> Vs =
+      kernelVariantsFromJson(R"([{"kernel": "a", "code": "x"}, {"kernel": "b", "code": "y"}])");
   ASSERT_TRUE(bool(Vs)) << llvm::toString(Vs.takeError());
   ASSERT_EQ(Vs->size(), 2u);
   EXPECT_EQ((*Vs)[1].KernelName, "b");

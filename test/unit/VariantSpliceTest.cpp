@@ -8,13 +8,13 @@ using namespace kopt::frontend;
 
 namespace {
 
-const char *Source = "namespace ns {\n"                                         // 1
-                     "__global__ void k(int n, float *p) { p[0] = n; }\n"     // 2
-                     "}\n"                                                     // 3
-                     "void run(float *p, int m) {\n"                           // 4
-                     "  ns::k<<<m / 32, 32>>>(m + 1,\n"                        // 5
-                     "                        p);\n"                           // 6
-                     "  int after;\n"                                          // 7
+const char *Source = "namespace ns {\n"                                   // 1
+                     "__global__ void k(int n, float *p) { p[0] = n; }\n" // 2
+                     "}\n"                                                // 3
+                     "void run(float *p, int m) {\n"                      // 4
+                     "  ns::k<<<m / 32, 32>>>(m + 1,\n"                   // 5
+                     "                        p);\n"                      // 6
+                     "  int after;\n"                                     // 7
                      "}\n";
 
 LaunchExpr exprAt(llvm::StringRef Text, llvm::StringRef What, size_t From = 0) {
@@ -71,7 +71,8 @@ TEST(VariantSplice, RenamedKeepsTheOriginalAndRetargetsLaunches) {
   LaunchMapping M;
   M.Grid[0] = "(n + 63) / 64";
   M.Block[0] = "64";
-  std::string Out = splice(spliceOf({"ns::k", "__global__ void k64(int n, float *p) {}", "k64", M}));
+  std::string Out =
+      splice(spliceOf({"ns::k", "__global__ void k64(int n, float *p) {}", "k64", M}));
   llvm::StringRef O(Out);
   EXPECT_TRUE(O.starts_with("namespace ns {\n"
                             "__global__ void k(int n, float *p) { p[0] = n; }\n"
