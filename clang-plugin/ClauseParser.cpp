@@ -44,6 +44,16 @@ public:
     return finish();
   }
 
+  // One integer expression filling the whole token list (launch mappings).
+  std::pair<std::optional<ClauseExpr>, std::vector<PragmaDiagnostic>> runExpression() {
+    std::optional<ClauseExpr> E = parseExpr({"an expression", true, false});
+    if (E && !tok().is(TokKind::End)) {
+      diag(Diag::ExpectedAfter, Pos, {"the end", "an expression", describeToken(tok())});
+      E.reset();
+    }
+    return {std::move(E), std::move(Result.Diagnostics)};
+  }
+
 private:
   // --- Tokens -------------------------------------------------------------
   const ClauseToken &tok() const { return Toks[Pos]; }
@@ -629,5 +639,16 @@ PragmaParseResult parsePragma(llvm::ArrayRef<ClauseToken> Tokens) {
 }
 
 PragmaParseResult parsePragmaText(llvm::StringRef Text) { return parsePragma(lexPragmaText(Text)); }
+
+llvm::Expected<ClauseExpr> parseExprText(llvm::StringRef Text) {
+  std::vector<ClauseToken> Tokens = lexPragmaText(Text);
+  auto [Expr, Diags] = ClauseParser(Tokens).runExpression();
+  if (Expr)
+    return std::move(*Expr);
+  std::string Message = renderDiagnostics(Diags, Tokens);
+  while (!Message.empty() && Message.back() == '\n')
+    Message.pop_back();
+  return llvm::createStringError("in '%s': %s", Text.str().c_str(), Message.c_str());
+}
 
 } // namespace kopt::frontend

@@ -8,6 +8,7 @@
 #include "clang-plugin/PragmaDiagnostic.h"
 
 #include <llvm/ADT/ArrayRef.h>
+#include <llvm/Support/Error.h>
 
 #include <optional>
 #include <vector>
@@ -26,5 +27,10 @@ PragmaParseResult parsePragma(llvm::ArrayRef<ClauseToken> Tokens);
 
 // lexPragmaText, then parsePragma: Text is "optimize launch(...) ...".
 PragmaParseResult parsePragmaText(llvm::StringRef Text);
+
+// One integer expression of the clause grammar (ClauseExpr.h) from text, as a
+// launch mapping holds it: "(grid_x * block_x + 127) / 128". Fails with the
+// parser's diagnostics, columns counted in Text.
+llvm::Expected<ClauseExpr> parseExprText(llvm::StringRef Text);
 
 } // namespace kopt::frontend

@@ -110,10 +110,25 @@ private:
   llvm::raw_ostream *SummaryStream;
 };
 
+// Prints as clang would and counts errors: those of `#pragma kopt` (custom
+// diagnostics) apart from clang's own.
+class CountingPrinter : public clang::TextDiagnosticPrinter {
+public:
+  using TextDiagnosticPrinter::TextDiagnosticPrinter;
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
+                        const clang::Diagnostic &Info) override {
+    if (Level >= clang::DiagnosticsEngine::Error &&
+        Info.getID() < clang::diag::DIAG_UPPER_LIMIT) // Custom IDs come after.
+      ++ClangErrors;
+    TextDiagnosticPrinter::HandleDiagnostic(Level, Info);
+  }
+  unsigned ClangErrors = 0;
+};
+
 llvm::Expected<std::vector<KernelSummary>>
 runFinder(llvm::StringRef File, const std::vector<std::string> &ClangArgs,
-          llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
-          clang::DiagnosticConsumer *Diagnostics, llvm::raw_ostream *Summary) {
+          llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS, llvm::raw_ostream &Diagnostics,
+          llvm::raw_ostream *Summary) {
   std::vector<std::string> CommandLine = {"clang"};
   CommandLine.insert(CommandLine.end(), ClangArgs.begin(), ClangArgs.end());
   CommandLine.push_back(File.str());
@@ -122,9 +137,14 @@ runFinder(llvm::StringRef File, const std::vector<std::string> &ClangArgs,
   std::vector<KernelSummary> Kernels;
   clang::tooling::ToolInvocation Invocation(
       CommandLine, std::make_unique<KernelFinderAction>(Kernels, Summary), Files.get());
-  if (Diagnostics)
-    Invocation.setDiagnosticConsumer(Diagnostics);
-  if (!Invocation.run())
+  auto Options = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  Options->ShowColors = Diagnostics.has_colors();
+  CountingPrinter Printer(Diagnostics, Options.get());
+  Invocation.setDiagnosticConsumer(&Printer);
+  bool Parsed = Invocation.run();
+  if (!Parsed && Printer.ClangErrors == 0 && Printer.getNumErrors() > 0)
+    return llvm::make_error<PragmaErrors>(File.str());
+  if (!Parsed)
     return llvm::createStringError("%s: cannot be parsed as CUDA (see the errors above)",
                                    File.str().c_str());
   return Kernels;
@@ -133,7 +153,7 @@ runFinder(llvm::StringRef File, const std::vector<std::string> &ClangArgs,
 
 llvm::Expected<std::vector<KernelSummary>> findKernels(const std::string &File,
                                                        const CudaParseSetup &Setup) {
-  return runFinder(File, Setup.clangArgs(), llvm::vfs::getRealFileSystem(), nullptr, nullptr);
+  return runFinder(File, Setup.clangArgs(), llvm::vfs::getRealFileSystem(), llvm::errs(), nullptr);
 }
 
 llvm::Expected<std::vector<KernelSummary>>
@@ -144,9 +164,13 @@ findKernelsInCode(llvm::StringRef Code, llvm::StringRef FileName,
   auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   Overlay->pushOverlay(Memory);
   Memory->addFile(FileName, 0, llvm::MemoryBuffer::getMemBufferCopy(Code));
-  auto Options = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
-  clang::TextDiagnosticPrinter Printer(Diagnostics, Options.get());
-  return runFinder(FileName, ClangArgs, Overlay, &Printer, &Diagnostics);
+  return runFinder(FileName, ClangArgs, Overlay, Diagnostics, &Diagnostics);
+}
+
+char PragmaErrors::ID = 0;
+
+void PragmaErrors::log(llvm::raw_ostream &OS) const {
+  OS << File << ": cannot be parsed as CUDA (see the errors above)";
 }
 
 } // namespace kopt::frontend

@@ -31,9 +31,23 @@ struct KernelSummary {
   KernelUnit Unit; // Its self-contained source (KernelUnitBuilder.h).
 };
 
+// The failure of a parse whose only errors are in `#pragma kopt` lines: a
+// mistake in the user's annotations (kcc fails the compile), as opposed to code
+// clang cannot parse (kcc compiles without kopt).
+class PragmaErrors : public llvm::ErrorInfo<PragmaErrors> {
+public:
+  static char ID;
+  explicit PragmaErrors(std::string Path) : File(std::move(Path)) {}
+  void log(llvm::raw_ostream &OS) const override;
+  std::error_code convertToErrorCode() const override { return llvm::inconvertibleErrorCode(); }
+
+private:
+  std::string File;
+};
+
 // Parses File with Setup; clang's diagnostics (the pragma's among them) go to
 // stderr in clang's usual file:line:col form. Fails when the file does not parse
-// or a pragma has an error.
+// or a pragma has an error (PragmaErrors where only pragmas have errors).
 llvm::Expected<std::vector<KernelSummary>> findKernels(const std::string &File,
                                                        const CudaParseSetup &Setup);
 

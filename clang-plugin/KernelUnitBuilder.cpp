@@ -16,6 +16,7 @@
 #include <llvm/ADT/StringExtras.h>
 
 #include <algorithm>
+#include <set>
 
 namespace kopt::frontend {
 
@@ -297,6 +298,24 @@ void UnitBuilder::collectMacros(clang::SourceLocation Begin, clang::SourceLocati
   }
 }
 
+// A function or function template's definition (its text ends at the brace).
+bool hasBody(const clang::Decl &D) {
+  if (const auto *FT = llvm::dyn_cast<clang::FunctionTemplateDecl>(&D))
+    return FT->getTemplatedDecl()->doesThisDeclarationHaveABody();
+  if (const auto *FD = llvm::dyn_cast<clang::FunctionDecl>(&D))
+    return FD->doesThisDeclarationHaveABody();
+  return false;
+}
+
+// The first declaration of a copied function defined later, where the user's
+// file has one: a helper may call a helper defined after it, as in the TU.
+const clang::Decl *forwardDeclaration(const clang::Decl &D) {
+  const clang::Decl *First = D.getCanonicalDecl();
+  if (const auto *FT = llvm::dyn_cast<clang::FunctionTemplateDecl>(&D))
+    First = FT->getCanonicalDecl();
+  return First != &D && hasBody(D) && !hasBody(*First) ? First : nullptr;
+}
+
 // From the template header (or the first specifier) through the closing brace
 // or the terminating semicolon, as file locations.
 clang::SourceRange UnitBuilder::textRange(const clang::Decl &D) const {
@@ -305,8 +324,7 @@ clang::SourceRange UnitBuilder::textRange(const clang::Decl &D) const {
   clang::SourceLocation End = clang::Lexer::getLocForEndOfToken(Last, 0, SM, Ctx.getLangOpts());
   llvm::StringRef Rest = SM.getCharacterData(End);
   size_t Spaces = Rest.find_first_not_of(" \t");
-  if (Spaces != llvm::StringRef::npos && Rest[Spaces] == ';' &&
-      !llvm::isa<clang::FunctionDecl>(&D) && !llvm::isa<clang::FunctionTemplateDecl>(&D))
+  if (Spaces != llvm::StringRef::npos && Rest[Spaces] == ';' && !hasBody(D))
     End = End.getLocWithOffset(Spaces + 1);
   return {Begin, End};
 }
@@ -378,6 +396,12 @@ KernelUnit UnitBuilder::build() {
   addUsingDirectives(*TU);
 
   std::vector<const clang::Decl *> Decls(Copied.begin(), Copied.end());
+  std::set<const clang::Decl *> Prototypes;
+  for (const clang::Decl *D : Copied)
+    if (const clang::Decl *F = forwardDeclaration(*D))
+      if (originOf(F->getLocation()) == Origin::Copied && !Copied.contains(F) &&
+          Prototypes.insert(F).second)
+        Decls.push_back(F);
   std::sort(Decls.begin(), Decls.end(), [&](const clang::Decl *A, const clang::Decl *B) {
     return SM.isBeforeInTranslationUnit(textRange(*A).getBegin(), textRange(*B).getBegin());
   });
@@ -403,7 +427,8 @@ KernelUnit UnitBuilder::build() {
       Body += Scopes[I] + "\n";
     Open = Scopes;
     Body += textOf(R) + "\n\n";
-    Unit.Decls.push_back(declName(*D));
+    if (!Prototypes.count(D))
+      Unit.Decls.push_back(declName(*D));
   }
   for (size_t I = Open.size(); I > 0; --I)
     Body += "} // " + Open[I - 1].substr(0, Open[I - 1].size() - 2) + "\n";

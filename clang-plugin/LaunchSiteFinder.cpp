@@ -130,6 +130,8 @@ std::string kernelSymbol(const clang::FunctionDecl &Kernel, clang::ASTContext &C
   std::unique_ptr<clang::MangleContext> Mangler(Ctx.createMangleContext());
   std::string Symbol;
   llvm::raw_string_ostream OS(Symbol);
+  if (!Mangler->shouldMangleDeclName(&Kernel)) // extern "C": the symbol is the name.
+    return Kernel.getName().str();
   Mangler->mangleName(clang::GlobalDecl(&Kernel, clang::KernelReferenceKind::Kernel), OS);
   return Symbol;
 }

@@ -1,5 +1,6 @@
 #include "driver/FrontendSetup.h"
 
+#include "driver/NvccCommandLine.h"
 #include "driver/NvccLocator.h"
 #include "support/InstallLayout.h"
 
@@ -16,9 +17,25 @@ std::string cudaRootFor(const std::string &Nvcc) {
     Real = Nvcc;
   return std::string(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Real)));
 }
+
+// The first real architecture the compile builds device code for; none given
+// (or a command line nvcc would reject) keeps the setup's default.
+std::optional<std::string> targetArch(const std::vector<std::string> &NvccFlags) {
+  llvm::Expected<NvccCommandLine> Cmd =
+      parseNvccCommandLine(NvccFlags, NvccParseEnvironment::current());
+  if (!Cmd) {
+    llvm::consumeError(Cmd.takeError());
+    return std::nullopt;
+  }
+  std::vector<std::string> Archs = Cmd->targetArchitectures();
+  if (Archs.empty())
+    return std::nullopt;
+  return Archs.front();
+}
 } // namespace
 
-llvm::Expected<frontend::CudaParseSetup> parseSetupFor(const std::vector<std::string> &Flags) {
+llvm::Expected<frontend::CudaParseSetup>
+frontendSetupFor(const std::vector<std::string> &NvccFlags) {
   llvm::Expected<std::string> Nvcc = locateRealNvcc(NvccSearchEnvironment::current());
   if (!Nvcc)
     return Nvcc.takeError();
@@ -27,7 +44,9 @@ llvm::Expected<frontend::CudaParseSetup> parseSetupFor(const std::vector<std::st
   Setup.ClangResourceDir = Layout.clangResourceDir();
   Setup.ShimIncludeDir = Layout.shimIncludeDir();
   Setup.CudaPath = cudaRootFor(*Nvcc);
-  Setup.UserFlags = frontend::parseRelevantFlags(Flags);
+  Setup.UserFlags = frontend::parseRelevantFlags(NvccFlags);
+  if (std::optional<std::string> Arch = targetArch(NvccFlags))
+    Setup.GpuArch = *Arch;
   return Setup;
 }
 

@@ -1,5 +1,7 @@
-// What kopt's front-end subcommands share: the clang setup for a compile's
-// flags, and picking a kernel by name.
+// The front end's parse setup for a compile's nvcc flags: kopt's clang
+// resource headers and shims, the real nvcc's toolkit, the flags that change
+// how the TU parses and the GPU architecture. `kopt inspect`, `kopt rewrite-tu`
+// and `kopt apply` share it (with picking a kernel by name), so they parse a file the same way.
 #pragma once
 
 #include "clang-plugin/CudaParseSetup.h"
@@ -12,8 +14,9 @@
 
 namespace kopt::driver {
 
-// The setup that parses like the real nvcc (found on PATH) with Flags.
-llvm::Expected<frontend::CudaParseSetup> parseSetupFor(const std::vector<std::string> &Flags);
+// Fails when no real nvcc is found (its toolkit holds the CUDA headers).
+llvm::Expected<frontend::CudaParseSetup>
+frontendSetupFor(const std::vector<std::string> &NvccFlags);
 
 // The kernel named Name (qualified, or unqualified if that is unique).
 llvm::Expected<const frontend::KernelSummary *>

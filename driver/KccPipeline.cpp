@@ -3,6 +3,7 @@
 #include "clang-plugin/PragmaText.h"
 #include "driver/DependencyFile.h"
 #include "driver/Diagnostics.h"
+#include "driver/FrontEndStage.h"
 #include "driver/KoptConfigFile.h"
 #include "driver/NvccCommandLine.h"
 #include "driver/SourceRewrite.h"
@@ -83,6 +84,31 @@ struct Rewritten {
   std::string Temporary; // As passed to the compiler.
 };
 
+// The front end (kopt rewrite-tu) writes Source's rewritten TU to Temp. False
+// when it diagnosed a pragma (the compile fails). Where kopt is missing or
+// cannot parse the TU, sets Failure (the caller writes the TU with the pragmas
+// blanked and warns once), or fails under --kopt-strict.
+llvm::Expected<bool> runFrontEndOn(const KccContext &C, std::optional<std::string> &Failure,
+                                   const NvccCommandLine &Cmd, const std::string &Source,
+                                   const std::string &Temp) {
+  if (Failure)
+    return true;
+  std::string Kopt = koptToolPath(C.GetEnv);
+  FrontEndResult R = runFrontEnd(Kopt, rewriteTuCommand(Kopt, C.Options, Source, Temp, Cmd.Args));
+  switch (R.Outcome) {
+  case FrontEndOutcome::Rewritten:
+    return true;
+  case FrontEndOutcome::UserError:
+    return false;
+  case FrontEndOutcome::Unavailable:
+    break;
+  }
+  if (C.Options.strict())
+    return llvm::createStringError(R.Why);
+  Failure = R.Why;
+  return true;
+}
+
 // Stage 3: returns the exit status, or an error where kopt's side failed
 // before the compiler ran (the caller falls back to the original compile).
 llvm::Expected<int> compileRewritten(KccContext &C, const NvccCommandLine &Cmd,
@@ -102,18 +128,26 @@ llvm::Expected<int> compileRewritten(KccContext &C, const NvccCommandLine &Cmd,
 
   std::vector<std::string> Args = Cmd.Args;
   std::vector<Rewritten> Files;
+  std::optional<std::string> FrontEndFailure; // Once set, kcc only blanks the pragmas.
   std::set<std::string> SourceDirs;
   for (const auto &[Input, Text] : Annotated) {
     llvm::Expected<std::string> Temp = createRewriteFile(Dir, Input->Path);
     if (!Temp)
       return Temp.takeError();
     Temps.add(*Temp);
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(*Temp, EC);
-    OS << rewriteTranslationUnit(Text->getBuffer(), Input->Path);
-    OS.close();
-    if (EC || OS.has_error())
-      return llvm::createStringError(EC, "cannot write %s", Temp->c_str());
+    llvm::Expected<bool> FrontEnd = runFrontEndOn(C, FrontEndFailure, Cmd, Input->Path, *Temp);
+    if (!FrontEnd)
+      return FrontEnd.takeError();
+    if (!*FrontEnd)
+      return 1; // The front end diagnosed a pragma: a compile error.
+    if (FrontEndFailure) {
+      std::error_code EC;
+      llvm::raw_fd_ostream OS(*Temp, EC);
+      OS << rewriteTranslationUnit(Text->getBuffer(), Input->Path);
+      OS.close();
+      if (EC || OS.has_error())
+        return llvm::createStringError(EC, "cannot write %s", Temp->c_str());
+    }
     note(C, "rewrote " + Input->Path + " to " + *Temp);
     Args[Input->ArgIndex] = *Temp;
     Files.push_back({Input->Path, *Temp});
@@ -153,6 +187,10 @@ llvm::Expected<int> compileRewritten(KccContext &C, const NvccCommandLine &Cmd,
   if (!Status)
     return Status.takeError();
 
+  // Where the compile failed anyway (clang could not parse the code, nor could
+  // nvcc), the compiler's errors say it all.
+  if (FrontEndFailure && (*Status == 0 || C.Options.verbose()))
+    llvm::errs() << "kcc: warning: " << *FrontEndFailure << "; compiled without kopt's variants\n";
   if (*Status == 0)
     if (std::optional<std::string> DepFile = dependencyFileOf(Cmd, Output))
       for (const Rewritten &F : Files)

@@ -25,7 +25,7 @@ llvm::Expected<SourceKernels> loadSourceKernels(const std::vector<std::string> &
   if (!llvm::sys::fs::exists(S.File))
     return llvm::createStringError("no such file: %s", S.File.c_str());
 
-  llvm::Expected<frontend::CudaParseSetup> Setup = parseSetupFor(S.Flags);
+  llvm::Expected<frontend::CudaParseSetup> Setup = frontendSetupFor(S.Flags);
   if (!Setup)
     return Setup.takeError();
   S.CudaPath = Setup->CudaPath;

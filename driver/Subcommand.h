@@ -25,5 +25,7 @@ int runInspect(const std::vector<std::string> &Args);
 int runEval(const std::vector<std::string> &Args);
 int runCache(const std::vector<std::string> &Args);
 int runTransform(const std::vector<std::string> &Args);
+int runRewriteTu(const std::vector<std::string> &Args);
+int runApply(const std::vector<std::string> &Args);
 
 } // namespace kopt::driver

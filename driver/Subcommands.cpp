@@ -12,6 +12,10 @@ static const Subcommand Table[] = {
     {"transform", "transform FILE --kernel K (--apply ID[:k=v,...] | --list) [-- FLAGS]",
      "apply mechanical transforms to a kernel's unit, or list their parameter spaces",
      runTransform},
+    {"apply", "apply FILE --variant V -o OUT",
+     "splice kernel variants into a CUDA file, as kcc compiles it", runApply},
+    {"rewrite-tu", "rewrite-tu FILE -o OUT [OPTS]",
+     "kcc's front end: check the pragmas and splice each annotated kernel's variant", runRewriteTu},
     {"device", "device [--json]", "list the GPUs the NVIDIA driver sees", runDevice},
     {"version", "version", "print kopt's version and toolchain", runVersion},
 };

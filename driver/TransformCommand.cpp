@@ -111,7 +111,7 @@ int run(const TransformOptions &O) {
   llvm::Expected<std::vector<transform::Step>> Steps = parseSteps(O.Apply);
   if (!Steps)
     return reportError(Tool, Steps.takeError()), 1;
-  llvm::Expected<frontend::CudaParseSetup> Setup = parseSetupFor(O.Flags);
+  llvm::Expected<frontend::CudaParseSetup> Setup = frontendSetupFor(O.Flags);
   if (!Setup)
     return reportError(Tool, Setup.takeError()), 1;
   llvm::Expected<std::vector<frontend::KernelSummary>> Kernels =

@@ -18,11 +18,14 @@ std::vector<char *> toArgv(const std::vector<std::string> &Args) {
   return Argv;
 }
 // Copies Fd to stderr line by line through Filter until end of file.
-void forwardFiltered(int Fd, const std::function<std::string(llvm::StringRef)> &Filter) {
+void forwardFiltered(int Fd, const StderrFilter &Filter) {
   std::string Pending;
   char Buffer[4096];
   auto Emit = [&](llvm::StringRef Line, bool Newline) {
-    std::string Out = Filter(Line);
+    std::optional<std::string> Filtered = Filter(Line);
+    if (!Filtered)
+      return;
+    std::string Out = std::move(*Filtered);
     if (Newline)
       Out += '\n';
     for (size_t Done = 0; Done < Out.size();) {
@@ -65,9 +68,9 @@ llvm::Expected<int> runAndWait(const std::string &Program, const std::vector<std
   return runAndWaitFilteringStderr(Program, Args, nullptr);
 }
 
-llvm::Expected<int>
-runAndWaitFilteringStderr(const std::string &Program, const std::vector<std::string> &Args,
-                          const std::function<std::string(llvm::StringRef)> &Filter) {
+llvm::Expected<int> runAndWaitFilteringStderr(const std::string &Program,
+                                              const std::vector<std::string> &Args,
+                                              const StderrFilter &Filter) {
   std::vector<char *> Argv = toArgv(Args);
   int Pipe[2] = {-1, -1};
   if (Filter && ::pipe(Pipe) != 0)

@@ -5,6 +5,7 @@
 #include <llvm/Support/Error.h>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,10 +19,14 @@ llvm::Error execReplacing(const std::string &Program, const std::vector<std::str
 // and returns its exit status (128 + signal number if it was killed).
 llvm::Expected<int> runAndWait(const std::string &Program, const std::vector<std::string> &Args);
 
+// Rewrites one line of a child's stderr (without its '\n'; the result is
+// written with one), or drops it (std::nullopt).
+using StderrFilter = std::function<std::optional<std::string>(llvm::StringRef)>;
+
 // As runAndWait, but the child's stderr passes through Filter one line at a
-// time (the line without its '\n'; Filter's result is written with one).
-llvm::Expected<int>
-runAndWaitFilteringStderr(const std::string &Program, const std::vector<std::string> &Args,
-                          const std::function<std::string(llvm::StringRef)> &Filter);
+// time.
+llvm::Expected<int> runAndWaitFilteringStderr(const std::string &Program,
+                                              const std::vector<std::string> &Args,
+                                              const StderrFilter &Filter);
 
 } // namespace kopt
