@@ -31,6 +31,34 @@ llvm::Error addGuards(const UnitAST &U, const clang::Expr *Cond, bool Negated,
   }
   return llvm::Error::success();
 }
+// A statement that ran under Guards before S still does: a statement in
+// `if (guards) {...}`, a scalar declaration as `T v = guards ? init : T{};`.
+llvm::Error keepUnderGuards(UnitAST &U, const clang::Stmt &S, const std::vector<Guard> &Guards) {
+  const auto *Decl = llvm::dyn_cast<clang::DeclStmt>(&S);
+  if (!Decl) {
+    llvm::Expected<clang::CharSourceRange> Range = statementRange(U, S);
+    if (!Range)
+      return Range.takeError();
+    U.Rewrite.InsertTextBefore(Range->getBegin(),
+                               (llvm::Twine("if (") + conjunction(Guards) + ") {\n").str());
+    U.Rewrite.InsertTextAfter(Range->getEnd(), "\n}");
+    return llvm::Error::success();
+  }
+  const auto *V = Decl->isSingleDecl() ? llvm::dyn_cast<clang::VarDecl>(Decl->getSingleDecl())
+                                       : nullptr;
+  if (!V || !V->getInit() || !V->getType()->isScalarType() ||
+      V->getInitStyle() != clang::VarDecl::CInit)
+    return unsupported(U, S.getBeginLoc(),
+                       "a declaration with effects runs under a bounds check before the loop");
+  llvm::Expected<std::string> Init = exprText(U, *V->getInit());
+  if (!Init)
+    return Init.takeError();
+  std::string Type = typeText(V->getType(), U);
+  if (U.Rewrite.ReplaceText(V->getInit()->getSourceRange(),
+                            (llvm::Twine("(") + conjunction(Guards) + ") ? (" + *Init + ") : " + Type + "{}").str()))
+    return unsupported(U, S.getBeginLoc(), "cannot edit the declaration");
+  return llvm::Error::success();
+}
 } // namespace
 
 std::string conjunction(const std::vector<Guard> &Guards) {
@@ -82,8 +110,8 @@ llvm::Expected<std::vector<Guard>> hoistOutOfGuards(UnitAST &U, const clang::Stm
       } else if (inspectStmt(**It).Control) {
         return unsupported(U, (*It)->getBeginLoc(), "a thread may leave before the loop");
       } else if (!Guards.empty() && !isInertDecl(**It)) {
-        return unsupported(U, (*It)->getBeginLoc(),
-                           "a statement with effects runs under a bounds check before the loop");
+        if (llvm::Error E = keepUnderGuards(U, **It, Guards))
+          return E;
       }
     }
     if (++It == L.Block->body_end() || Guards.empty())

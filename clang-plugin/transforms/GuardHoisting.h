@@ -29,8 +29,8 @@ struct Guard {
 // Edits U.Rewrite so that S (a statement of the kernel body, reached through
 // blocks and ifs without else only) runs on every thread, and returns the
 // guards a thread had to pass to reach it. Statements run before S under a
-// guard must be inert declarations (AstEdit.h); guards must have no side
-// effects. S itself is not edited.
+// guard stay under it (inert declarations, AstEdit.h, need not); guards must
+// have no side effects. S itself is not edited.
 llvm::Expected<std::vector<Guard>> hoistOutOfGuards(UnitAST &U, const clang::Stmt &S);
 
 // The conjunction of Guards' texts, "" for none.
