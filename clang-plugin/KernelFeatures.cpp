@@ -177,6 +177,9 @@ public:
   bool VisitMSPropertyRefExpr(clang::MSPropertyRefExpr *E) { return noteBuiltin(E); }
 
   bool VisitBinaryOperator(clang::BinaryOperator *E) {
+    if (E->getOpcode() == clang::BO_Div &&
+        E->getType()->isSpecificBuiltinType(clang::BuiltinType::Float))
+      ++F.FloatDivisions;
     if (E->isAssignmentOp())
       Uses[E->getLHS()->IgnoreParens()] |= UseWrite | (E->isCompoundAssignmentOp() ? UseRead : 0u);
     return true;

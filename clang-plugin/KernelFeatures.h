@@ -89,6 +89,7 @@ struct KernelFeatures {
   std::vector<BoundsGuard> Guards;
   std::vector<SharedVariable> SharedVariables;
   std::vector<CallFeature> Atomics, Barriers, WarpIntrinsics, MathCalls;
+  unsigned FloatDivisions = 0; // '/' on float operands (fast-math can approximate them).
 };
 
 // The features of Kernel's body (empty for a declaration).

@@ -1,10 +1,16 @@
 #include "clang-plugin/transforms/LaunchCompose.h"
 
+#include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/StringExtras.h>
 
 namespace kopt::transform {
 
 namespace {
+// A name or a number: needs no parentheses.
+bool isAtom(llvm::StringRef E) {
+  return !E.empty() && llvm::all_of(E, [](char C) { return llvm::isAlnum(C) || C == '_'; });
+}
+
 // Replaces the launch variables of Expr with First's expressions.
 std::string substitute(llvm::StringRef Expr, const frontend::LaunchMapping &First) {
   auto Lookup = [&](llvm::StringRef Name) -> const std::string * {
@@ -36,7 +42,12 @@ std::string substitute(llvm::StringRef Expr, const frontend::LaunchMapping &Firs
       ++J;
     llvm::StringRef Name = Expr.substr(I, J - I);
     const std::string *Replacement = Lookup(Name);
-    Out += Replacement ? "(" + *Replacement + ")" : Name.str();
+    if (!Replacement)
+      Out += Name;
+    else if (isAtom(*Replacement))
+      Out += *Replacement;
+    else
+      Out += "(" + *Replacement + ")";
     I = J;
   }
   return Out;
