@@ -1,6 +1,7 @@
 #include "clang-plugin/transforms/AstEdit.h"
 
 #include "clang-plugin/IndexAnalysis.h"
+#include "clang-plugin/transforms/AstWalk.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/ExprCXX.h>
@@ -16,10 +17,9 @@
 namespace kopt::transform {
 
 llvm::Error unsupported(const UnitAST &U, clang::SourceLocation Loc, const llvm::Twine &Why) {
-  return llvm::createStringError(
-      (llvm::Twine("line ") + llvm::Twine(U.line(Loc)) + ":" + llvm::Twine(U.column(Loc)) + ": " +
-       Why)
-          .str());
+  return llvm::createStringError((llvm::Twine("line ") + llvm::Twine(U.line(Loc)) + ":" +
+                                  llvm::Twine(U.column(Loc)) + ": " + Why)
+                                     .str());
 }
 
 namespace {
@@ -136,11 +136,9 @@ llvm::Expected<clang::CharSourceRange> statementRange(const UnitAST &U, const cl
   clang::SourceLocation Begin = S.getBeginLoc(), End = S.getEndLoc();
   if (Begin.isMacroID() || End.isMacroID())
     return unsupported(U, SM.getExpansionLoc(Begin), "the statement comes from a macro");
-  clang::SourceLocation After =
-      clang::Lexer::getLocForEndOfToken(End, 0, SM, U.Ctx.getLangOpts());
+  clang::SourceLocation After = clang::Lexer::getLocForEndOfToken(End, 0, SM, U.Ctx.getLangOpts());
   if (endsWithSemicolon(S)) {
-    std::optional<clang::Token> Next =
-        clang::Lexer::findNextToken(End, SM, U.Ctx.getLangOpts());
+    std::optional<clang::Token> Next = clang::Lexer::findNextToken(End, SM, U.Ctx.getLangOpts());
     if (!Next || !Next->is(clang::tok::semi))
       return unsupported(U, Begin, "cannot find the ';' that ends the statement");
     After = Next->getEndLoc();
@@ -201,13 +199,6 @@ std::vector<const clang::Expr *> splitCondition(const clang::Expr *E, bool Or) {
   return Parts;
 }
 
-const clang::Stmt *parentStmt(const UnitAST &U, const clang::Stmt &S) {
-  clang::DynTypedNodeList Parents = U.Ctx.getParents(S);
-  if (Parents.empty())
-    return nullptr;
-  return Parents[0].get<clang::Stmt>();
-}
-
 std::optional<CountedLoop> countedLoop(const clang::ForStmt &For, const UnitAST &U) {
   const auto *Decl = llvm::dyn_cast_or_null<clang::DeclStmt>(For.getInit());
   if (!Decl || !Decl->isSingleDecl())
@@ -241,7 +232,7 @@ std::optional<CountedLoop> countedLoop(const clang::ForStmt &For, const UnitAST 
 }
 
 const clang::Stmt &outermostLoopStmt(const UnitAST &U, const clang::Stmt &Loop) {
-  const clang::Stmt *Parent = parentStmt(U, Loop);
+  const clang::Stmt *Parent = parentOf(&Loop, U.Ctx);
   if (Parent && llvm::isa<clang::AttributedStmt>(Parent))
     return *Parent;
   return Loop;

@@ -49,9 +49,6 @@ llvm::Expected<std::string> editedText(const UnitAST &U, clang::CharSourceRange 
 // E's operands at top-level && (Or: at ||), parentheses looked through.
 std::vector<const clang::Expr *> splitCondition(const clang::Expr *E, bool Or = false);
 
-// The statement that holds S (a Stmt parent), or null at the function body.
-const clang::Stmt *parentStmt(const UnitAST &U, const clang::Stmt &S);
-
 // for (T v = Init; v < Bound; ++v): step one, comparison < or <=, v declared
 // in the init; Bound and Init without side effects.
 struct CountedLoop {

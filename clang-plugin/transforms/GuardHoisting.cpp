@@ -1,6 +1,7 @@
 #include "clang-plugin/transforms/GuardHoisting.h"
 
 #include "clang-plugin/transforms/AstEdit.h"
+#include "clang-plugin/transforms/AstWalk.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Expr.h>
@@ -44,8 +45,8 @@ llvm::Error keepUnderGuards(UnitAST &U, const clang::Stmt &S, const std::vector<
     U.Rewrite.InsertTextAfter(Range->getEnd(), "\n}");
     return llvm::Error::success();
   }
-  const auto *V = Decl->isSingleDecl() ? llvm::dyn_cast<clang::VarDecl>(Decl->getSingleDecl())
-                                       : nullptr;
+  const auto *V =
+      Decl->isSingleDecl() ? llvm::dyn_cast<clang::VarDecl>(Decl->getSingleDecl()) : nullptr;
   if (!V || !V->getInit() || !V->getType()->isScalarType() ||
       V->getInitStyle() != clang::VarDecl::CInit)
     return unsupported(U, S.getBeginLoc(),
@@ -54,8 +55,9 @@ llvm::Error keepUnderGuards(UnitAST &U, const clang::Stmt &S, const std::vector<
   if (!Init)
     return Init.takeError();
   std::string Type = typeText(V->getType(), U);
-  if (U.Rewrite.ReplaceText(V->getInit()->getSourceRange(),
-                            (llvm::Twine("(") + conjunction(Guards) + ") ? (" + *Init + ") : " + Type + "{}").str()))
+  if (U.Rewrite.ReplaceText(
+          V->getInit()->getSourceRange(),
+          (llvm::Twine("(") + conjunction(Guards) + ") ? (" + *Init + ") : " + Type + "{}").str()))
     return unsupported(U, S.getBeginLoc(), "cannot edit the declaration");
   return llvm::Error::success();
 }
@@ -72,7 +74,7 @@ llvm::Expected<std::vector<Guard>> hoistOutOfGuards(UnitAST &U, const clang::Stm
   std::vector<Level> Path;
   const clang::Stmt *Body = U.Kernel.getBody();
   for (const clang::Stmt *Cur = &S; Cur != Body;) {
-    const clang::Stmt *Parent = parentStmt(U, *Cur);
+    const clang::Stmt *Parent = parentOf(Cur, U.Ctx);
     if (const auto *Block = llvm::dyn_cast_or_null<clang::CompoundStmt>(Parent))
       Path.push_back({Block, nullptr, Cur});
     else if (const auto *If = llvm::dyn_cast_or_null<clang::IfStmt>(Parent);
@@ -94,8 +96,8 @@ llvm::Expected<std::vector<Guard>> hoistOutOfGuards(UnitAST &U, const clang::Stm
       if (llvm::Error E = addGuards(U, L.If->getCond(), /*Negated=*/false, Guards))
         return E;
       // `if (cond) {...}` becomes `{...}`.
-      R.RemoveText(clang::CharSourceRange::getCharRange(L.If->getBeginLoc(),
-                                                        L.Child->getBeginLoc()));
+      R.RemoveText(
+          clang::CharSourceRange::getCharRange(L.If->getBeginLoc(), L.Child->getBeginLoc()));
       continue;
     }
     auto It = L.Block->body_begin();

@@ -99,7 +99,8 @@ bool variesInLoop(const clang::Expr *Index, const std::set<const clang::VarDecl 
   return frontend::anySubExpr(Index, [&](const clang::Expr *E) {
     if (llvm::isa<clang::ArraySubscriptExpr, clang::CallExpr>(E))
       return true;
-    if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(E); U && U->getOpcode() == clang::UO_Deref)
+    if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(E);
+        U && U->getOpcode() == clang::UO_Deref)
       return true;
     const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(E);
     const auto *V = Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
@@ -230,8 +231,9 @@ private:
       if (const clang::Stmt *InitStmt = For->getInit()) {
         const auto *Decl = llvm::dyn_cast<clang::DeclStmt>(InitStmt);
         if (!Decl)
-          return unsupported(U, InitStmt->getBeginLoc(),
-                             "the loop's init is not a declaration: cannot test it before the loop");
+          return unsupported(
+              U, InitStmt->getBeginLoc(),
+              "the loop's init is not a declaration: cannot test it before the loop");
         for (const clang::Decl *D : Decl->decls())
           if (const auto *V = llvm::dyn_cast<clang::VarDecl>(D);
               V && V->getInit() && V->getInit()->HasSideEffects(U.Ctx))

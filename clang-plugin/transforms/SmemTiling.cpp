@@ -93,8 +93,8 @@ public:
     Launch.Grid = {"(grid_x * block_x + " + std::to_string(Tile - 1) + ") / " + TS,
                    "(grid_y * block_y + " + std::to_string(Tile - 1) + ") / " + TS, "grid_z"};
     Out.Launch = Launch;
-    Out.Summary = "tiled the k loop at line " + std::to_string(Line) + " through " + TS + "x" +
-                  TS + " shared-memory tiles";
+    Out.Summary = "tiled the k loop at line " + std::to_string(Line) + " through " + TS + "x" + TS +
+                  " shared-memory tiles";
     return Out;
   }
 
@@ -151,12 +151,13 @@ private:
     std::string Out;
     llvm::raw_string_ostream OS(Out);
     OS << "{ // kopt smem-tiling: T = " << TS << "\n"
-       << "__shared__ " << typeText(M->Row->getType(), U) << " kopt_tile_row[" << TS << "]["
-       << TS << Pad << "];\n"
-       << "__shared__ " << typeText(M->Col->getType(), U) << " kopt_tile_col[" << TS << "]["
-       << TS << Pad << "];\n"
+       << "__shared__ " << typeText(M->Row->getType(), U) << " kopt_tile_row[" << TS << "][" << TS
+       << Pad << "];\n"
+       << "__shared__ " << typeText(M->Col->getType(), U) << " kopt_tile_col[" << TS << "][" << TS
+       << Pad << "];\n"
        << "for (" << KType << " kopt_kt = (" << *Init << "); kopt_kt" << Cmp
-       << "; kopt_kt += " << TS << ") {\n"
+       << "; kopt_kt += " << TS
+       << ") {\n"
        // The loads name k as the original operands do: k is this thread's k.
        << "  {\n    const " << KType << " " << K << " = kopt_kt + " << C << ";\n"
        << "    kopt_tile_row[" << R << "][" << C << "] = (" << *RowGuard << K << Cmp << ") ? "

@@ -48,8 +48,9 @@ private:
 };
 
 // Whether a function the kernel calls (directly or not) reads the geometry.
-const clang::FunctionDecl *calleeReadingGeometry(const std::vector<const clang::FunctionDecl *> &Callees,
-                                                 const clang::SourceManager &SM) {
+const clang::FunctionDecl *
+calleeReadingGeometry(const std::vector<const clang::FunctionDecl *> &Callees,
+                      const clang::SourceManager &SM) {
   std::set<const clang::FunctionDecl *> Seen;
   std::vector<const clang::FunctionDecl *> Work = Callees;
   while (!Work.empty()) {

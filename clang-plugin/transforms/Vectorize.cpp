@@ -8,6 +8,7 @@
 // pointer.
 #include "clang-plugin/IndexAnalysis.h"
 #include "clang-plugin/transforms/AstEdit.h"
+#include "clang-plugin/transforms/AstWalk.h"
 #include "clang-plugin/transforms/GlobalIndex.h"
 #include "clang-plugin/transforms/TransformFactories.h"
 #include "clang-plugin/transforms/TransformSupport.h"
@@ -132,8 +133,7 @@ public:
     llvm::Expected<int64_t> V = requireParam(Params, "V", {2, 4});
     if (!V)
       return V.takeError();
-    llvm::Expected<std::string> Text =
-        rewriteUnit(In, [&](UnitAST &U) { return rewrite(U, *V); });
+    llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &U) { return rewrite(U, *V); });
     if (!Text)
       return Text.takeError();
     TransformOutput Out;
@@ -303,8 +303,8 @@ private:
         OS << "  *reinterpret_cast<" << vectorType(P->getType()->getPointeeType(), V) << " *>("
            << P->getName() << " + kopt_base) = kopt_v_" << P->getName() << ";\n";
     // The scalar path: the original statements, one element at a time.
-    OS << "} else {\n  for (int kopt_l = 0; kopt_l < " << VS << "; ++kopt_l) {\n    const "
-       << IType << " " << Name << " = static_cast<" << IType << ">(kopt_base + kopt_l);\n"
+    OS << "} else {\n  for (int kopt_l = 0; kopt_l < " << VS << "; ++kopt_l) {\n    const " << IType
+       << " " << Name << " = static_cast<" << IType << ">(kopt_base + kopt_l);\n"
        << "    if (" << Guard << ") {\n";
     for (const clang::Stmt *S : Elementwise) {
       llvm::Expected<clang::CharSourceRange> Range = statementRange(U, *S);
@@ -331,9 +331,9 @@ private:
   // every lane stores it.
   static bool isUnconditionalStore(const UnitAST &U, const clang::Expr &E,
                                    const std::set<const clang::Stmt *> &TopLevel) {
-    const clang::Stmt *Assign = parentStmt(U, E);
+    const clang::Stmt *Assign = parentOf(&E, U.Ctx);
     while (Assign && llvm::isa<clang::ParenExpr>(Assign))
-      Assign = parentStmt(U, *Assign);
+      Assign = parentOf(Assign, U.Ctx);
     return Assign && TopLevel.count(Assign);
   }
 };
