@@ -68,7 +68,7 @@ public:
       return llvm::createStringError("the kernel has no loop %lld", static_cast<long long>(*Index));
     const frontend::LoopFeature &Loop = Loops[*Index];
     if (!unrollable(Loop))
-      return llvm::createStringError("the loop at line %u is not a canonical for loop without "
+      return llvm::createStringError("the loop at unit line %u is not a canonical for loop without "
                                      "an unroll pragma",
                                      Loop.Line);
     std::string Pragma = "#pragma unroll " + std::to_string(*Factor);
@@ -83,7 +83,7 @@ public:
         return llvm::createStringError("no for loop at line %u, column %u", Loop.Line, Loop.Column);
       clang::SourceLocation Begin = For->getBeginLoc();
       if (Begin.isMacroID())
-        return llvm::createStringError("the loop at line %u comes from a macro", Loop.Line);
+        return llvm::createStringError("the loop at unit line %u comes from a macro", Loop.Line);
       if (std::optional<std::string> Indent = indentBefore(Begin, AST.Ctx.getSourceManager()))
         AST.Rewrite.InsertTextBefore(Begin, Pragma + "\n" + *Indent);
       else
@@ -93,7 +93,7 @@ public:
     if (!Text)
       return Text.takeError();
     return TransformOutput{std::move(*Text), std::nullopt,
-                           "unrolled the loop at line " + std::to_string(Loop.Line) + " by " +
+                           "unrolled the loop at unit line " + std::to_string(Loop.Line) + " by " +
                                std::to_string(*Factor)};
   }
 };
