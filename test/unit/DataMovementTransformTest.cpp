@@ -42,32 +42,32 @@ std::vector<std::string> offered(const std::string &Code) {
 
 using Ids = std::vector<std::string>;
 
-TEST(DataMovementSpace, MatmulIsTiled) {
-  EXPECT_EQ(offered(R"(
-__global__ void mm(const float *A, const float *B, float *C, int n) {
-  int r = blockIdx.y * blockDim.y + threadIdx.y, c = blockIdx.x * blockDim.x + threadIdx.x;
-  if (r < n && c < n) {
-    float acc = 0;
-    for (int k = 0; k < n; ++k)
-      acc += A[r * n + k] * B[k * n + c];
-    C[r * n + c] = acc;
-  }
-})"),
-            (Ids{"smem-tiling"}));
+// A naive matmul whose row follows RowDim and column ColDim.
+std::string matmul(char RowDim, char ColDim) {
+  std::string R(1, RowDim), C(1, ColDim);
+  return "__global__ void mm(const float *A, const float *B, float *C, int n) {\n"
+         "  int r = blockIdx." +
+         R + " * blockDim." + R + " + threadIdx." + R +
+         ";\n"
+         "  int c = blockIdx." +
+         C + " * blockDim." + C + " + threadIdx." + C +
+         ";\n"
+         "  if (r < n && c < n) {\n"
+         "    float acc = 0;\n"
+         "    for (int k = 0; k < n; ++k)\n"
+         "      acc += A[r * n + k] * B[k * n + c];\n"
+         "    C[r * n + c] = acc;\n"
+         "  }\n"
+         "}\n";
 }
 
+TEST(DataMovementSpace, MatmulIsTiled) {
+  EXPECT_EQ(offered(matmul('y', 'x')), (Ids{"smem-tiling"}));
+}
+
+// Row from x: lanes stride through A and C.
 TEST(DataMovementSpace, ReversedMatmulIsTiledOrSwapped) {
-  EXPECT_EQ(offered(R"(
-__global__ void mm(const float *A, const float *B, float *C, int n) {
-  int r = blockIdx.x * blockDim.x + threadIdx.x, c = blockIdx.y * blockDim.y + threadIdx.y;
-  if (r < n && c < n) {
-    float acc = 0;
-    for (int k = 0; k < n; ++k)
-      acc += A[r * n + k] * B[k * n + c];
-    C[r * n + c] = acc;
-  }
-})"),
-            (Ids{"smem-tiling", "thread-mapping-swap"}));
+  EXPECT_EQ(offered(matmul('x', 'y')), (Ids{"smem-tiling", "thread-mapping-swap"}));
 }
 
 TEST(DataMovementSpace, AccumulationIntoGlobalIsScalarReplaced) {
