@@ -1,0 +1,10 @@
+// An accumulation into global memory inside the k loop (scalar replacement).
+#pragma kopt optimize launch(grid: (n + 15) / 16, (n + 15) / 16; block: 16, 16) \
+    args(n = 64) buffers(A[n * n] in, B[n * n] in, C[n * n] inout) noalias
+__global__ void matmul_acc(const float *A, const float *B, float *C, int n) {
+  int i = blockIdx.y * blockDim.y + threadIdx.y;
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && j < n)
+    for (int k = 0; k < n; k++)
+      C[i * n + j] += A[i * n + k] * B[k * n + j];
+}
