@@ -19,20 +19,11 @@ namespace {
 // The cache kcc would use from the current directory: --kopt- flags among
 // Args, then KOPT_ variables, then the nearest .kopt.yaml.
 llvm::Expected<memory::ResultCache> openCache(std::vector<std::string> &Args) {
-  llvm::Expected<SplitCommandLine> Split = splitKoptFlags(Args);
-  if (!Split)
-    return Split.takeError();
-  Args = Split->CompilerArgs;
-  KoptOptions Options;
-  llvm::SmallString<256> Cwd;
-  if (!llvm::sys::fs::current_path(Cwd))
-    if (std::optional<std::string> Config = findConfigFile(Cwd))
-      if (llvm::Error E = loadConfigFile(*Config, Options))
-        return E;
-  GetEnvFn GetEnv = NvccSearchEnvironment::current().GetEnv;
-  if (llvm::Error E = applyEnvironmentAndFlags(Options, GetEnv, *Split))
-    return E;
-  llvm::Expected<memory::CacheConfig> Config = cacheConfigFrom(Options, GetEnv);
+  llvm::Expected<KoptOptions> Options = koptOptionsFor(Args);
+  if (!Options)
+    return Options.takeError();
+  llvm::Expected<memory::CacheConfig> Config =
+      cacheConfigFrom(*Options, NvccSearchEnvironment::current().GetEnv);
   if (!Config)
     return Config.takeError();
   return memory::ResultCache::open(*Config);

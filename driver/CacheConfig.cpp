@@ -1,6 +1,10 @@
 #include "driver/CacheConfig.h"
 
+#include "driver/KoptConfigFile.h"
+#include "driver/NvccLocator.h"
+
 #include <llvm/ADT/SmallString.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 
 namespace kopt::driver {
@@ -47,6 +51,23 @@ llvm::Expected<memory::CacheConfig> cacheConfigFrom(const KoptOptions &Options,
   if (const std::string &Project = Options.get("project_cache").Value; !Project.empty())
     Config.ProjectDir = Project;
   return Config;
+}
+
+llvm::Expected<KoptOptions> koptOptionsFor(std::vector<std::string> &Args) {
+  llvm::Expected<SplitCommandLine> Split = splitKoptFlags(Args);
+  if (!Split)
+    return Split.takeError();
+  Args = Split->CompilerArgs;
+  KoptOptions Options;
+  llvm::SmallString<256> Cwd;
+  if (!llvm::sys::fs::current_path(Cwd))
+    if (std::optional<std::string> Config = findConfigFile(Cwd))
+      if (llvm::Error E = loadConfigFile(*Config, Options))
+        return E;
+  if (llvm::Error E =
+          applyEnvironmentAndFlags(Options, NvccSearchEnvironment::current().GetEnv, *Split))
+    return E;
+  return Options;
 }
 
 } // namespace kopt::driver

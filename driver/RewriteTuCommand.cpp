@@ -6,6 +6,8 @@
 #include "clang-plugin/KernelFinder.h"
 #include "clang-plugin/PragmaText.h"
 #include "clang-plugin/VariantSplice.h"
+#include "driver/CacheConfig.h"
+#include "driver/CacheVariantProvider.h"
 #include "driver/FrontendSetup.h"
 #include "driver/Subcommand.h"
 #include "driver/VariantProvider.h"
@@ -157,6 +159,20 @@ int rewrite(const std::vector<std::string> &Args, const Voice &V) {
   if (!Files)
     return fail(V, llvm::toString(Files.takeError()));
   std::vector<VariantProvider *> Providers = {Files->get()};
+  // Then the result cache (which optimizes on a miss where it may); kopt apply
+  // splices only the given files.
+  std::unique_ptr<CacheVariantProvider> Cached;
+  if (!V.AllKernels && Tu.Options.get("mode").Value != "off") {
+    auto Config = cacheConfigFrom(Tu.Options, GetEnv);
+    auto Cache = Config ? memory::ResultCache::open(*Config) : Config.takeError();
+    if (Cache) {
+      Cached = std::make_unique<CacheVariantProvider>(std::move(*Cache), V.NotePrefix);
+      Providers.push_back(Cached.get());
+    } else {
+      llvm::errs() << V.WarnPrefix << "no result cache: " << llvm::toString(Cache.takeError())
+                   << "\n";
+    }
+  }
 
   // clang's own warnings would repeat nvcc's: shown only for a pragma's error
   // or with --kopt-verbose.

@@ -23,6 +23,7 @@ int runVersion(const std::vector<std::string> &Args);
 int runDevice(const std::vector<std::string> &Args);
 int runInspect(const std::vector<std::string> &Args);
 int runEval(const std::vector<std::string> &Args);
+int runOptimize(const std::vector<std::string> &Args);
 int runCache(const std::vector<std::string> &Args);
 int runTransform(const std::vector<std::string> &Args);
 int runRewriteTu(const std::vector<std::string> &Args);

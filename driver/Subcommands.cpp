@@ -7,6 +7,8 @@ static const Subcommand Table[] = {
      "parse a CUDA file with kopt's front end and print its kernels as JSON", runInspect},
     {"eval", "eval FILE [--kernel K] [--variant UNIT.cu [--launch G:B[:S]]] [--json] [-- FLAGS]",
      "measure an annotated kernel on the GPU; verify and time a variant against it", runEval},
+    {"optimize", "optimize FILE [--kernel K] [--kopt-OPTION]... [-- FLAGS]",
+     "optimize annotated kernels on the GPU and store the results in kcc's cache", runOptimize},
     {"cache", "cache ls|show K|stats|-s|gc|...",
      "the result cache (also clear, export DIR, import DIR; -s: summary)", runCache},
     {"transform", "transform FILE --kernel K (--apply ID[:k=v,...] | --list) [-- FLAGS]",

@@ -1,0 +1,75 @@
+// The optimization loop of one kernel (DESIGN.md, "The optimizer"): the
+// profiler measures the original, the planner orders the applicable skills'
+// transforms and their parameters, the coder applies them (mechanically, the
+// skills engine), the reviewer rejects variants that could fool the
+// evaluator, and the evaluator verifies and times each one against the
+// original. Best-first search over chains of transforms, within a budget of
+// wall time and evaluations; short-term memory keeps every attempt, never
+// evaluates one variant twice and does not retry a transform step that failed.
+#pragma once
+
+#include "clang-plugin/KernelFinder.h"
+#include "clang-plugin/KernelVariant.h"
+#include "clang-plugin/transforms/TransformPipeline.h"
+#include "evaluator/Evaluator.h"
+
+#include <llvm/Support/Error.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kopt::agents {
+
+struct OptimizeBudget {
+  double Seconds = 120;
+  unsigned Evaluations = 40;
+  unsigned MaxDepth = 3;      // Transforms in one chain.
+  unsigned PointsPerStep = 3; // Parameter points tried per transform and node.
+};
+
+struct OptimizeRequest {
+  const frontend::KernelSummary *Kernel = nullptr;
+  evaluator::Workload Work;
+  std::vector<std::string> CompileOptions; // For the evaluator's compile (WorkloadFromKernel.h).
+  std::vector<std::string> ClangArgs;      // For the transforms' parses.
+  OptimizeBudget Budget;
+  std::vector<std::string> Disabled; // Transform ids the pragma's skills(-id) turned off.
+  std::vector<std::string> Forced;   // skills(+id): tried first.
+};
+
+// One variant tried: the chain that made it and what the evaluator said.
+struct Attempt {
+  std::vector<std::string> Steps; // "smem-tiling:T=32", in order.
+  std::string Hash;
+  evaluator::Verdict Result = evaluator::Verdict::Wrong;
+  std::string Detail;
+  double Speedup = 0, Seconds = 0; // Seconds since the loop started.
+};
+
+struct OptimizeResult {
+  evaluator::Baseline Original;
+  std::vector<Attempt> Trajectory;
+  // The fastest verified variant with a significant gain, if any.
+  std::optional<frontend::KernelVariant> Best;
+  std::vector<std::string> BestSteps;
+  evaluator::VariantOutcome BestOutcome;
+  double Seconds = 0;
+};
+
+using ProgressFn = std::function<void(const Attempt &, unsigned Index, double BestSpeedup)>;
+
+llvm::Expected<OptimizeResult> optimizeKernel(const OptimizeRequest &Request,
+                                              evaluator::Evaluator &Eval,
+                                              const ProgressFn &Progress = {});
+
+// The spliceable variant (KernelVariant.h) of a transformed unit: the kernel's
+// definition, renamed when Launch remaps the launch. Fails where the transforms
+// changed the unit outside the kernel's definition.
+llvm::Expected<frontend::KernelVariant>
+variantFromUnit(const frontend::KernelSummary &Original, llvm::StringRef UnitText,
+                const std::optional<frontend::LaunchMapping> &Launch,
+                const std::vector<std::string> &ClangArgs);
+
+} // namespace kopt::agents

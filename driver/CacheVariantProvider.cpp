@@ -1,0 +1,80 @@
+#include "driver/CacheVariantProvider.h"
+
+#include "driver/KernelOptimization.h"
+#include "memory/FileLock.h"
+
+namespace kopt::driver {
+
+llvm::Expected<std::optional<ProvidedVariant>>
+CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuContext &Tu) {
+  memory::CacheKey Key = cacheKeyFor(K, Tu.Arch, Tu.NvccFlags, Tu.SourcePath);
+  std::string Warning;
+  auto Hit = Cache.lookup(Key, &Warning);
+  if (!Hit)
+    return Hit.takeError();
+  if (!Warning.empty())
+    llvm::errs() << NotePrefix << Warning << "\n";
+  std::string Where = Tu.SourcePath + ":" + std::to_string(K.Line) + ": " + K.Name + ": ";
+  std::optional<memory::CacheEntry> Entry = std::move(*Hit);
+  std::string Source = "cache";
+  if (!Entry) {
+    auto Made = optimizeOnMiss(K, Tu, Key);
+    if (!Made)
+      return Made.takeError();
+    Entry = std::move(*Made);
+    Source = "optimized now";
+  }
+  if (!Entry)
+    return std::nullopt;
+  if (!Entry->Variant) {
+    if (Tu.Options.verbose())
+      llvm::errs() << NotePrefix << Where << describeEntry(*Entry) << " (" << Source << ")\n";
+    return std::nullopt;
+  }
+  return ProvidedVariant{*Entry->Variant, describeEntry(*Entry) + " (" + Source + ")"};
+}
+
+llvm::Expected<std::optional<memory::CacheEntry>>
+CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuContext &Tu,
+                                     const memory::CacheKey &Key) {
+  std::string Where = Tu.SourcePath + ":" + std::to_string(K.Line) + ": " + K.Name + ": ";
+  if (Tu.Options.get("mode").Value != "optimize") {
+    if (Tu.Options.verbose())
+      llvm::errs() << NotePrefix << Where << "no cached variant (cache-only): the original\n";
+    return std::nullopt;
+  }
+  if (!Eval && NoGpu.empty()) {
+    auto Started = evaluator::Evaluator::start();
+    if (Started)
+      Eval = std::move(*Started);
+    else
+      NoGpu = llvm::toString(Started.takeError());
+  }
+  if (!Eval) {
+    llvm::errs() << NotePrefix << Where << "no cached variant, and no GPU to optimize it here ("
+                 << NoGpu << "): compiling the original\n";
+    return std::nullopt;
+  }
+  // One kernel timed at a time on this GPU, whatever else the build runs.
+  auto Lock = memory::GpuLock::acquire(memory::GpuLock::defaultPath());
+  if (!Lock)
+    return Lock.takeError();
+  llvm::errs() << NotePrefix << Where << "optimizing on " << Eval->device().Name << "\n";
+  KernelJob Job;
+  Job.Kernel = &K;
+  Job.File = Tu.SourcePath;
+  Job.NvccFlags = Tu.NvccFlags;
+  Job.ClangArgs = Tu.ClangArgs;
+  Job.Engine = Tu.Options.get("engine").Value;
+  if (double Seconds;
+      !llvm::StringRef(Tu.Options.get("budget").Value).rtrim("s").getAsDouble(Seconds))
+    Job.BudgetSeconds = Seconds;
+  auto Result = optimizeForCache(Job, *Eval, Tu.Options.verbose() ? &llvm::errs() : nullptr);
+  if (!Result)
+    return Result.takeError();
+  if (llvm::Error E = Cache.store(Key, Result->Entry))
+    llvm::errs() << NotePrefix << Where << "not cached: " << llvm::toString(std::move(E)) << "\n";
+  return Result->Entry;
+}
+
+} // namespace kopt::driver

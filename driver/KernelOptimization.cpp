@@ -1,0 +1,143 @@
+#include "driver/KernelOptimization.h"
+
+#include "driver/PragmaJson.h"
+#include "driver/WorkloadFromKernel.h"
+#include "evaluator/WorkerProtocol.h"
+#include "kopt/Version.h"
+
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/Format.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <ctime>
+
+namespace kopt::driver {
+
+namespace {
+std::string cudaVersion() {
+  if (auto V = evaluator::nvrtcVersion())
+    return *V;
+  else
+    llvm::consumeError(V.takeError());
+  return std::to_string(CUDA_VERSION / 1000) + "." + std::to_string(CUDA_VERSION % 1000 / 10);
+}
+
+// The clauses without their position: moving a pragma does not change the result.
+std::string canonicalClauses(const frontend::KernelSummary &K) {
+  nlohmann::ordered_json J = pragmaToJson(K.Pragma);
+  if (J.is_object()) {
+    J.erase("line");
+    J.erase("column");
+  }
+  return J.dump();
+}
+
+std::string utcNow() {
+  std::time_t T = std::time(nullptr);
+  char Buffer[32];
+  std::strftime(Buffer, sizeof(Buffer), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&T));
+  return Buffer;
+}
+} // namespace
+
+memory::CacheKey cacheKeyFor(const frontend::KernelSummary &Kernel, llvm::StringRef Arch,
+                             const std::vector<std::string> &NvccFlags, llvm::StringRef File) {
+  memory::CacheKeyInputs In;
+  In.UnitHash = Kernel.Unit.Hash;
+  In.Clauses = canonicalClauses(Kernel);
+  In.Arch = Arch.str();
+  In.CudaVersion = cudaVersion();
+  // The unit compiles with these; include paths are left out (the unit's text
+  // holds what the user's headers contribute).
+  for (const std::string &O : unitCompileOptions(NvccFlags, File))
+    if (!llvm::StringRef(O).starts_with("-I"))
+      In.CodegenFlags.push_back(O);
+  for (const std::string &F : NvccFlags)
+    if (llvm::StringRef(F).starts_with("-O") || F == "-G" || F == "--device-debug")
+      In.CodegenFlags.push_back(F);
+  In.KoptVersion = Version;
+  return memory::makeCacheKey(In);
+}
+
+llvm::Expected<KernelJobResult> optimizeForCache(const KernelJob &Job, evaluator::Evaluator &Eval,
+                                                 llvm::raw_ostream *Log) {
+  const frontend::KernelSummary &K = *Job.Kernel;
+  auto W = workloadFor(K, Job.File);
+  if (!W)
+    return W.takeError();
+  agents::OptimizeRequest R;
+  R.Kernel = &K;
+  R.Work = *W;
+  R.CompileOptions = unitCompileOptions(Job.NvccFlags, Job.File);
+  R.ClangArgs = Job.ClangArgs;
+  R.Budget.Seconds = Job.BudgetSeconds;
+  R.Budget.Evaluations = Job.BudgetEvaluations;
+  if (K.Pragma && K.Pragma->Budget) {
+    if (K.Pragma->Budget->TimeSeconds)
+      R.Budget.Seconds = *K.Pragma->Budget->TimeSeconds;
+    if (K.Pragma->Budget->Evals)
+      R.Budget.Evaluations = static_cast<unsigned>(*K.Pragma->Budget->Evals);
+  }
+  if (K.Pragma && K.Pragma->Skills)
+    for (const frontend::SkillToggle &T : *K.Pragma->Skills)
+      (T.Enabled ? R.Forced : R.Disabled).push_back(T.Id);
+
+  auto Progress = [&](const agents::Attempt &A, unsigned Index, double Best) {
+    if (!Log)
+      return;
+    *Log << "  [" << llvm::format("%2u", Index) << " " << llvm::format("%6.1f", A.Seconds) << "s] "
+         << llvm::format("%-48s", llvm::join(A.Steps, " + ").c_str()) << " "
+         << llvm::format("%-15s", spelling(A.Result).str().c_str());
+    if (A.Result == evaluator::Verdict::Faster || A.Result == evaluator::Verdict::NotFaster)
+      *Log << llvm::format("%6.2fx", A.Speedup);
+    else
+      *Log << "       ";
+    *Log << "  best " << llvm::format("%.2fx", Best) << "\n";
+    Log->flush();
+  };
+  auto Optimized = agents::optimizeKernel(R, Eval, Progress);
+  if (!Optimized)
+    return Optimized.takeError();
+
+  KernelJobResult Out;
+  Out.Optimized = std::move(*Optimized);
+  const agents::OptimizeResult &O = Out.Optimized;
+  memory::CacheEntry &E = Out.Entry;
+  E.KernelName = K.Name;
+  E.Variant = O.Best;
+  E.Speedup = O.Best ? O.BestOutcome.Speedup : 1.0;
+  E.Timing = {{"original", O.Original.Timing}};
+  if (O.Best) {
+    E.Timing["variant"] = O.BestOutcome.Variant;
+    E.Timing["original_interleaved"] = O.BestOutcome.Original;
+    E.Timing["p_value"] = O.BestOutcome.PValue;
+    E.Verification = {{"seeds", O.BestOutcome.SeedsVerified},
+                      {"worst_tolerance_ratio", O.BestOutcome.WorstToleranceRatio}};
+  }
+  E.Trajectory = nlohmann::json::array();
+  for (const agents::Attempt &A : O.Trajectory)
+    E.Trajectory.push_back({{"steps", A.Steps},
+                            {"hash", A.Hash},
+                            {"verdict", spelling(A.Result).str()},
+                            {"speedup", A.Speedup},
+                            {"detail", A.Detail.substr(0, 300)}});
+  E.Origin.Engine = Job.Engine;
+  E.Origin.Device = O.Original.Device.Name;
+  E.Origin.Date = utcNow();
+  E.Origin.KoptVersion = Version;
+  E.Origin.Skills = O.BestSteps;
+  return Out;
+}
+
+std::string describeEntry(const memory::CacheEntry &E) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  if (E.Variant)
+    OS << "verified variant (" << llvm::join(E.Origin.Skills, " + ") << "), "
+       << llvm::format("%.2f", E.Speedup) << "x faster on " << E.Origin.Device;
+  else
+    OS << "no variant beat the original on " << E.Origin.Device;
+  return Text;
+}
+
+} // namespace kopt::driver

@@ -1,0 +1,48 @@
+// What `kopt optimize` and kcc's rewrite (on a cache miss) share: the cache
+// key of an annotated kernel, and one kernel's optimization from its pragma
+// to a cache entry.
+#pragma once
+
+#include "agents/KernelOptimizer.h"
+#include "clang-plugin/KernelFinder.h"
+#include "driver/KoptOptions.h"
+#include "evaluator/Evaluator.h"
+#include "memory/CacheEntry.h"
+#include "memory/CacheKey.h"
+
+#include <llvm/Support/Error.h>
+
+#include <string>
+#include <vector>
+
+namespace kopt::driver {
+
+// The key's inputs (README, "The result cache"): the unit's hash, the pragma's
+// clauses, the architecture, CUDA's version, the compile's code-generation
+// flags and kopt's version.
+memory::CacheKey cacheKeyFor(const frontend::KernelSummary &Kernel, llvm::StringRef Arch,
+                             const std::vector<std::string> &NvccFlags, llvm::StringRef File);
+
+struct KernelJob {
+  const frontend::KernelSummary *Kernel = nullptr;
+  std::string File;
+  std::vector<std::string> NvccFlags, ClangArgs;
+  std::string Engine = "skills";
+  double BudgetSeconds = 120; // The pragma's budget(...) overrides these.
+  unsigned BudgetEvaluations = 40;
+};
+
+struct KernelJobResult {
+  agents::OptimizeResult Optimized;
+  memory::CacheEntry Entry;
+};
+
+// Runs the loop for one kernel on Eval's GPU and makes its cache entry.
+// Progress: one line per variant to Log (null: quiet).
+llvm::Expected<KernelJobResult> optimizeForCache(const KernelJob &Job, evaluator::Evaluator &Eval,
+                                                 llvm::raw_ostream *Log);
+
+// "verified variant (smem-tiling:T=32), 4.21x faster on NVIDIA H100 80GB HBM3"
+std::string describeEntry(const memory::CacheEntry &Entry);
+
+} // namespace kopt::driver
