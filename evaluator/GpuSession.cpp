@@ -158,8 +158,7 @@ const std::vector<std::vector<uint8_t>> &GpuSession::inputsFor(uint64_t Seed) {
   auto It = Inputs.find(Seed);
   if (It != Inputs.end())
     return It->second;
-  if (Inputs.size() >= 4) // Bounded host memory: keep a few seeds' inputs.
-    Inputs.erase(Inputs.begin());
+  Inputs.clear(); // Bounded host memory: buffers may be gigabytes; one seed's inputs are kept.
   std::vector<std::vector<uint8_t>> Data;
   unsigned Index = 0;
   for (const KernelArg &A : Current.Args)
