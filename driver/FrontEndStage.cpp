@@ -12,8 +12,8 @@ namespace {
 // What rewrite-tu's last line says when it fails (exit 2).
 constexpr llvm::StringLiteral FailurePrefix = "kopt rewrite-tu: error: ";
 // The options kopt's side reads; the rest (keep) are kcc's own.
-constexpr llvm::StringLiteral Passed[] = {"mode",      "engine", "budget",
-                                          "cache_dir", "strict", "verbose"};
+constexpr llvm::StringLiteral Passed[] = {"mode",           "engine",        "budget", "cache_dir",
+                                          "cache_max_size", "project_cache", "strict", "verbose"};
 } // namespace
 
 std::string koptToolPath(const GetEnvFn &GetEnv) {
