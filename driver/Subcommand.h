@@ -22,5 +22,6 @@ const Subcommand *findSubcommand(llvm::StringRef Name);
 int runVersion(const std::vector<std::string> &Args);
 int runDevice(const std::vector<std::string> &Args);
 int runInspect(const std::vector<std::string> &Args);
+int runSkills(const std::vector<std::string> &Args);
 
 } // namespace kopt::driver

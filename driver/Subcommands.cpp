@@ -6,6 +6,8 @@ static const Subcommand Table[] = {
     {"inspect", "inspect FILE [--unit K] [-- FLAGS]",
      "parse a CUDA file with kopt's front end and print its kernels as JSON", runInspect},
     {"device", "device [--json]", "list the GPUs the NVIDIA driver sees", runDevice},
+    {"skills", "skills [show ID|facts|record] [--json]",
+     "list the optimization skills with their record, show one, record an outcome", runSkills},
     {"version", "version", "print kopt's version and toolchain", runVersion},
 };
 

@@ -117,8 +117,7 @@ llvm::Error replaceAtomically(const std::string &Path, const std::string &Text) 
   }
   if (std::error_code EC = llvm::sys::fs::rename(Temp, Path)) {
     llvm::sys::fs::remove(Temp);
-    return llvm::createStringError(EC, "cannot replace %s: %s", Path.c_str(),
-                                   EC.message().c_str());
+    return llvm::createStringError(EC, "cannot replace %s: %s", Path.c_str(), EC.message().c_str());
   }
   return llvm::Error::success();
 }
@@ -140,9 +139,7 @@ unsigned SkillRecord::tries() const {
   return N;
 }
 
-double SkillRecord::meanSpeedup() const {
-  return wins() ? std::exp(SumLogSpeedup / wins()) : 0;
-}
+double SkillRecord::meanSpeedup() const { return wins() ? std::exp(SumLogSpeedup / wins()) : 0; }
 
 void SkillRecord::add(const SkillRecord &Other) {
   for (unsigned I = 0; I < NumOutcomes; ++I)
@@ -180,8 +177,8 @@ void ExperienceStore::reload() {
   }
   llvm::Expected<std::map<RecordKey, SkillRecord>> R = parseRecords((*Buffer)->getBuffer());
   if (!R) {
-    Warning = Path + ": corrupt experience file (" + llvm::toString(R.takeError()) +
-              "); starting empty";
+    Warning =
+        Path + ": corrupt experience file (" + llvm::toString(R.takeError()) + "); starting empty";
     return;
   }
   Records = std::move(*R);

@@ -62,8 +62,8 @@ public:
   // Adds one outcome under the lock and writes the file; this object then
   // holds what the file holds (other processes' records included). Speedup is
   // original time / variant time (used for Faster only).
-  llvm::Error record(llvm::StringRef Skill, llvm::StringRef Kind, llvm::StringRef Device,
-                     Outcome O, double Speedup);
+  llvm::Error record(llvm::StringRef Skill, llvm::StringRef Kind, llvm::StringRef Device, Outcome O,
+                     double Speedup);
   // Rereads the file.
   void reload();
 

@@ -215,8 +215,8 @@ bool elementwise(const KernelFeatures &F) {
 
 bool isPreciseMath(llvm::StringRef Name) {
   static const std::set<std::string, std::less<>> Names = {
-      "expf", "exp2f", "exp10f", "logf",  "log2f", "log10f", "powf",  "sinf",  "cosf",
-      "tanf", "sincosf", "exp",  "log",   "pow",   "sin",    "cos",   "tanh",  "tanhf"};
+      "expf", "exp2f",   "exp10f", "logf", "log2f", "log10f", "powf", "sinf", "cosf",
+      "tanf", "sincosf", "exp",    "log",  "pow",   "sin",    "cos",  "tanh", "tanhf"};
   return Names.count(Name) > 0;
 }
 } // namespace
@@ -287,9 +287,8 @@ Facts factsFor(const KernelFeatures &F, const ProfileMetrics &Metrics) {
           A.Pattern == AccessPattern::Strided || A.Pattern == AccessPattern::Other;
     }
   }
-  unsigned ReadOnly = std::count_if(ReadParams.begin(), ReadParams.end(), [&](auto &P) {
-    return !WrittenParams.count(P);
-  });
+  unsigned ReadOnly = std::count_if(ReadParams.begin(), ReadParams.end(),
+                                    [&](auto &P) { return !WrittenParams.count(P); });
   Out.set("accesses", F.Accesses.size());
   Out.set("reads", Reads);
   Out.set("writes", Writes);

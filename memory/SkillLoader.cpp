@@ -12,11 +12,12 @@
 namespace kopt::memory {
 
 namespace {
-constexpr llvm::StringRef Fields[] = {"id",     "title", "category",  "when",           "guidance",
-                                      "effect", "risks", "transform", "typical_speedup", "params"};
-constexpr llvm::StringRef Categories[] = {"memory",      "compute",      "launch", "parallelism",
-                                          "control-flow", "loops",       "reduction",
-                                          "synchronization"};
+constexpr llvm::StringRef Fields[] = {
+    "id",    "title",     "category",        "when",  "guidance", "effect",
+    "risks", "transform", "typical_speedup", "params"};
+constexpr llvm::StringRef Categories[] = {"memory",      "compute",        "launch",
+                                          "parallelism", "control-flow",   "loops",
+                                          "reduction",   "synchronization"};
 
 // The 1-based line and column of byte Pos of Text.
 std::pair<unsigned, unsigned> lineColumn(llvm::StringRef Text, size_t Pos) {
@@ -156,7 +157,8 @@ private:
       return errorAt(Root["id"].Mark(), "id", "'" + S.Id + "' is not lower-case-with-dashes");
     if (!llvm::is_contained(Categories, S.Category))
       return errorAt(Root["category"].Mark(), "category",
-                     "'" + S.Category + "' is not one of " + llvm::join(llvm::ArrayRef(Categories), ", "));
+                     "'" + S.Category + "' is not one of " +
+                         llvm::join(llvm::ArrayRef(Categories), ", "));
     if (YAML::Node T = Root["transform"]) {
       llvm::Expected<std::string> V = scalar(Root, "transform");
       if (!V)

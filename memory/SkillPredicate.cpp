@@ -247,8 +247,8 @@ private:
     if (!E)
       return E.takeError();
     if (Tok.Text != ")" || Tok.K != Token::Kind::Symbol)
-      return error(Tok.Offset, "expected ')' to close the '(' at column " +
-                                   llvm::Twine(T.Offset + 1));
+      return error(Tok.Offset,
+                   "expected ')' to close the '(' at column " + llvm::Twine(T.Offset + 1));
     next();
     return E;
   }

@@ -30,8 +30,7 @@ namespace kopt::memory {
 class PredicateError : public llvm::ErrorInfo<PredicateError> {
 public:
   static char ID;
-  PredicateError(size_t At, std::string Text)
-      : Offset(At), Message(std::move(Text)) {}
+  PredicateError(size_t At, std::string Text) : Offset(At), Message(std::move(Text)) {}
   void log(llvm::raw_ostream &OS) const override;
   std::error_code convertToErrorCode() const override { return llvm::inconvertibleErrorCode(); }
 
