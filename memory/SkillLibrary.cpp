@@ -36,9 +36,14 @@ llvm::Expected<SkillLibrary> SkillLibrary::loadDirectory(const std::string &Dir)
       Errors += "\n";
     Errors += llvm::toString(S.takeError());
   }
-  if (!Errors.empty())
-    return llvm::createStringError(Errors);
-  return fromSkills(std::move(Skills));
+  llvm::Expected<SkillLibrary> Library = fromSkills(std::move(Skills));
+  if (Errors.empty())
+    return Library;
+  if (!Library) { // Duplicates among the files that loaded.
+    Errors += "\n";
+    Errors += llvm::toString(Library.takeError());
+  }
+  return llvm::createStringError(Errors);
 }
 
 llvm::Expected<SkillLibrary> SkillLibrary::fromSkills(std::vector<Skill> Skills) {

@@ -52,8 +52,8 @@ size_t sourceOffset(llvm::StringRef Raw, size_t Mark, llvm::StringRef Value, siz
     ++I;
     ++J;
   }
-  while (J < Raw.size() && Space(Raw[J]))
-    ++J;
+  while (Offset < Value.size() && J < Raw.size() && Space(Raw[J]))
+    ++J; // To the token, not past the end of the value.
   return J;
 }
 
