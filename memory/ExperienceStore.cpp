@@ -166,6 +166,7 @@ ExperienceStore ExperienceStore::inMemory() { return ExperienceStore(); }
 void ExperienceStore::reload() {
   Records.clear();
   Warning.clear();
+  Corrupt = false;
   if (Path.empty())
     return;
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Buffer =
@@ -179,6 +180,7 @@ void ExperienceStore::reload() {
   if (!R) {
     Warning =
         Path + ": corrupt experience file (" + llvm::toString(R.takeError()) + "); starting empty";
+    Corrupt = true;
     return;
   }
   Records = std::move(*R);
@@ -203,7 +205,7 @@ llvm::Error ExperienceStore::record(llvm::StringRef Skill, llvm::StringRef Kind,
   if (!Lock)
     return Lock.takeError();
   reload();
-  if (!Warning.empty())
+  if (Corrupt)
     llvm::sys::fs::rename(Path, Path + ".corrupt"); // Kept for a look, out of the way.
   Records[{Skill.str(), Kind.str(), Device.str()}].add(One);
   return replaceAtomically(Path, serialize(Records));

@@ -80,6 +80,7 @@ public:
 
 private:
   std::string Path, Warning;
+  bool Corrupt = false; // The file exists but does not parse.
   std::map<RecordKey, SkillRecord> Records;
 };
 

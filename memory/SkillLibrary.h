@@ -2,6 +2,7 @@
 // selection of those that apply to one kernel, ranked by experience.
 #pragma once
 
+#include "clang-plugin/PragmaClauses.h"
 #include "memory/ExperienceStore.h"
 #include "memory/Skill.h"
 
@@ -12,12 +13,10 @@
 
 namespace kopt::memory {
 
-// One entry of the pragma's skills(+id, -id): Enabled false excludes the skill,
-// true forces it in even where its predicate does not hold.
-struct SkillToggle {
-  std::string Id;
-  bool Enabled = true;
-};
+// One entry of the pragma's skills(+id, -id), as the front end parses it:
+// Enabled false excludes the skill, true forces it in even where its predicate
+// does not hold.
+using SkillToggle = frontend::SkillToggle;
 
 struct SelectedSkill {
   const Skill *S = nullptr;
