@@ -1,5 +1,7 @@
 #include "driver/KernelAnalysisJson.h"
 
+#include "memory/KernelFacts.h"
+
 namespace kopt::driver {
 
 namespace {
@@ -127,6 +129,7 @@ void addKernelAnalysisJson(Json &Kernel, const frontend::KernelSummary &K) {
   Kernel["launch_sites"] = launchSitesToJson(K.LaunchSites);
   Kernel["instantiations"] = instantiationsToJson(K.Instantiations);
   Kernel["features"] = featuresToJson(K.Features);
+  Kernel["kind"] = memory::kernelKind(K.Features); // What the skill library sees.
 }
 
 } // namespace kopt::driver

@@ -28,5 +28,6 @@ int runCache(const std::vector<std::string> &Args);
 int runTransform(const std::vector<std::string> &Args);
 int runRewriteTu(const std::vector<std::string> &Args);
 int runApply(const std::vector<std::string> &Args);
+int runSkills(const std::vector<std::string> &Args);
 
 } // namespace kopt::driver

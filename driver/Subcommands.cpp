@@ -19,6 +19,8 @@ static const Subcommand Table[] = {
     {"rewrite-tu", "rewrite-tu FILE -o OUT [OPTS]",
      "kcc's front end: check the pragmas and splice each annotated kernel's variant", runRewriteTu},
     {"device", "device [--json]", "list the GPUs the NVIDIA driver sees", runDevice},
+    {"skills", "skills [show ID|facts|record] [--json]",
+     "list the optimization skills with their record, show one, record an outcome", runSkills},
     {"version", "version", "print kopt's version and toolchain", runVersion},
 };
 

@@ -1,0 +1,24 @@
+// Kernels of the kinds the corpus lacks: a transpose and a block scan.
+#define TILE 32
+
+__global__ void transpose(const float *in, float *out, int width, int height) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < width && y < height)
+    out[x * height + y] = in[y * width + x];
+}
+
+__global__ void block_scan(const float *in, float *out, int n) {
+  __shared__ float temp[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  temp[threadIdx.x] = i < n ? in[i] : 0.0f;
+  __syncthreads();
+  for (int offset = 1; offset < blockDim.x; offset *= 2) {
+    float t = threadIdx.x >= offset ? temp[threadIdx.x - offset] : 0.0f;
+    __syncthreads();
+    temp[threadIdx.x] += t;
+    __syncthreads();
+  }
+  if (i < n)
+    out[i] = temp[threadIdx.x];
+}
