@@ -101,6 +101,8 @@ std::vector<const transform::Transform *> plannedTransforms(const OptimizeReques
   };
   for (const std::string &Id : R.Forced)
     Add(Id);
+  for (const std::string &Id : R.Ranked)
+    Add(Id);
   for (const char *Id : DefaultOrder)
     Add(Id);
   for (const auto &T : transform::allTransforms())

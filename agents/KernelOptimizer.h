@@ -37,6 +37,10 @@ struct OptimizeRequest {
   OptimizeBudget Budget;
   std::vector<std::string> Disabled; // Transform ids the pragma's skills(-id) turned off.
   std::vector<std::string> Forced;   // skills(+id): tried first.
+  // The planner's order from long-term memory: the transforms of the skills
+  // that apply to this kernel, best record first (memory/SkillLibrary.h).
+  // Transforms not named here follow in a fixed default order.
+  std::vector<std::string> Ranked;
 };
 
 // One variant tried: the chain that made it and what the evaluator said.

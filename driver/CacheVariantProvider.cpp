@@ -66,6 +66,7 @@ CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuC
   Job.NvccFlags = Tu.NvccFlags;
   Job.ClangArgs = Tu.ClangArgs;
   Job.Engine = Tu.Options.get("engine").Value;
+  Job.ExperiencePath = Cache.config().UserDir + "/experience.json";
   if (double Seconds;
       !llvm::StringRef(Tu.Options.get("budget").Value).rtrim("s").getAsDouble(Seconds))
     Job.BudgetSeconds = Seconds;

@@ -4,6 +4,10 @@
 #include "driver/WorkloadFromKernel.h"
 #include "evaluator/WorkerProtocol.h"
 #include "kopt/Version.h"
+#include "memory/ExperienceStore.h"
+#include "memory/KernelFacts.h"
+#include "memory/SkillLibrary.h"
+#include "support/InstallLayout.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/Format.h>
@@ -38,6 +42,51 @@ std::string utcNow() {
   std::strftime(Buffer, sizeof(Buffer), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&T));
   return Buffer;
 }
+memory::Outcome experienceOutcome(evaluator::Verdict V) {
+  switch (V) {
+  case evaluator::Verdict::Faster:
+    return memory::Outcome::Faster;
+  case evaluator::Verdict::NotFaster:
+    return memory::Outcome::NotFaster;
+  case evaluator::Verdict::CompileError:
+    return memory::Outcome::CompileError;
+  case evaluator::Verdict::Crashed:
+  case evaluator::Verdict::TimedOut:
+  case evaluator::Verdict::LaunchRejected:
+    return memory::Outcome::Crashed;
+  default:
+    return memory::Outcome::Wrong;
+  }
+}
+
+// The planner's ranking from long-term memory: the skills whose predicates hold
+// for this kernel's static facts, ordered by their record on kernels of its kind.
+std::vector<std::string> rankedTransforms(const frontend::KernelSummary &K,
+                                          const memory::ExperienceStore &Experience,
+                                          llvm::raw_ostream *Log) {
+  std::vector<std::string> Ranked;
+  auto Library = memory::SkillLibrary::loadDirectory(InstallLayout::forRunningBinary().skillsDir());
+  if (!Library) {
+    if (Log)
+      *Log << "  (no skill library: " << llvm::toString(Library.takeError()) << ")\n";
+    else
+      llvm::consumeError(Library.takeError());
+    return Ranked;
+  }
+  std::vector<memory::SkillToggle> Toggles;
+  if (K.Pragma && K.Pragma->Skills)
+    Toggles = *K.Pragma->Skills;
+  auto Selected = Library->select(memory::factsFor(K.Features, {}), Toggles, Experience,
+                                  memory::kernelKind(K.Features));
+  if (!Selected) {
+    llvm::consumeError(Selected.takeError());
+    return Ranked;
+  }
+  for (const memory::SelectedSkill &S : *Selected)
+    if (S.S->Transform)
+      Ranked.push_back(*S.S->Transform);
+  return Ranked;
+}
 } // namespace
 
 memory::CacheKey cacheKeyFor(const frontend::KernelSummary &Kernel, llvm::StringRef Arch,
@@ -61,6 +110,9 @@ memory::CacheKey cacheKeyFor(const frontend::KernelSummary &Kernel, llvm::String
 
 llvm::Expected<KernelJobResult> optimizeForCache(const KernelJob &Job, evaluator::Evaluator &Eval,
                                                  llvm::raw_ostream *Log) {
+  memory::ExperienceStore Experience = Job.ExperiencePath.empty()
+                                           ? memory::ExperienceStore::inMemory()
+                                           : memory::ExperienceStore::open(Job.ExperiencePath);
   const frontend::KernelSummary &K = *Job.Kernel;
   auto W = workloadFor(K, Job.File);
   if (!W)
@@ -81,6 +133,7 @@ llvm::Expected<KernelJobResult> optimizeForCache(const KernelJob &Job, evaluator
   if (K.Pragma && K.Pragma->Skills)
     for (const frontend::SkillToggle &T : *K.Pragma->Skills)
       (T.Enabled ? R.Forced : R.Disabled).push_back(T.Id);
+  R.Ranked = rankedTransforms(K, Experience, Log);
 
   auto Progress = [&](const agents::Attempt &A, unsigned Index, double Best) {
     if (!Log)
@@ -98,6 +151,16 @@ llvm::Expected<KernelJobResult> optimizeForCache(const KernelJob &Job, evaluator
   auto Optimized = agents::optimizeKernel(R, Eval, Progress);
   if (!Optimized)
     return Optimized.takeError();
+
+  // Long-term memory learns from every attempt: its last step's skill, on this
+  // kind of kernel and this device.
+  std::string Kind = memory::kernelKind(K.Features);
+  for (const agents::Attempt &A : Optimized->Trajectory) {
+    llvm::StringRef Skill = llvm::StringRef(A.Steps.back()).split(':').first;
+    if (llvm::Error E = Experience.record(Skill, Kind, Optimized->Original.Device.Name,
+                                          experienceOutcome(A.Result), A.Speedup))
+      llvm::consumeError(std::move(E)); // Experience is advisory; the result stands.
+  }
 
   KernelJobResult Out;
   Out.Optimized = std::move(*Optimized);

@@ -30,6 +30,7 @@ struct KernelJob {
   std::string Engine = "skills";
   double BudgetSeconds = 120; // The pragma's budget(...) overrides these.
   unsigned BudgetEvaluations = 40;
+  std::string ExperiencePath; // The experience store (empty: in memory only).
 };
 
 struct KernelJobResult {

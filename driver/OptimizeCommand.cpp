@@ -97,6 +97,7 @@ int runOptimize(const std::vector<std::string> &Arguments) {
     Job.NvccFlags = Loaded->Flags;
     Job.ClangArgs = Setup->clangArgs();
     Job.Engine = Options->get("engine").Value;
+    Job.ExperiencePath = CacheConfig->UserDir + "/experience.json";
     auto Budget = Options->get("budget").Value;
     if (double Seconds; !llvm::StringRef(Budget).rtrim("s").getAsDouble(Seconds))
       Job.BudgetSeconds = Seconds;
