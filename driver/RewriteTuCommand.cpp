@@ -168,9 +168,11 @@ int rewrite(const std::vector<std::string> &Args, const Voice &V) {
     if (Cache) {
       Cached = std::make_unique<CacheVariantProvider>(std::move(*Cache), V.NotePrefix);
       Providers.push_back(Cached.get());
-    } else {
-      llvm::errs() << V.WarnPrefix << "no result cache: " << llvm::toString(Cache.takeError())
+    } else if (Tu.Options.verbose()) { // Without HOME or a cache_dir: no cache, quietly.
+      llvm::errs() << V.NotePrefix << "no result cache: " << llvm::toString(Cache.takeError())
                    << "\n";
+    } else {
+      llvm::consumeError(Cache.takeError());
     }
   }
 
