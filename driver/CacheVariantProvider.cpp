@@ -60,16 +60,8 @@ CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuC
   if (!Lock)
     return Lock.takeError();
   llvm::errs() << NotePrefix << Where << "optimizing on " << Eval->device().Name << "\n";
-  KernelJob Job;
-  Job.Kernel = &K;
-  Job.File = Tu.SourcePath;
-  Job.NvccFlags = Tu.NvccFlags;
-  Job.ClangArgs = Tu.ClangArgs;
-  Job.Engine = Tu.Options.get("engine").Value;
-  Job.ExperiencePath = Cache.config().UserDir + "/experience.json";
-  if (double Seconds;
-      !llvm::StringRef(Tu.Options.get("budget").Value).rtrim("s").getAsDouble(Seconds))
-    Job.BudgetSeconds = Seconds;
+  KernelJob Job =
+      jobFor(K, Tu.SourcePath, Tu.NvccFlags, Tu.ClangArgs, Tu.Options, Cache.config().UserDir);
   auto Result = optimizeForCache(Job, *Eval, Tu.Options.verbose() ? &llvm::errs() : nullptr);
   if (!Result)
     return Result.takeError();

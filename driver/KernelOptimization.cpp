@@ -7,6 +7,7 @@
 #include "memory/ExperienceStore.h"
 #include "memory/KernelFacts.h"
 #include "memory/SkillLibrary.h"
+#include "support/Duration.h"
 #include "support/InstallLayout.h"
 
 #include <llvm/ADT/StringExtras.h>
@@ -106,6 +107,21 @@ memory::CacheKey cacheKeyFor(const frontend::KernelSummary &Kernel, llvm::String
       In.CodegenFlags.push_back(F);
   In.KoptVersion = Version;
   return memory::makeCacheKey(In);
+}
+
+KernelJob jobFor(const frontend::KernelSummary &Kernel, std::string File,
+                 std::vector<std::string> NvccFlags, std::vector<std::string> ClangArgs,
+                 const KoptOptions &Options, llvm::StringRef CacheDir) {
+  KernelJob Job;
+  Job.Kernel = &Kernel;
+  Job.File = std::move(File);
+  Job.NvccFlags = std::move(NvccFlags);
+  Job.ClangArgs = std::move(ClangArgs);
+  Job.Engine = Options.get("engine").Value;
+  if (std::optional<double> Seconds = parseDurationSeconds(Options.get("budget").Value))
+    Job.BudgetSeconds = *Seconds;
+  Job.ExperiencePath = (CacheDir + "/experience.json").str();
+  return Job;
 }
 
 llvm::Expected<KernelJobResult> optimizeForCache(const KernelJob &Job, evaluator::Evaluator &Eval,

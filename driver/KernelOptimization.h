@@ -33,6 +33,12 @@ struct KernelJob {
   std::string ExperiencePath; // The experience store (empty: in memory only).
 };
 
+// A job for Kernel with the options' engine and budget, its experience store
+// in CacheDir (the user cache, where the store lives beside the entries).
+KernelJob jobFor(const frontend::KernelSummary &Kernel, std::string File,
+                 std::vector<std::string> NvccFlags, std::vector<std::string> ClangArgs,
+                 const KoptOptions &Options, llvm::StringRef CacheDir);
+
 struct KernelJobResult {
   agents::OptimizeResult Optimized;
   memory::CacheEntry Entry;

@@ -91,16 +91,8 @@ int runOptimize(const std::vector<std::string> &Arguments) {
   int Status = 0;
   for (const frontend::KernelSummary *K : Targets) {
     llvm::outs() << K->Name << ":\n";
-    KernelJob Job;
-    Job.Kernel = K;
-    Job.File = Loaded->File;
-    Job.NvccFlags = Loaded->Flags;
-    Job.ClangArgs = Setup->clangArgs();
-    Job.Engine = Options->get("engine").Value;
-    Job.ExperiencePath = CacheConfig->UserDir + "/experience.json";
-    auto Budget = Options->get("budget").Value;
-    if (double Seconds; !llvm::StringRef(Budget).rtrim("s").getAsDouble(Seconds))
-      Job.BudgetSeconds = Seconds;
+    KernelJob Job =
+        jobFor(*K, Loaded->File, Loaded->Flags, Setup->clangArgs(), *Options, CacheConfig->UserDir);
     auto Result = optimizeForCache(Job, **Eval, &llvm::outs());
     if (!Result) {
       llvm::errs() << Loaded->File << ":" << K->Line << ": " << K->Name << ": "

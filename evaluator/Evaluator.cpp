@@ -83,7 +83,6 @@ llvm::Expected<Baseline> Evaluator::setOriginal(const KernelSource &Source, cons
   B.Timing = Answer->at("timing").get<TimingSummary>();
   if (B.Timing.MedianMs > 0)
     B.AchievedDramGBs = static_cast<double>(W.bufferBytes()) / (B.Timing.MedianMs * 1e-3) / 1e9;
-  OriginalBaseline = B;
   return B;
 }
 

@@ -88,7 +88,6 @@ private:
   std::unique_ptr<Worker> Process;
   DeviceInfo Device;
   nlohmann::json OriginalRequest; // Re-sent to a restarted worker.
-  Baseline OriginalBaseline;
 };
 
 } // namespace kopt::evaluator
