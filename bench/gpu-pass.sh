@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # One measurement pass on the GPU machine, from the repository root:
 #   bench/gpu-pass.sh BUNDLE.tar.xz OUT_DIR [KERNELS] [BUDGET]
-# 1. the installed GPU tests; 2. `kopt optimize` on examples/app, whose cache
-# becomes the example's committed project cache; 3. PyTorch eager times and
+# 1. the installed GPU tests and the evaluator's throughput (kopt-eval-rate);
+# 2. `kopt optimize` on examples/app, whose cache becomes the example's
+# committed project cache; 3. PyTorch eager times and
 # the naive suite built with nvcc and with kcc (which optimizes on each cache
 # miss, BUDGET per kernel). Everything it measures lands in OUT_DIR.
-# STEPS (default tests,app,eager,suite) picks the parts, so that a long pass can
+# STEPS (default tests,rate,app,eager,suite) picks the parts, so that a long pass can
 # be split over several device calls; SUITE_TIMEOUT bounds the suite (seconds).
 set -uo pipefail
-steps=${STEPS:-tests,app,eager,suite}
+steps=${STEPS:-tests,rate,app,eager,suite}
 suite_timeout=${SUITE_TIMEOUT:-330}
 want() { [[ ",$steps," == *",$1,"* ]]; }
 bundle=$1
@@ -28,6 +29,12 @@ if want tests; then
   echo "== GPU tests" >> "$out/pass.txt"
   (cd "$prefix/libexec/kopt/tests" && ctest -L gpu --output-on-failure -V) > "$out/gpu-tests.log" 2>&1
   tail -3 "$out/gpu-tests.log" >> "$out/pass.txt"
+fi
+
+if want rate; then
+  echo "== evaluator throughput" >> "$out/pass.txt"
+  timeout 300 "$prefix/libexec/kopt/bench/kopt-eval-rate" --variants 20 > "$out/eval-rate.txt" 2>&1
+  cat "$out/eval-rate.txt" >> "$out/pass.txt"
 fi
 
 if want app; then
