@@ -68,6 +68,7 @@ const char *const Defaults[] = {
     "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
     "smsp__thread_inst_executed_per_inst_executed.ratio",
     "smsp__sass_average_branch_targets_threads_uniform.pct",
+    "smsp__sass_branch_targets.sum",
     "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct",
     "smsp__warp_issue_stalled_barrier_per_warp_active.pct",
     "smsp__warp_issue_stalled_mio_throttle_per_warp_active.pct",

@@ -16,7 +16,6 @@ constexpr Direct Directs[] = {
     {"l1_hit_rate_pct", "l1tex__t_sector_hit_rate.pct"},
     {"l2_hit_rate_pct", "lts__t_sector_hit_rate.pct"},
     {"bytes_moved", "dram__bytes.sum"},
-    {"branch_efficiency_pct", "smsp__sass_average_branch_targets_threads_uniform.pct"},
     {"stall_long_scoreboard_pct", "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct"},
     {"stall_short_scoreboard_pct", "smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct"},
     {"stall_barrier_pct", "smsp__warp_issue_stalled_barrier_per_warp_active.pct"},
@@ -40,6 +39,11 @@ ProfileMetrics metricsFromCounters(const std::map<std::string, double, std::less
   // Active threads per executed warp instruction, as a share of the warp.
   if (const double *V = Get("smsp__thread_inst_executed_per_inst_executed.ratio"))
     Out["warp_execution_efficiency_pct"] = 100 * *V / WarpSize;
+  // Without branch instructions the uniform share reads 0, not 100: no fact.
+  const double *Uniform = Get("smsp__sass_average_branch_targets_threads_uniform.pct");
+  const double *Branches = Get("smsp__sass_branch_targets.sum");
+  if (Uniform && Branches && *Branches > 0)
+    Out["branch_efficiency_pct"] = *Uniform;
   const double *Sectors = Get("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
   const double *Requests = Get("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
   if (Sectors && Requests && *Requests > 0) // No global loads: no ratio.

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 
 using namespace kopt::evaluator;
@@ -56,7 +57,11 @@ Baseline measure(const char *Code, const char *Name, int N) {
     return {};
   auto B = (*E)->setOriginal(KernelSource{Code, Name, Name, {}}, workload(N));
   EXPECT_TRUE(bool(B)) << llvm::toString(B.takeError());
-  return B ? *B : Baseline();
+  if (!B)
+    return Baseline();
+  for (const auto &[Metric, Value] : B->Counters.Metrics) // For the log of the run.
+    std::printf("  %s %s = %.3f\n", Name, Metric.c_str(), Value);
+  return *B;
 }
 
 double metric(const Profile &P, const char *Name) {

@@ -23,6 +23,8 @@ std::map<std::string, double, std::less<>> hopperCounters() {
           {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 4096},
           {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 1024},
           {"smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct", 70},
+          {"smsp__sass_average_branch_targets_threads_uniform.pct", 85},
+          {"smsp__sass_branch_targets.sum", 5000},
           {"gpu__time_duration.sum", 1234}};
 }
 
@@ -42,6 +44,7 @@ TEST(ProfileFacts, CountersBecomeNamedFacts) {
   EXPECT_EQ(M.at("bytes_moved"), 1 << 24);
   EXPECT_EQ(M.at("warp_execution_efficiency_pct"), 75); // 24 of 32 lanes.
   EXPECT_EQ(M.at("sectors_per_request"), 4);
+  EXPECT_EQ(M.at("branch_efficiency_pct"), 85);
   EXPECT_EQ(M.at("stall_long_scoreboard_pct"), 70);
   EXPECT_FALSE(M.count("stall_barrier_pct")); // Not measured: not a fact.
   for (const auto &[Name, Value] : M) {
@@ -51,10 +54,13 @@ TEST(ProfileFacts, CountersBecomeNamedFacts) {
   }
 }
 
-TEST(ProfileFacts, NoRatioWithoutRequests) {
+TEST(ProfileFacts, NoRatioWithoutItsDenominator) {
   auto C = hopperCounters();
   C["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] = 0;
+  C["smsp__sass_branch_targets.sum"] = 0; // The uniform share then reads 0 (measured on H100).
+  C["smsp__sass_average_branch_targets_threads_uniform.pct"] = 0;
   EXPECT_FALSE(memory::metricsFromCounters(C).count("sectors_per_request"));
+  EXPECT_FALSE(memory::metricsFromCounters(C).count("branch_efficiency_pct"));
   EXPECT_TRUE(memory::metricsFromCounters({}).empty());
 }
 
