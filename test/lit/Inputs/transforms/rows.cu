@@ -1,0 +1,133 @@
+// Row-wise kernels written one thread per row, for the row-cooperative tests.
+#pragma kopt optimize launch(grid: (rows + 255) / 256; block: 256) args(rows = 64, cols = 1000) \
+    buffers(x[rows * cols] in, y[rows * cols] out) tol(rtol = 1e-3, atol = 1e-8)
+__global__ void softmax(int rows, int cols, const float *x, float *y) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows) {
+    const float *in = x + (size_t)r * cols;
+    float *out = y + (size_t)r * cols;
+    float mx = in[0];
+    for (int j = 1; j < cols; j++)
+      mx = fmaxf(mx, in[j]);
+    float sum = 0.0f;
+    for (int j = 0; j < cols; j++)
+      sum += expf(in[j] - mx);
+    for (int j = 0; j < cols; j++)
+      out[j] = expf(in[j] - mx) / sum;
+  }
+}
+
+#pragma kopt optimize launch(grid: (m + 255) / 256; block: 256) args(m = 100, k = 300) \
+    buffers(a[m * k] in, x[k] in, y[m] out) tol(rtol = 1e-3, atol = 1e-3)
+__global__ void matvec(int m, int k, const float *a, const float *x, float *y) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= m)
+    return;
+  float sum = 1.0f;
+  for (int p = 0; p < k; ++p)
+    sum += a[(size_t)row * k + p] * x[p];
+  y[row] = sum;
+}
+
+#pragma kopt optimize launch(grid: (rows + 255) / 256; block: 256) \
+    args(rows = 64, cols = 512, eps = 1e-5f) \
+    buffers(x[rows * cols] in, gamma[cols] in, beta[cols] in, y[rows * cols] out) \
+    tol(rtol = 1e-3, atol = 1e-4)
+__global__ void layer_norm(int rows, int cols, float eps, const float *x, const float *gamma,
+                           const float *beta, float *y) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows) {
+    const float *in = x + (size_t)r * cols;
+    float *out = y + (size_t)r * cols;
+    float mean = 0.0f;
+    for (int j = 0; j < cols; j += 1)
+      mean += in[j];
+    mean /= cols;
+    float var = 0.0f;
+    for (int j = 0; j < cols; j++) {
+      float d = in[j] - mean;
+      var += d * d;
+    }
+    var /= cols;
+    float inv = 1.0f / sqrtf(var + eps);
+    for (int j = 0; j < cols; j++)
+      out[j] = (in[j] - mean) * inv * gamma[j] + beta[j];
+  }
+}
+
+#pragma kopt optimize launch(grid: (rows + 255) / 256; block: 256) args(rows = 64, cols = 100) \
+    buffers(x[rows * cols] in, y[rows] out)
+__global__ void row_min(int rows, int cols, const int *x, int *y) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows) {
+    int lo = x[r * cols];
+    for (int j = 1; j < cols; j++)
+      lo = min(x[r * cols + j], lo);
+    y[r] = lo;
+  }
+}
+
+// Negative cases. A scan: the loop both carries the sum and stores it.
+#pragma kopt optimize launch(grid: (rows + 255) / 256; block: 256) args(rows = 64, cols = 100) \
+    buffers(x[rows * cols] in, y[rows * cols] out)
+__global__ void cumsum(int rows, int cols, const float *x, float *y) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows) {
+    float sum = 0.0f;
+    for (int j = 0; j < cols; j++) {
+      sum += x[(size_t)r * cols + j];
+      y[(size_t)r * cols + j] = sum;
+    }
+  }
+}
+
+// A store to the previous element: iterations depend on the order.
+#pragma kopt optimize launch(grid: (rows + 255) / 256; block: 256) args(rows = 64, cols = 100) \
+    buffers(y[rows * cols] inout)
+__global__ void shift(int rows, int cols, float *y) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows) {
+    float *row = y + (size_t)r * cols;
+    for (int j = 1; j < cols; j++)
+      row[j - 1] = row[j];
+  }
+}
+
+// A store at p[j] that reads p at another index.
+#pragma kopt optimize launch(grid: (rows + 255) / 256; block: 256) args(rows = 64, cols = 100) \
+    buffers(y[rows * cols] inout)
+__global__ void smear(int rows, int cols, float *y) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows) {
+    float *row = y + (size_t)r * cols;
+    for (int j = 1; j < cols; j++)
+      row[j] = row[j] + row[j - 1];
+  }
+}
+
+// The loop reads its accumulator: not a plain reduction.
+#pragma kopt optimize launch(grid: (rows + 255) / 256; block: 256) args(rows = 64, cols = 100) \
+    buffers(x[rows * cols] in, y[rows] out)
+__global__ void recurrence(int rows, int cols, const float *x, float *y) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows) {
+    float s = 0.0f;
+    for (int j = 0; j < cols; j++)
+      s = s * 0.5f + x[r * cols + j];
+    y[r] = s;
+  }
+}
+
+// A while loop over the row.
+#pragma kopt optimize launch(grid: (rows + 255) / 256; block: 256) args(rows = 64, cols = 100) \
+    buffers(x[rows * cols] in, y[rows] out)
+__global__ void walk(int rows, int cols, const float *x, float *y) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows) {
+    float s = 0.0f;
+    int j = 0;
+    while (j < cols)
+      s += x[r * cols + j++];
+    y[r] = s;
+  }
+}
