@@ -9,6 +9,8 @@
 // are block-uniform and barriers are safe; stores outside the loops run in
 // thread 0 only. Anything else (scans, loops carrying other state, while
 // loops) is refused: a wrong rewrite is worse than none.
+#include "clang-plugin/ClauseParser.h"
+#include "clang-plugin/PragmaClauses.h"
 #include "clang-plugin/transforms/AstEdit.h"
 #include "clang-plugin/transforms/AstWalk.h"
 #include "clang-plugin/transforms/GlobalIndex.h"
@@ -21,6 +23,7 @@
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/Stmt.h>
+#include <clang/AST/StmtCXX.h>
 #include <clang/Rewrite/Core/Rewriter.h>
 
 #include <set>
@@ -223,7 +226,7 @@ bool shuffleType(clang::QualType T) {
 // Walks the kernel body, checks each statement and queues the edits.
 class Planner {
 public:
-  explicit Planner(UnitAST &U) : U(U) {}
+  explicit Planner(UnitAST &AST) : U(AST) {}
 
   llvm::Error statement(const clang::Stmt *S, bool Tail) {
     if (const auto *Block = llvm::dyn_cast<clang::CompoundStmt>(S)) {
@@ -482,9 +485,15 @@ public:
   std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
     if (!applicable(Kernel) || Kernel.Features.Loops.empty())
       return {};
+    // A block wider than the row idles; a short row (a convolution window)
+    // gains nothing.
+    std::optional<int64_t> Trip = longestRowLoop(Kernel);
     std::vector<ParamSet> Space;
     for (int64_t B : Blocks)
-      Space.push_back({{"block", B}});
+      if (!Trip || B <= *Trip)
+        Space.push_back({{"block", B}});
+    if (Trip && *Trip < 64)
+      return {};
     return Space;
   }
 
@@ -532,6 +541,38 @@ public:
   }
 
 private:
+  // The trip count of the longest outermost loop where the pragma's args give
+  // every outermost loop's bounds; empty where one is unknown.
+  static std::optional<int64_t> longestRowLoop(const frontend::KernelSummary &Kernel) {
+    if (!Kernel.Pragma)
+      return std::nullopt;
+    frontend::NumberBindings Args = frontend::resolveArgValues(*Kernel.Pragma);
+    auto Value = [&](const std::string &Text) -> std::optional<int64_t> {
+      llvm::Expected<frontend::ClauseExpr> E = frontend::parseExprText(Text);
+      if (!E) {
+        llvm::consumeError(E.takeError());
+        return std::nullopt;
+      }
+      llvm::Expected<frontend::ClauseNumber> V = frontend::evaluateNumber(*E, Args);
+      if (!V) {
+        llvm::consumeError(V.takeError());
+        return std::nullopt;
+      }
+      const int64_t *Int = std::get_if<int64_t>(&*V);
+      return Int ? std::optional<int64_t>(*Int) : std::nullopt;
+    };
+    int64_t Longest = 0;
+    for (const frontend::LoopFeature &L : Kernel.Features.Loops) {
+      if (L.Depth != 0)
+        continue;
+      std::optional<int64_t> Init = Value(L.Init), Bound = Value(L.Bound);
+      if (!Init || !Bound)
+        return std::nullopt;
+      Longest = std::max(Longest, *Bound - *Init + (L.Comparison == "<=" ? 1 : 0));
+    }
+    return Longest;
+  }
+
   static bool applicable(const frontend::KernelSummary &Kernel) {
     if (!looksLike1DGuarded(Kernel))
       return false;
