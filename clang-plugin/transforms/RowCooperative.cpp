@@ -485,6 +485,14 @@ public:
   std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
     if (!applicable(Kernel) || Kernel.Features.Loops.empty())
       return {};
+    // The thread-per-row signature: lanes a row apart in some loop. Where the
+    // loops' accesses are coalesced across threads already (a sum over the
+    // middle dimension), one block per row reads strided and loses.
+    bool Strided = false;
+    for (const frontend::MemoryAccess &A : Kernel.Features.Accesses)
+      Strided |= A.Loop >= 0 && A.Pattern == frontend::AccessPattern::Strided;
+    if (!Strided)
+      return {};
     // A block wider than the row idles; a short row (a convolution window)
     // gains nothing.
     std::optional<int64_t> Trip = longestRowLoop(Kernel);

@@ -124,6 +124,25 @@ __global__ void window(int n, int k, const float *x, float *y) {
   EXPECT_TRUE(C.Space.empty());
 }
 
+// A sum over the middle dimension: neighbouring threads already read
+// neighbouring addresses, and one block per output would read strided.
+TEST(RowCooperative, CoalescedReductionsAreNotOffered) {
+  Case C = study(R"(
+__global__ void sum_dim(int batch, int dim, int inner, const float *x, float *out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < batch * inner) {
+    int b = t / inner;
+    int j = t % inner;
+    float sum = 0.0f;
+    for (int k = 0; k < dim; k++)
+      sum += x[((size_t)b * dim + k) * inner + j];
+    out[t] = sum;
+  }
+})");
+  EXPECT_TRUE(C.Space.empty());
+  EXPECT_EQ(C.ApplyError, ""); // Correct, only not worth trying.
+}
+
 // Accumulating into out[r] in the loop: a store that is not indexed by j.
 TEST(RowCooperative, AccumulationIntoGlobalIsRefused) {
   Case C = study(R"(
