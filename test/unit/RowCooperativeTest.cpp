@@ -65,7 +65,7 @@ Case study(const std::string &Code) {
 }
 
 const std::vector<ParamSet> AllBlocks = {
-    {{"block", 256}}, {{"block", 128}}, {{"block", 512}}, {{"block", 32}}};
+    {{"block", 256}}, {{"block", 512}}, {{"block", 128}}, {{"block", 32}}};
 
 TEST(RowCooperative, SoftmaxRowsGetABlockEach) {
   Case C = study(R"(
