@@ -141,6 +141,20 @@ unsigned countRefs(const clang::Stmt *S, const clang::VarDecl *V) {
   return N;
 }
 
+// Whether S may read memory: a subscript, a dereference or an arrow.
+bool readsMemory(const clang::Stmt *S) {
+  bool Found = false;
+  forEachStmt(S, [&](const clang::Stmt *X) {
+    if (const auto *Un = llvm::dyn_cast<clang::UnaryOperator>(X))
+      Found |= Un->getOpcode() == clang::UO_Deref;
+    else if (const auto *Member = llvm::dyn_cast<clang::MemberExpr>(X))
+      Found |= Member->isArrow();
+    else
+      Found |= llvm::isa<clang::ArraySubscriptExpr>(X);
+  });
+  return Found;
+}
+
 // The variables declared under S.
 std::set<const clang::VarDecl *> declaredIn(const clang::Stmt *S) {
   std::set<const clang::VarDecl *> Vars;
@@ -250,9 +264,16 @@ public:
         return Writes.takeError();
       if (!Writes->empty())
         return unsupported(U, If->getBeginLoc(), "a condition that assigns");
+      Fenced &= !readsMemory(If->getCond());
+      bool Entry = Fenced;
       if (llvm::Error E = statement(If->getThen(), Tail))
         return E;
-      return If->getElse() ? statement(If->getElse(), Tail) : llvm::Error::success();
+      Fenced = Entry;
+      if (If->getElse())
+        if (llvm::Error E = statement(If->getElse(), Tail))
+          return E;
+      Fenced = false; // Conservatively: either branch may have read memory.
+      return llvm::Error::success();
     }
     if (containsLoop(S))
       return unsupported(U, S->getBeginLoc(), "a loop that is not a counted for loop");
@@ -262,6 +283,15 @@ public:
   unsigned Loops = 0, Reductions = 0;
 
 private:
+  // A thread may run ahead into a store while another still reads what the
+  // store overwrites: a barrier first, unless none of the block's threads
+  // read memory since the last one.
+  std::string fence() {
+    std::string Text = Fenced ? "" : "__syncthreads();\n";
+    Fenced = true;
+    return Text;
+  }
+
   // A statement without loops: every thread runs it, unless it writes memory,
   // which thread 0 alone does (then the block waits for the store).
   llvm::Error plain(const clang::Stmt &S, bool Tail) {
@@ -271,16 +301,20 @@ private:
     bool Memory = false, Variable = false;
     for (const Write &W : *Writes)
       (W.Memory ? Memory : Variable) = true;
-    if (!Memory)
+    if (!Memory) {
+      Fenced &= !readsMemory(&S);
       return llvm::Error::success();
+    }
     if (Variable || llvm::isa<clang::DeclStmt>(S) || inspectStmt(S).Control)
       return unsupported(U, S.getBeginLoc(),
                          "a statement that writes memory and also assigns a variable or returns");
     llvm::Expected<clang::CharSourceRange> Range = statementRange(U, S);
     if (!Range)
       return Range.takeError();
-    U.Rewrite.InsertTextBefore(Range->getBegin(), "if (threadIdx.x == 0) {\n");
-    U.Rewrite.InsertTextAfter(Range->getEnd(), Tail ? "\n}" : "\n}\n__syncthreads();");
+    // Braces keep the barriers with the statement where it is an if's branch.
+    U.Rewrite.InsertTextBefore(Range->getBegin(), "{\n" + fence() + "if (threadIdx.x == 0) {\n");
+    U.Rewrite.InsertTextAfter(Range->getEnd(), Tail ? "\n}\n}" : "\n}\n__syncthreads();\n}");
+    Fenced = !Tail;
     return llvm::Error::success();
   }
 
@@ -313,11 +347,20 @@ private:
       if (!Code)
         return Code.takeError();
       std::tie(Before, After) = *Code;
+      Fenced = true; // The reduction ends with a barrier.
     } else if (Outer.empty()) {
       if (llvm::Error E = checkMap(For, *L, Memory, Locals))
         return E;
-      if (!Memory.empty() && !Tail)
-        After = "\n__syncthreads();"; // Later statements may read what the loop stored.
+      if (!Memory.empty()) {
+        Before = fence();
+        if (!Tail) // Later statements may read what the loop stored.
+          After = "\n__syncthreads();";
+      }
+      Fenced = !Memory.empty() && !Tail ? true : !readsMemory(For.getBody()) && Fenced;
+      if (!Before.empty() || !After.empty()) {
+        Before = "{\n" + Before;
+        After += "\n}";
+      }
     } else {
       return unsupported(U, For.getBeginLoc(),
                          "the loop carries state other than one reduction (a scan?)");
@@ -478,6 +521,7 @@ private:
   }
 
   UnitAST &U;
+  bool Fenced = true; // No thread has read memory since the last barrier.
 };
 
 class RowCooperative : public Transform {

@@ -131,3 +131,31 @@ __global__ void walk(int rows, int cols, const float *x, float *y) {
     y[r] = s;
   }
 }
+
+// Reads row[0] and then stores over it: the block waits for every read first.
+#pragma kopt optimize launch(grid: (rows + 255) / 256; block: 256) args(rows = 64, cols = 100) \
+    buffers(y[rows * cols] inout)
+__global__ void rescale(int rows, int cols, float *y) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows) {
+    float *row = y + (size_t)r * cols;
+    float first = row[0];
+    for (int j = 0; j < cols; j++)
+      row[j] = row[j] / first;
+  }
+}
+
+// Row loops and stores as branches of an if without braces.
+#pragma kopt optimize launch(grid: (rows + 255) / 256; block: 256) \
+    args(rows = 64, cols = 100, mode = 1) buffers(x[rows * cols] in, y[rows * cols] out)
+__global__ void copy_or_clear(int rows, int cols, int mode, const float *x, float *y) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows) {
+    if (mode)
+      for (int j = 0; j < cols; j++)
+        y[(size_t)r * cols + j] = x[(size_t)r * cols + j];
+    else
+      y[(size_t)r * cols] = x[(size_t)r * cols];
+    y[(size_t)r * cols] += 1.0f;
+  }
+}
