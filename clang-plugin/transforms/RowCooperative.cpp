@@ -242,7 +242,20 @@ bool shuffleType(clang::QualType T) {
 // Walks the kernel body, checks each statement and queues the edits.
 class Planner {
 public:
-  explicit Planner(UnitAST &AST) : U(AST) {}
+  explicit Planner(UnitAST &AST) : U(AST) {
+    // Where a pointer is reassigned, its initializer no longer says where it
+    // points.
+    forEachStmt(U.Kernel.getBody(), [&](const clang::Stmt *X) {
+      const clang::Expr *Target = nullptr;
+      if (const auto *Bin = llvm::dyn_cast<clang::BinaryOperator>(X); Bin && Bin->isAssignmentOp())
+        Target = Bin->getLHS();
+      else if (const auto *Un = llvm::dyn_cast<clang::UnaryOperator>(X);
+               Un && Un->isIncrementDecrementOp())
+        Target = Un->getSubExpr();
+      if (const clang::VarDecl *V = Target ? varOf(Target) : nullptr)
+        PointerAssigned |= V->getType()->isPointerType();
+    });
+  }
 
   llvm::Error statement(const clang::Stmt *S, bool Tail) {
     if (const auto *Block = llvm::dyn_cast<clang::CompoundStmt>(S)) {
@@ -473,19 +486,40 @@ private:
       if (Same != countRefs(For.getBody(), W->Var))
         return unsupported(U, W->At->getBeginLoc(),
                            "the loop reads '" + W->Var->getName() + "' at another index");
-      // A local pointer into a parameter: the loop must not reach that
-      // parameter another way.
-      if (const clang::Expr *Init = W->Var->getInit();
-          Init && !llvm::isa<clang::ParmVarDecl>(W->Var))
-        for (const clang::VarDecl *Root : pointersIn(Init))
-          if (mentions(For.getBody(), Root))
+      // The loop must not reach the stored buffer through another pointer
+      // (a parameter, or a local pointer into the same parameter).
+      if (PointerAssigned)
+        return unsupported(U, W->At->getBeginLoc(), "the kernel reassigns a pointer");
+      std::set<const clang::VarDecl *> Stored = roots(W->Var);
+      for (const clang::VarDecl *Other : pointersIn(For.getBody())) {
+        if (Other == W->Var)
+          continue;
+        for (const clang::VarDecl *Root : roots(Other))
+          if (Stored.count(Root))
             return unsupported(U, W->At->getBeginLoc(),
-                               "the loop reaches '" + Root->getName() + "' another way");
+                               "the loop reaches the buffer of '" + W->Var->getName() +
+                                   "' through '" + Other->getName() + "'");
+      }
     }
     return llvm::Error::success();
   }
 
-  static std::set<const clang::VarDecl *> pointersIn(const clang::Expr *E) {
+  // The parameters (or other origins) a pointer variable points into, through
+  // the initializers of local pointers.
+  static std::set<const clang::VarDecl *> roots(const clang::VarDecl *V, unsigned Depth = 0) {
+    if (llvm::isa<clang::ParmVarDecl>(V) || !V->getInit() || Depth > 8)
+      return {V};
+    std::set<const clang::VarDecl *> Out;
+    for (const clang::VarDecl *P : pointersIn(V->getInit()))
+      if (P != V)
+        for (const clang::VarDecl *R : roots(P, Depth + 1))
+          Out.insert(R);
+    if (Out.empty())
+      Out.insert(V);
+    return Out;
+  }
+
+  static std::set<const clang::VarDecl *> pointersIn(const clang::Stmt *E) {
     std::set<const clang::VarDecl *> Vars;
     forEachStmt(E, [&](const clang::Stmt *X) {
       if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(X))
@@ -522,6 +556,7 @@ private:
 
   UnitAST &U;
   bool Fenced = true; // No thread has read memory since the last barrier.
+  bool PointerAssigned = false;
 };
 
 class RowCooperative : public Transform {

@@ -159,3 +159,17 @@ __global__ void copy_or_clear(int rows, int cols, int mode, const float *x, floa
     y[(size_t)r * cols] += 1.0f;
   }
 }
+
+// Two local pointers into one buffer: the store's neighbour read hides behind
+// the second pointer.
+#pragma kopt optimize launch(grid: (rows + 255) / 256; block: 256) args(rows = 64, cols = 100) \
+    buffers(y[rows * cols + 1] inout)
+__global__ void alias(int rows, int cols, float *y) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows) {
+    float *row = y + (size_t)r * cols;
+    float *next = row + 1;
+    for (int j = 0; j < cols; j++)
+      row[j] = next[j];
+  }
+}
