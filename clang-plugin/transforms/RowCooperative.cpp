@@ -35,9 +35,9 @@ namespace {
 // other on softmax, layer norm and matvec rows; 32 was slowest.
 constexpr int64_t Blocks[] = {256, 512, 128, 32};
 
-// What an assignment, increment or atomic changes: a variable (Memory false),
-// or memory through a pointer (Pointer and Subscript set for p[i]; both null
-// where the target is not of that form).
+// What an assignment, increment or atomic changes: a variable of the thread
+// (Memory false), or memory (Var and Subscript set for p[i] with p a pointer
+// variable; Subscript null where the target is not of that form).
 struct Write {
   bool Memory = false;
   const clang::VarDecl *Var = nullptr;
@@ -56,7 +56,8 @@ Write targetOf(const clang::Expr *Lhs) {
   const clang::Expr *E = Lhs->IgnoreParenImpCasts();
   if (const clang::VarDecl *V = varOf(E)) {
     W.Var = V;
-    W.Memory = V->getType()->isReferenceType();
+    // A __device__ or static variable is memory all threads share.
+    W.Memory = V->getType()->isReferenceType() || V->hasGlobalStorage();
     return W;
   }
   if (const auto *Member = llvm::dyn_cast<clang::MemberExpr>(E); Member && !Member->isArrow())
@@ -386,20 +387,22 @@ private:
   llvm::Expected<std::pair<std::string, std::string>> reduction(const clang::ForStmt &For,
                                                                 const clang::VarDecl *S) {
     std::optional<Reduction> R;
-    unsigned Refs = 0, Updates = 0;
+    unsigned Refs = 0;
     bool Bad = false;
     forEachStmt(For.getBody(), [&](const clang::Stmt *X) {
       const auto *Bin = llvm::dyn_cast<clang::BinaryOperator>(X);
       if (!Bin || !Bin->isAssignmentOp() || targetOf(Bin->getLHS()).Var != S)
         return;
       std::optional<Reduction> One = reductionUpdate(U, *Bin, S);
-      if (!One || (R && (R->Kind != One->Kind || R->Combine != One->Combine))) {
+      // An update inside another expression hands the partial on: t = (s += e).
+      const clang::Stmt *Parent = parentOf(Bin, U.Ctx);
+      if (!One || !Parent || llvm::isa<clang::Expr>(Parent) ||
+          (R && (R->Kind != One->Kind || R->Combine != One->Combine))) {
         Bad = true;
         return;
       }
       R = One;
       Refs += One->Refs;
-      ++Updates;
     });
     if (Bad || !R)
       return unsupported(U, For.getBeginLoc(),

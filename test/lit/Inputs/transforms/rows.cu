@@ -173,3 +173,30 @@ __global__ void alias(int rows, int cols, float *y) {
       row[j] = next[j];
   }
 }
+
+// The partial escapes through a local: t = (s += e) feeds the next update.
+#pragma kopt optimize launch(grid: (rows + 255) / 256; block: 256) args(rows = 64, cols = 100) \
+    buffers(x[rows * cols] in, y[rows] out)
+__global__ void escape(int rows, int cols, const float *x, float *y) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows) {
+    float s = 0.0f;
+    for (int j = 0; j < cols; j++) {
+      float t = (s += x[r * cols + j]);
+      s += t;
+    }
+    y[r] = s;
+  }
+}
+
+__device__ float total;
+
+// A __device__ variable is memory every thread shares, not a partial.
+#pragma kopt optimize launch(grid: (rows + 255) / 256; block: 256) args(rows = 64, cols = 100) \
+    buffers(x[rows * cols] in)
+__global__ void global_sum(int rows, int cols, const float *x) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows)
+    for (int j = 0; j < cols; j++)
+      total += x[r * cols + j];
+}
