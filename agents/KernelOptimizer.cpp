@@ -18,10 +18,12 @@ using evaluator::Verdict;
 namespace {
 using Clock = std::chrono::steady_clock;
 
-// The planner's default order when no experience says otherwise: data
-// movement first (where naive kernels lose the most), then parallelism and
-// launch shape, then instruction-level tweaks.
-constexpr const char *DefaultOrder[] = {"smem-tiling",
+// The planner's default order when no experience says otherwise: the row
+// mapping first (a thread-per-row kernel loses orders of magnitude, and the
+// transform fits nothing else), then data movement (where naive kernels lose
+// the most), then parallelism and launch shape, then instruction-level tweaks.
+constexpr const char *DefaultOrder[] = {"row-cooperative",
+                                        "smem-tiling",
                                         "thread-mapping-swap",
                                         "vectorize",
                                         "scalar-replacement",
