@@ -39,9 +39,12 @@ llvm::Expected<RunVerdict> compareRuns(const Workload &W, const RunResult &Candi
       V.Worst = C->Worst;
       V.Mismatches = C->Mismatches;
       std::string What = B->Dir == Direction::In ? "changed input buffer '" : "buffer '";
-      return Fail(What + A.Name + "': " + std::to_string(C->Mismatches) + " of " +
-                  std::to_string(B->Count) + " elements differ; worst " +
-                  describeMismatch(*C->Worst));
+      std::string Text = What + A.Name + "': " + std::to_string(C->Mismatches) + " of " +
+                         std::to_string(B->Count) + " elements differ; worst " +
+                         describeMismatch(*C->Worst);
+      if (C->First && C->First->Index != C->Worst->Index)
+        Text += "; first " + describeMismatch(*C->First);
+      return Fail(std::move(Text));
     }
   }
   V.Passed = true;

@@ -194,6 +194,9 @@ TEST(RunComparison, VerdictTextsFromBufferComparisons) {
   EXPECT_NE(V->Failure.find("buffer 'y': 2 of 4 elements differ; worst element 3 is 9.000000e+00"),
             std::string::npos)
       << V->Failure;
+  EXPECT_NE(V->Failure.find("; first element 1 is 2.500000e+00, expected 2.000000e+00"),
+            std::string::npos)
+      << V->Failure;
 
   auto Changed = compareRuns(W, Clean, [&](size_t I, const BufferArg &, const Tolerance &) {
     return llvm::Expected<BufferComparison>(I == 0 ? Bad : BufferComparison());
