@@ -91,7 +91,8 @@ struct Node {
 };
 
 // The transforms in the order the planner tries them.
-std::vector<const transform::Transform *> plannedTransforms(const OptimizeRequest &R) {
+std::vector<const transform::Transform *>
+plannedTransforms(const OptimizeRequest &R, const std::vector<std::string> &Ranked) {
   std::vector<const transform::Transform *> Order;
   auto Add = [&](llvm::StringRef Id) {
     const transform::Transform *T = transform::findTransform(Id);
@@ -101,7 +102,7 @@ std::vector<const transform::Transform *> plannedTransforms(const OptimizeReques
   };
   for (const std::string &Id : R.Forced)
     Add(Id);
-  for (const std::string &Id : R.Ranked)
+  for (const std::string &Id : Ranked)
     Add(Id);
   for (const char *Id : DefaultOrder)
     Add(Id);
@@ -165,7 +166,8 @@ llvm::Expected<OptimizeResult> optimizeKernel(const OptimizeRequest &R, evaluato
 
   const frontend::LaunchDims OriginalDims = dimsOf(R.Work.Launch);
   const frontend::IntBindings Scalars = integerScalars(R.Work);
-  std::vector<const transform::Transform *> Planned = plannedTransforms(R);
+  std::vector<const transform::Transform *> Planned =
+      plannedTransforms(R, R.Rank ? R.Rank(*Base) : R.Ranked);
   std::set<std::string> Seen = {hashVariant(K.Unit.Text, std::nullopt)};
   std::set<std::string> FailedSteps; // Short-term memory of dead ends.
   std::vector<Node> Frontier = {Node{{}, K.Unit.Text, std::nullopt, 1.0}};

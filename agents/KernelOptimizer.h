@@ -41,6 +41,9 @@ struct OptimizeRequest {
   // that apply to this kernel, best record first (memory/SkillLibrary.h).
   // Transforms not named here follow in a fixed default order.
   std::vector<std::string> Ranked;
+  // When set, replaces Ranked once the original is measured: the planner's
+  // order given the baseline's profile (its counters as facts).
+  std::function<std::vector<std::string>(const evaluator::Baseline &)> Rank;
 };
 
 // One variant tried: the chain that made it and what the evaluator said.

@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # One measurement pass on the GPU machine, from the repository root:
 #   bench/gpu-pass.sh BUNDLE.tar.xz OUT_DIR [KERNELS] [BUDGET]
-# 1. the installed GPU tests; 2. `kopt optimize` on examples/app, whose cache
-# becomes the example's committed project cache; 3. PyTorch eager times and
+# 1. the installed GPU tests and the evaluator's throughput (kopt-eval-rate);
+# 2. `kopt optimize` on examples/app, whose cache becomes the example's
+# committed project cache; 3. PyTorch eager times and
 # the naive suite built with nvcc and with kcc (which optimizes on each cache
 # miss, BUDGET per kernel). Everything it measures lands in OUT_DIR.
+# STEPS (default tests,rate,app,eager,suite) picks the parts, so that a long pass can
+# be split over several device calls; SUITE_TIMEOUT bounds the suite (seconds).
 set -uo pipefail
+steps=${STEPS:-tests,rate,app,eager,suite}
+suite_timeout=${SUITE_TIMEOUT:-330}
+want() { [[ ",$steps," == *",$1,"* ]]; }
 bundle=$1
 out=$2
 only=${3:-matmul_square,matmul_rect,matmul_transposed_a,matmul_3d,gemm_bias_relu,conv2d,layer_norm,new_gelu,cross_entropy,conv2d_relu_maxpool}
@@ -19,20 +25,36 @@ date -u +%FT%TZ > "$out/pass.txt"
 git rev-parse --short HEAD >> "$out/pass.txt" 2>/dev/null || true
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >> "$out/pass.txt"
 
-echo "== GPU tests" >> "$out/pass.txt"
-(cd "$prefix/libexec/kopt/tests" && ctest -L gpu --output-on-failure -V) > "$out/gpu-tests.log" 2>&1
-tail -3 "$out/gpu-tests.log" >> "$out/pass.txt"
+if want tests; then
+  echo "== GPU tests" >> "$out/pass.txt"
+  (cd "$prefix/libexec/kopt/tests" && ctest -L gpu --output-on-failure -V) > "$out/gpu-tests.log" 2>&1
+  tail -3 "$out/gpu-tests.log" >> "$out/pass.txt"
+fi
 
-echo "== kopt optimize examples/app" >> "$out/pass.txt"
-timeout 200 kopt optimize examples/app/main.cu --kopt-cache-dir="$work/app-cache" \
-  --kopt-budget=60s -- -O3 -arch=sm_90 > "$out/optimize-app.txt" 2>&1
-echo "exit $?" >> "$out/pass.txt"
+if want rate; then
+  echo "== evaluator throughput" >> "$out/pass.txt"
+  timeout 300 "$prefix/libexec/kopt/bench/kopt-eval-rate" --variants 20 > "$out/eval-rate.txt" 2>&1
+  cat "$out/eval-rate.txt" >> "$out/pass.txt"
+fi
 
+if want app; then
+  echo "== kopt optimize examples/app" >> "$out/pass.txt"
+  timeout 200 kopt optimize examples/app/main.cu --kopt-cache-dir="$work/app-cache" \
+    --kopt-budget=60s -- -O3 -arch=sm_90 > "$out/optimize-app.txt" 2>&1
+  echo "exit $?" >> "$out/pass.txt"
+fi
+
+if want eager; then
+  echo "== PyTorch eager ($only)" >> "$out/pass.txt"
+  timeout 300 python3 bench/torch_eager.py --only "$only" --out "$out/eager.json" > "$out/eager.log" 2>&1
+  echo "torch exit $?" >> "$out/pass.txt"
+fi
+
+want suite || { cat "$out/pass.txt"; exit 0; }
 echo "== bench suite ($only, budget $budget)" >> "$out/pass.txt"
-timeout 90 python3 bench/torch_eager.py --only "$only" --out "$out/eager.json" > "$work/eager.log" 2>&1
-echo "torch exit $?" >> "$out/pass.txt"
-timeout 330 python3 bench/suite.py --kcc "$prefix/bin/kcc" --only "$only" --jobs 8 \
-  --build-dir "$work/suite" --torch-json "$out/eager.json" --out-md "$out/suite.md" \
+eager_json=${EAGER_JSON:-$out/eager.json}
+timeout "$suite_timeout" python3 bench/suite.py --kcc "$prefix/bin/kcc" --only "$only" --jobs 8 \
+  --build-dir "$work/suite" --torch-json "$eager_json" --out-md "$out/suite.md" \
   --out-json "$out/suite.json" --kopt-budget="$budget" --kopt-cache-dir="$work/suite-cache" \
   --kopt-verbose > "$out/suite.log" 2>&1
 echo "suite exit $?" >> "$out/pass.txt"

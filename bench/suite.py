@@ -86,7 +86,30 @@ def build(args, name, which):
               "build_ok": proc.returncode == 0}
     if proc.returncode != 0:
         record["build_error"] = (proc.stderr or proc.stdout).strip()[-2000:]
+    if which == "kcc":
+        record.update(kcc_outcome(proc.stderr))
     return name, which, record
+
+
+# kcc's notes (with --kopt-verbose): one progress line per variant the loop tried,
+# "  [ 3   12.3s] steps  verdict  1.23x  best 1.50x", and per kernel what it used:
+# "verified variant (steps), 1.72x faster on DEVICE" or "no variant beat the original".
+PROGRESS = re.compile(r"^\s+\[\s*\d+\s+([0-9.]+)s\]", re.M)
+USED = re.compile(r"verified variant \((.*?)\), ([0-9.]+)x faster")
+
+
+def kcc_outcome(stderr):
+    """Winning steps, variants tried and the loop's seconds from kcc's notes."""
+    seconds = [float(s) for s in PROGRESS.findall(stderr)]
+    used = USED.findall(stderr)
+    if used:
+        steps = "; ".join(s for s, _ in used)
+    elif "no variant beat the original" in stderr:
+        steps = "(original kept)"
+    else:
+        steps = None
+    return {"steps": steps, "variants": len(seconds),
+            "search_s": max(seconds) if seconds else None}
 
 
 def run(binary, timeout):
@@ -148,14 +171,18 @@ def markdown(meta, rows, summary):
     lines = [f"- date: {meta['date']}; device: {meta['device']}; commit: {meta['commit']}",
              f"- command: `{meta['command']}`", ""]
     lines.append("| kernel | naive ms | kcc ms | speedup | check naive/kcc | eager ms "
-                 "| kcc vs eager | nvcc build s | kcc build s |")
-    lines.append("| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |")
+                 "| kcc vs eager | winning steps | variants | search s | nvcc build s "
+                 "| kcc build s |")
+    lines.append("| --- | ---: | ---: | ---: | --- | ---: | ---: | --- | ---: | ---: | ---: "
+                 "| ---: |")
     for r in rows:
         n, k = r.get("naive", {}), r.get("kcc", {})
         lines.append(
             f"| {r['name']} | {fmt(n.get('ms'))} | {fmt(k.get('ms'))} | {fmt(r.get('speedup'), 2)} "
             f"| {n.get('check', '-')}/{k.get('check', '-')} | {fmt(r.get('eager_ms'))} "
-            f"| {fmt(r.get('vs_eager'), 2)} | {fmt(n.get('build_s'), 1)} | {fmt(k.get('build_s'), 1)} |")
+            f"| {fmt(r.get('vs_eager'), 2)} | {k.get('steps') or '-'} | {fmt(k.get('variants'))} "
+            f"| {fmt(k.get('search_s'), 1)} | {fmt(n.get('build_s'), 1)} "
+            f"| {fmt(k.get('build_s'), 1)} |")
     lines.append("")
     for key, value in summary.items():
         lines.append(f"- {key}: {fmt(value, 3)}")

@@ -56,7 +56,12 @@ CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuC
     return std::nullopt;
   }
   // One kernel timed at a time on this GPU, whatever else the build runs.
-  auto Lock = memory::GpuLock::acquire(memory::GpuLock::defaultPath());
+  std::string LockPath = memory::GpuLock::defaultPath();
+  auto Lock = memory::GpuLock::acquire(LockPath, [&] {
+    llvm::errs() << NotePrefix << Where
+                 << "waiting for the GPU: another kopt process is optimizing on it (lock "
+                 << LockPath << ")\n";
+  });
   if (!Lock)
     return Lock.takeError();
   llvm::errs() << NotePrefix << Where << "optimizing on " << Eval->device().Name << "\n";

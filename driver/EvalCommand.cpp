@@ -1,6 +1,8 @@
-// kopt eval FILE [--kernel NAME] [--variant UNIT.cu [--launch G:B[:S]]] [--json] -- FLAGS
-// Measures an annotated kernel on the GPU and, given a variant, verifies and
-// times it against the original.
+// kopt eval FILE [--kernel NAME] [--variant UNIT.cu [--launch G:B[:S]]] [--json]
+//               [--no-profile] -- FLAGS
+// Measures an annotated kernel on the GPU (timing, and one profiled launch's
+// hardware counters) and, given a variant, verifies and times it against the
+// original.
 #include "driver/Diagnostics.h"
 #include "driver/SourceKernels.h"
 #include "driver/Subcommand.h"
@@ -19,7 +21,7 @@ namespace kopt::driver {
 namespace {
 constexpr const char *Usage =
     "eval FILE [--kernel NAME] [--variant UNIT.cu [--launch GRID:BLOCK[:SMEM]]] [--json] "
-    "[--] [COMPILER FLAGS]";
+    "[--no-profile] [--] [COMPILER FLAGS]";
 
 // "65536:256" or "64,64:16,16:4096" (x[,y[,z]] for grid and block).
 llvm::Expected<evaluator::LaunchGeometry> parseLaunch(llvm::StringRef Text) {
@@ -62,6 +64,19 @@ void printBaseline(const evaluator::Baseline &B) {
                << "% of " << llvm::format("%.0f", B.Device.peakDramGBs()) << " GB/s peak)\n";
 }
 
+// The original's hardware counters, one per line, or why there are none.
+void printProfile(const evaluator::Profile &P) {
+  if (!P.available()) {
+    llvm::outs() << "  profile:  " << P.Error << "\n";
+    return;
+  }
+  llvm::outs() << "  profile:  one launch, CUPTI range profiler\n";
+  for (const auto &[Name, Value] : P.Metrics)
+    llvm::outs() << "            " << llvm::format("%-64s %14.2f", Name.c_str(), Value) << "\n";
+  if (!P.Skipped.empty())
+    llvm::outs() << "            (not on this GPU: " << llvm::join(P.Skipped, ", ") << ")\n";
+}
+
 void printOutcome(const evaluator::VariantOutcome &O) {
   llvm::outs() << "  variant:  " << spelling(O.Result);
   if (O.Result == evaluator::Verdict::Faster || O.Result == evaluator::Verdict::NotFaster)
@@ -94,6 +109,7 @@ nlohmann::json outcomeJson(const evaluator::VariantOutcome &O) {
 int runEval(const std::vector<std::string> &Arguments) {
   std::vector<std::string> Args = Arguments;
   bool Json = takeFlag(Args, "json");
+  bool NoProfile = takeFlag(Args, "no-profile");
   auto KernelName = takeOption(Args, "kernel");
   auto VariantFile = KernelName ? takeOption(Args, "variant") : KernelName.takeError();
   if (!KernelName || !VariantFile) {
@@ -141,7 +157,9 @@ int runEval(const std::vector<std::string> &Arguments) {
     }
   }
 
-  auto Eval = evaluator::Evaluator::start();
+  evaluator::EvaluatorOptions EvalOptions;
+  EvalOptions.Profile = !NoProfile;
+  auto Eval = evaluator::Evaluator::start(EvalOptions);
   if (!Eval) {
     reportError("kopt eval", Eval.takeError());
     return 1;
@@ -162,9 +180,12 @@ int runEval(const std::vector<std::string> &Arguments) {
                          {{"timing", Base->Timing},
                           {"resources", Base->Resources},
                           {"compiler", Base->Compile.Compiler},
-                          {"achieved_dram_gbs", Base->AchievedDramGBs}}}};
-  if (!Json)
+                          {"achieved_dram_gbs", Base->AchievedDramGBs},
+                          {"profile", Base->Counters}}}};
+  if (!Json) {
     printBaseline(*Base);
+    printProfile(Base->Counters);
+  }
   int Status = 0;
   if (*VariantFile) {
     auto Outcome = (*Eval)->evaluate(kernelSourceFor(*Kernel, VariantCode, Options), VariantLaunch);

@@ -1,5 +1,6 @@
 #include "driver/KernelOptimization.h"
 
+#include "driver/BaselineFacts.h"
 #include "driver/PragmaJson.h"
 #include "driver/WorkloadFromKernel.h"
 #include "evaluator/WorkerProtocol.h"
@@ -61,8 +62,10 @@ memory::Outcome experienceOutcome(evaluator::Verdict V) {
 }
 
 // The planner's ranking from long-term memory: the skills whose predicates hold
-// for this kernel's static facts, ordered by their record on kernels of its kind.
+// for this kernel's static facts and measured metrics (the original's baseline
+// profile), ordered by their record on kernels of its kind.
 std::vector<std::string> rankedTransforms(const frontend::KernelSummary &K,
+                                          const memory::ProfileMetrics &Metrics,
                                           const memory::ExperienceStore &Experience,
                                           llvm::raw_ostream *Log) {
   std::vector<std::string> Ranked;
@@ -77,7 +80,7 @@ std::vector<std::string> rankedTransforms(const frontend::KernelSummary &K,
   std::vector<memory::SkillToggle> Toggles;
   if (K.Pragma && K.Pragma->Skills)
     Toggles = *K.Pragma->Skills;
-  auto Selected = Library->select(memory::factsFor(K.Features, {}), Toggles, Experience,
+  auto Selected = Library->select(memory::factsFor(K.Features, Metrics), Toggles, Experience,
                                   memory::kernelKind(K.Features));
   if (!Selected) {
     llvm::consumeError(Selected.takeError());
@@ -149,7 +152,11 @@ llvm::Expected<KernelJobResult> optimizeForCache(const KernelJob &Job, evaluator
   if (K.Pragma && K.Pragma->Skills)
     for (const frontend::SkillToggle &T : *K.Pragma->Skills)
       (T.Enabled ? R.Forced : R.Disabled).push_back(T.Id);
-  R.Ranked = rankedTransforms(K, Experience, Log);
+  R.Rank = [&](const evaluator::Baseline &B) {
+    if (Log && !B.Counters.available())
+      *Log << "  (no profile: " << B.Counters.Error << ")\n";
+    return rankedTransforms(K, baselineMetrics(B, W->Launch), Experience, Log);
+  };
 
   auto Progress = [&](const agents::Attempt &A, unsigned Index, double Best) {
     if (!Log)

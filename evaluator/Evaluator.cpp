@@ -68,8 +68,10 @@ llvm::Expected<Baseline> Evaluator::setOriginal(const KernelSource &Source, cons
                      {"min_samples", Options.Timing.MinSamples},
                      {"max_samples", Options.Timing.MaxSamples},
                      {"target_noise", Options.Timing.TargetNoise},
-                     {"max_seconds", Options.Timing.MaxSeconds}};
+                     {"max_seconds", Options.Timing.MaxSeconds},
+                     {"profile", Options.Profile}};
   auto Answer = Process->request(OriginalRequest, RequestTimeoutSeconds);
+  OriginalRequest["profile"] = false; // A restarted worker needs no second profile.
   if (!Answer)
     return Answer.takeError();
   if (Answer->value("status", "") != "ok") {
@@ -81,6 +83,8 @@ llvm::Expected<Baseline> Evaluator::setOriginal(const KernelSource &Source, cons
   B.Compile = compileRecordFrom(Answer->at("compile"));
   B.Resources = Answer->at("resources").get<KernelResources>();
   B.Timing = Answer->at("timing").get<TimingSummary>();
+  B.Counters = Answer->contains("profile") ? Answer->at("profile").get<Profile>()
+                                           : Profile::unavailable("profiling was turned off");
   if (B.Timing.MedianMs > 0)
     B.AchievedDramGBs = static_cast<double>(W.bufferBytes()) / (B.Timing.MedianMs * 1e-3) / 1e9;
   return B;

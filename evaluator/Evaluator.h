@@ -5,6 +5,7 @@
 
 #include "evaluator/GpuSession.h"
 #include "evaluator/KernelCompiler.h"
+#include "evaluator/KernelProfiler.h"
 #include "evaluator/TimingStatistics.h"
 #include "evaluator/Workload.h"
 
@@ -24,6 +25,7 @@ struct EvaluatorOptions {
   double VariantSlowdownCap = 20; // A variant's launch may take this many times the original's.
   GpuSession::TimingBudget Timing;
   std::string WorkerProgram; // The executable that runs the worker; empty: this one.
+  bool Profile = true;       // Read the original's hardware counters (KernelProfiler.h).
 };
 
 struct CompileRecord {
@@ -38,6 +40,7 @@ struct Baseline {
   KernelResources Resources;
   TimingSummary Timing;
   double AchievedDramGBs = 0; // Buffer bytes moved over the median time (an estimate).
+  Profile Counters;           // One launch's hardware counters, or why there are none.
 };
 
 enum class Verdict : uint8_t {

@@ -419,4 +419,15 @@ GpuSession::time(llvm::ArrayRef<TimedKernel> Kernels, uint64_t Seed, const Timin
   return Samples;
 }
 
+Profile GpuSession::profile(const LoadedKernel &Kernel, const LaunchGeometry &Launch, uint64_t Seed,
+                            llvm::ArrayRef<std::string> Metrics) {
+  if (llvm::Error E = upload(Seed))
+    return Profile::unavailable(llvm::toString(std::move(E)));
+  return profileKernel(Context, /*DeviceIndex=*/0, Metrics, [&]() -> llvm::Error {
+    if (llvm::Error E = launch(Kernel, Launch))
+      return E;
+    return Driver->check(Driver->StreamSynchronize(Stream), "cuStreamSynchronize");
+  });
+}
+
 } // namespace kopt::evaluator

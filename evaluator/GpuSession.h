@@ -9,6 +9,7 @@
 #include "evaluator/DeviceQuery.h"
 #include "evaluator/DeviceVerify.h"
 #include "evaluator/KernelCompiler.h"
+#include "evaluator/KernelProfiler.h"
 #include "evaluator/OutputComparison.h"
 #include "evaluator/Workload.h"
 
@@ -107,6 +108,12 @@ public:
   llvm::Expected<std::vector<std::vector<double>>> time(llvm::ArrayRef<TimedKernel> Kernels,
                                                         uint64_t Seed, const TimingBudget &Budget,
                                                         RunFailure &Failure);
+
+  // The hardware counters of one launch of Kernel on Seed's inputs
+  // (KernelProfiler.h), outside any timing. Never fails: a profile that could
+  // not be taken says why.
+  Profile profile(const LoadedKernel &Kernel, const LaunchGeometry &Launch, uint64_t Seed,
+                  llvm::ArrayRef<std::string> Metrics);
 
 private:
   GpuSession() = default;

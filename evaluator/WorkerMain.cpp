@@ -172,10 +172,18 @@ json WorkerState::setOriginal(const json &Request) {
   }
   TimingSummary T = summarize((*Samples)[0]);
   OriginalMs = T.MedianMs;
-  return {{"status", "ok"},
-          {"compile", compileRecord(*Compiled)},
-          {"resources", Original.Resources},
-          {"timing", T}};
+  json Answer = {{"status", "ok"},
+                 {"compile", compileRecord(*Compiled)},
+                 {"resources", Original.Resources},
+                 {"timing", T}};
+  // After the timing, so the profiler's replays and state cannot touch it.
+  if (Request.value("profile", false)) {
+    std::vector<std::string> Metrics;
+    for (const char *M : defaultProfileMetrics())
+      Metrics.push_back(M);
+    Answer["profile"] = Session->profile(Original, W.Launch, Seeds.front(), Metrics);
+  }
+  return Answer;
 }
 
 json WorkerState::evaluate(const json &Request) {

@@ -140,6 +140,17 @@ void from_json(const json &J, TimingSummary &T) {
   J.at("relative_noise").get_to(T.RelativeNoise);
 }
 
+void to_json(json &J, const Profile &P) {
+  J = json{{"metrics", P.Metrics}, {"skipped", P.Skipped}, {"error", P.Error}};
+}
+void from_json(const json &J, Profile &P) {
+  P.Metrics.clear();
+  for (const auto &[Name, Value] : J.at("metrics").items())
+    P.Metrics[Name] = Value.get<double>();
+  J.at("skipped").get_to(P.Skipped);
+  J.at("error").get_to(P.Error);
+}
+
 llvm::Error writeMessage(int Fd, const json &Message) {
   std::string Body = Message.dump();
   uint64_t Size = Body.size();

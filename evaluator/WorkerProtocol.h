@@ -4,6 +4,7 @@
 
 #include "evaluator/GpuSession.h"
 #include "evaluator/KernelCompiler.h"
+#include "evaluator/KernelProfiler.h"
 #include "evaluator/TimingStatistics.h"
 #include "evaluator/Workload.h"
 
@@ -24,6 +25,8 @@ void to_json(nlohmann::json &J, const KernelResources &R);
 void from_json(const nlohmann::json &J, KernelResources &R);
 void to_json(nlohmann::json &J, const TimingSummary &T);
 void from_json(const nlohmann::json &J, TimingSummary &T);
+void to_json(nlohmann::json &J, const Profile &P);
+void from_json(const nlohmann::json &J, Profile &P);
 
 // Writes one message; fails when the other end is gone.
 llvm::Error writeMessage(int Fd, const nlohmann::json &Message);

@@ -70,7 +70,14 @@ std::string GpuLock::defaultPath(unsigned Device) {
   return std::string(Path);
 }
 
-llvm::Expected<GpuLock> GpuLock::acquire(llvm::StringRef Path) {
+llvm::Expected<GpuLock> GpuLock::acquire(llvm::StringRef Path, llvm::function_ref<void()> OnWait) {
+  llvm::Expected<std::optional<FileLock>> Free = FileLock::tryAcquire(Path);
+  if (!Free)
+    return Free.takeError();
+  if (*Free)
+    return GpuLock(std::move(**Free));
+  if (OnWait)
+    OnWait();
   llvm::Expected<FileLock> Lock = FileLock::acquire(Path);
   if (!Lock)
     return Lock.takeError();

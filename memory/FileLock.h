@@ -3,6 +3,7 @@
 // or its process dies, so a crashed kcc never leaves a cache locked.
 #pragma once
 
+#include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Error.h>
 
@@ -38,7 +39,10 @@ public:
   // temporary directory: one lock per GPU and machine, shared by every user
   // and whatever cache directory each build uses.
   static std::string defaultPath(unsigned Device = 0);
-  static llvm::Expected<GpuLock> acquire(llvm::StringRef Path);
+  // Waits for the lock; calls OnWait first when another process holds it, so a
+  // build can say why it stopped moving.
+  static llvm::Expected<GpuLock> acquire(llvm::StringRef Path,
+                                         llvm::function_ref<void()> OnWait = {});
 
 private:
   explicit GpuLock(FileLock Held) : Lock(std::move(Held)) {}

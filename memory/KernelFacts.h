@@ -27,10 +27,15 @@ namespace kopt::memory {
 //   shared_bytes_per_block     static + dynamic shared memory per block, bytes
 //   block_size, grid_size      threads per block, blocks in the grid (the launch)
 //   bytes_moved                bytes read + written in DRAM by one launch
-//   l2_hit_rate_pct            L2 hit rate, %
+//   l1_hit_rate_pct            L1 (l1tex) sector hit rate, %
+//   l2_hit_rate_pct            L2 sector hit rate, %
 //   sectors_per_request        global sectors per load/store request (4 = coalesced fp32)
 //   branch_efficiency_pct      non-divergent branches, %
 //   warp_execution_efficiency_pct  active lanes per executed instruction, %
+//   stall_<reason>_pct         warps stalled for the reason, % of active warps
+//                              (long_scoreboard, short_scoreboard, barrier,
+//                              mio_throttle, lg_throttle, math_pipe_throttle)
+// memory/ProfileFacts.h maps the profiler's counters to these names.
 using ProfileMetrics = std::map<std::string, double, std::less<>>;
 
 enum class FactType { Number, Boolean };

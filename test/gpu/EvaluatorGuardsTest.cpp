@@ -215,6 +215,25 @@ TEST_F(EvaluatorGuards, OversizedLaunchIsRejected) {
   EXPECT_EQ(O.Result, Verdict::LaunchRejected) << O.Detail;
 }
 
+TEST_F(EvaluatorGuards, WorkOnAnotherStreamIsNotAccepted) {
+  // The variant hands the work to a child grid on a stream of its own (dynamic
+  // parallelism), the device-side way to move work off the timed stream.
+  KernelSource S = source(R"(
+__global__ void kopt_child(int n, float a, const float *x, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = a * x[i] + y[i];
+}
+extern "C" __global__ void saxpy(int n, float a, const float *x, float *y) {
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    kopt_child<<<(n + 255) / 256, 256, 0, cudaStreamFireAndForget>>>(n, a, x, y);
+}
+)");
+  VariantOutcome O = evaluate(S);
+  EXPECT_NE(O.Result, Verdict::Faster) << O.Detail;
+  EXPECT_NE(O.Result, Verdict::NotFaster) << O.Detail;
+}
+
 // A second session: a kernel whose lanes stride through memory against its
 // coalesced variant, which must be measured faster.
 TEST(EvaluatorTiming, CoalescedVariantIsFaster) {

@@ -56,6 +56,8 @@ struct IndexCase {
   AccessPattern Pattern;
   const char *Stride;
 };
+// Names the case by its index expression when a test fails, not by its bytes.
+void PrintTo(const IndexCase &C, std::ostream *OS) { *OS << '"' << C.Index << '"'; }
 
 class AccessClassification : public ::testing::TestWithParam<IndexCase> {};
 

@@ -10,6 +10,10 @@
 #include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <atomic>
+#include <optional>
+#include <thread>
+
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -345,6 +349,28 @@ TEST_F(ResultCacheTest, LocksExcludeEachOther) {
   }
   EXPECT_TRUE(llvm::cantFail(FileLock::tryAcquire(Path)).has_value());
   EXPECT_FALSE(GpuLock::defaultPath(1).empty());
+}
+
+TEST_F(ResultCacheTest, GpuLockSaysWhenItWaits) {
+  std::string Path = Root + "/gpu.lock";
+  bool CalledWhenFree = false;
+  {
+    GpuLock Free = llvm::cantFail(GpuLock::acquire(Path, [&] { CalledWhenFree = true; }));
+  }
+  EXPECT_FALSE(CalledWhenFree);
+
+  std::optional<GpuLock> Held(llvm::cantFail(GpuLock::acquire(Path)));
+  std::atomic<bool> Waiting = false, Got = false;
+  std::thread Waiter([&] {
+    GpuLock Mine = llvm::cantFail(GpuLock::acquire(Path, [&] { Waiting = true; }));
+    Got = true;
+  });
+  while (!Waiting)
+    std::this_thread::yield();
+  EXPECT_FALSE(Got); // Still blocked behind the holder.
+  Held.reset();
+  Waiter.join();
+  EXPECT_TRUE(Got);
 }
 
 TEST(CacheConfig, SizesAndDefaultDirectory) {

@@ -75,6 +75,10 @@ struct BadFile {
   const char *From, *To;
   const char *Error;
 };
+// Names the case by its edit when a test fails, not by its bytes.
+void PrintTo(const BadFile &F, std::ostream *OS) {
+  *OS << '"' << F.From << "\" -> \"" << F.To << '"';
+}
 
 class SkillLoaderErrors : public ::testing::TestWithParam<BadFile> {};
 

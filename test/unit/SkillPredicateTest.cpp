@@ -31,6 +31,8 @@ struct Case {
   const char *Text;
   bool Holds;
 };
+// Names the case by its predicate when a test fails, not by its bytes.
+void PrintTo(const Case &C, std::ostream *OS) { *OS << '"' << C.Text << '"'; }
 
 class PredicateEval : public ::testing::TestWithParam<Case> {};
 
@@ -63,6 +65,7 @@ struct BadCase {
   size_t Column; // 1-based.
   const char *Message;
 };
+void PrintTo(const BadCase &C, std::ostream *OS) { *OS << '"' << C.Text << '"'; }
 
 class PredicateErrors : public ::testing::TestWithParam<BadCase> {};
 
