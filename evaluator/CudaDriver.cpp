@@ -68,13 +68,13 @@ llvm::Error CudaDriver::open() {
           CtxSynchronize, "cuModuleLoadData", ModuleLoadData, "cuModuleUnload", ModuleUnload,
           "cuModuleGetFunction", ModuleGetFunction, "cuFuncGetAttribute", FuncGetAttribute,
           "cuFuncSetAttribute", FuncSetAttribute, "cuLaunchKernel", LaunchKernel, "cuMemAlloc",
-          MemAlloc, "cuMemFree", MemFree, "cuMemcpyHtoD", MemcpyHtoD, "cuMemcpyDtoH", MemcpyDtoH,
-          "cuMemcpyDtoDAsync", MemcpyDtoDAsync, "cuMemsetD8Async", MemsetD8Async, "cuStreamCreate",
-          StreamCreate, "cuStreamDestroy", StreamDestroy, "cuStreamSynchronize", StreamSynchronize,
-          "cuStreamQuery", StreamQuery, "cuEventCreate", EventCreate, "cuEventDestroy",
-          EventDestroy, "cuEventRecord", EventRecord, "cuEventQuery", EventQuery,
-          "cuEventElapsedTime", EventElapsedTime, "cuOccupancyMaxActiveBlocksPerMultiprocessor",
-          OccupancyMaxActiveBlocksPerMultiprocessor))
+          MemAlloc, "cuMemFree", MemFree, "cuMemGetInfo", MemGetInfo, "cuMemcpyHtoD", MemcpyHtoD,
+          "cuMemcpyDtoH", MemcpyDtoH, "cuMemcpyDtoDAsync", MemcpyDtoDAsync, "cuMemsetD8Async",
+          MemsetD8Async, "cuStreamCreate", StreamCreate, "cuStreamDestroy", StreamDestroy,
+          "cuStreamSynchronize", StreamSynchronize, "cuStreamQuery", StreamQuery, "cuEventCreate",
+          EventCreate, "cuEventDestroy", EventDestroy, "cuEventRecord", EventRecord, "cuEventQuery",
+          EventQuery, "cuEventElapsedTime", EventElapsedTime,
+          "cuOccupancyMaxActiveBlocksPerMultiprocessor", OccupancyMaxActiveBlocksPerMultiprocessor))
     return Missing;
 
   if (llvm::Error E = check(Init(0), "cuInit"))

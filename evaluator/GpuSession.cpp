@@ -64,6 +64,13 @@ llvm::Expected<std::unique_ptr<GpuSession>> GpuSession::open() {
       std::max<uint64_t>(2 * static_cast<uint64_t>(S->Device.L2CacheBytes), 64ull << 20);
   if (auto E = D.check(D.MemAlloc(&S->Flush, S->FlushBytes), "cuMemAlloc"))
     return E;
+  if (auto E =
+          D.check(D.MemAlloc(&S->Partials, CompareBlocks * sizeof(ComparePartial)), "cuMemAlloc"))
+    return E;
+  auto Kernels = DeviceKernels::load(D, S->Device.smArch());
+  if (!Kernels)
+    return Kernels.takeError();
+  S->Own = *Kernels;
   return S;
 }
 
@@ -73,6 +80,10 @@ GpuSession::~GpuSession() {
   releaseBuffers();
   if (Flush)
     Driver->MemFree(Flush);
+  if (Partials)
+    Driver->MemFree(Partials);
+  if (Own.Module)
+    Driver->ModuleUnload(Own.Module);
   if (Start)
     Driver->EventDestroy(Start);
   if (Stop)
@@ -124,6 +135,8 @@ void GpuSession::unload(LoadedKernel &Kernel) {
 }
 
 void GpuSession::releaseBuffers() {
+  while (!References.empty())
+    dropOldestReference();
   for (DeviceBuffer &B : Buffers) {
     if (B.Base)
       Driver->MemFree(B.Base);
@@ -131,13 +144,13 @@ void GpuSession::releaseBuffers() {
       Driver->MemFree(B.Pristine);
   }
   Buffers.clear();
-  Inputs.clear();
+  Args.clear();
 }
 
 llvm::Error GpuSession::prepare(const Workload &W) {
   releaseBuffers();
   Current = W;
-  for (const KernelArg &A : W.Args) {
+  for (const KernelArg &A : Current.Args) {
     const BufferArg *B = A.buffer();
     if (!B)
       continue;
@@ -145,37 +158,25 @@ llvm::Error GpuSession::prepare(const Workload &W) {
     D.Bytes = B->Count * sizeOf(B->Element);
     if (auto E = Driver->check(Driver->MemAlloc(&D.Base, D.Bytes + 2 * GuardBytes), "cuMemAlloc"))
       return E;
-    if (B->Dir != Direction::In)
-      if (auto E = Driver->check(Driver->MemAlloc(&D.Pristine, std::max<uint64_t>(D.Bytes, 1)),
-                                 "cuMemAlloc"))
+    Buffers.push_back(D); // Before the next allocation: releaseBuffers frees it on failure.
+    Args.push_back(B);
+    if (B->Dir == Direction::InOut)
+      if (auto E = Driver->check(
+              Driver->MemAlloc(&Buffers.back().Pristine, std::max<uint64_t>(D.Bytes, 1)),
+              "cuMemAlloc"))
         return E;
-    Buffers.push_back(D);
   }
   return llvm::Error::success();
 }
 
-const std::vector<std::vector<uint8_t>> &GpuSession::inputsFor(uint64_t Seed) {
-  auto It = Inputs.find(Seed);
-  if (It != Inputs.end())
-    return It->second;
-  Inputs.clear(); // Bounded host memory: buffers may be gigabytes; one seed's inputs are kept.
-  std::vector<std::vector<uint8_t>> Data;
-  unsigned Index = 0;
-  for (const KernelArg &A : Current.Args)
-    if (const BufferArg *B = A.buffer()) {
-      if (B->Dir == Direction::Out)
-        Data.emplace_back(B->Count * sizeOf(B->Element), PoisonByte);
-      else
-        Data.push_back(generateBufferInput(*B, Seed, Index));
-      ++Index;
-    }
-  return Inputs.emplace(Seed, std::move(Data)).first->second;
-}
+DeviceContext GpuSession::deviceContext() { return DeviceContext{*Driver, Own, Stream, Partials}; }
 
+// Every buffer as a run on Seed starts: inputs generated afresh (a variant
+// that changed an input cannot leak into the next run), outputs poisoned.
 llvm::Error GpuSession::upload(uint64_t Seed) {
-  const auto &Data = inputsFor(Seed);
   for (size_t I = 0; I < Buffers.size(); ++I) {
     DeviceBuffer &B = Buffers[I];
+    const BufferArg &A = *Args[I];
     if (auto E = Driver->check(Driver->MemsetD8Async(B.Base, GuardByte, GuardBytes, Stream),
                                "cuMemsetD8Async"))
       return E;
@@ -183,10 +184,16 @@ llvm::Error GpuSession::upload(uint64_t Seed) {
             Driver->MemsetD8Async(B.Base + GuardBytes + B.Bytes, GuardByte, GuardBytes, Stream),
             "cuMemsetD8Async"))
       return E;
-    if (B.Bytes)
-      if (auto E = Driver->check(Driver->MemcpyHtoD(B.Base + GuardBytes, Data[I].data(), B.Bytes),
-                                 "cuMemcpyHtoD"))
+    if (A.Dir == Direction::Out) {
+      if (auto E =
+              Driver->check(Driver->MemsetD8Async(B.Base + GuardBytes, PoisonByte, B.Bytes, Stream),
+                            "cuMemsetD8Async"))
         return E;
+      continue;
+    }
+    if (auto E = generateOnDevice(deviceContext(), B.Base + GuardBytes, A.Element, A.Count,
+                                  inputStreamKey(Seed, static_cast<unsigned>(I))))
+      return E;
     if (B.Pristine && B.Bytes)
       if (auto E = Driver->check(
               Driver->MemcpyDtoDAsync(B.Pristine, B.Base + GuardBytes, B.Bytes, Stream),
@@ -194,6 +201,84 @@ llvm::Error GpuSession::upload(uint64_t Seed) {
         return E;
   }
   return Driver->check(Driver->StreamSynchronize(Stream), "cuStreamSynchronize");
+}
+
+bool GpuSession::hasReference(uint64_t Seed) const {
+  for (const ReferenceSet &R : References)
+    if (R.Seed == Seed)
+      return true;
+  return false;
+}
+
+void GpuSession::dropOldestReference() {
+  for (CUdeviceptr P : References.front().Copies)
+    if (P)
+      Driver->MemFree(P);
+  References.pop_front();
+}
+
+llvm::Error GpuSession::keepReference(uint64_t Seed) {
+  // Left free for the kernels' own needs (local memory, printf, the next set's
+  // bookkeeping): a full device would make variants fail to launch.
+  constexpr uint64_t Reserve = 512ull << 20;
+  uint64_t Need = 0;
+  for (size_t I = 0; I < Buffers.size(); ++I)
+    if (Args[I]->Dir != Direction::In)
+      Need += std::max<uint64_t>(Buffers[I].Bytes, 1);
+  for (;;) {
+    size_t Free = 0, Total = 0;
+    if (auto E = Driver->check(Driver->MemGetInfo(&Free, &Total), "cuMemGetInfo"))
+      return E;
+    if (References.size() < MaxReferenceSets && Free >= Need + Reserve)
+      break;
+    if (References.empty())
+      return llvm::createStringError(
+          "the device lacks memory for one copy of the original's outputs (" +
+          std::to_string(Need >> 20) + " MiB needed, " + std::to_string(Free >> 20) + " MiB free)");
+    dropOldestReference();
+  }
+  ReferenceSet Set{Seed, std::vector<CUdeviceptr>(Buffers.size(), 0)};
+  auto Release = [&] {
+    for (CUdeviceptr P : Set.Copies)
+      if (P)
+        Driver->MemFree(P);
+  };
+  for (size_t I = 0; I < Buffers.size(); ++I) {
+    if (Args[I]->Dir == Direction::In)
+      continue;
+    const DeviceBuffer &B = Buffers[I];
+    llvm::Error E = Driver->check(Driver->MemAlloc(&Set.Copies[I], std::max<uint64_t>(B.Bytes, 1)),
+                                  "cuMemAlloc");
+    if (!E && B.Bytes)
+      E = Driver->check(
+          Driver->MemcpyDtoDAsync(Set.Copies[I], B.Base + GuardBytes, B.Bytes, Stream),
+          "cuMemcpyDtoDAsync");
+    if (E) {
+      Release();
+      return E;
+    }
+  }
+  if (auto E = Driver->check(Driver->StreamSynchronize(Stream), "cuStreamSynchronize")) {
+    Release();
+    return E;
+  }
+  References.push_back(std::move(Set));
+  return llvm::Error::success();
+}
+
+llvm::Expected<BufferComparison> GpuSession::compareBuffer(size_t BufferIndex, uint64_t Seed,
+                                                           const Tolerance &Tol) {
+  const BufferArg &A = *Args.at(BufferIndex);
+  CUdeviceptr Got = Buffers[BufferIndex].Base + GuardBytes;
+  if (A.Dir == Direction::In)
+    return compareOnDevice(deviceContext(), Got, 0,
+                           inputStreamKey(Seed, static_cast<unsigned>(BufferIndex)), A.Element,
+                           A.Count, Tol, /*Bytewise=*/true);
+  for (const ReferenceSet &R : References)
+    if (R.Seed == Seed)
+      return compareOnDevice(deviceContext(), Got, R.Copies[BufferIndex], 0, A.Element, A.Count,
+                             Tol, /*Bytewise=*/false);
+  return llvm::createStringError("no reference outputs for inputs #" + std::to_string(Seed));
 }
 
 llvm::Error GpuSession::launch(const LoadedKernel &Kernel, const LaunchGeometry &Launch) {
@@ -259,17 +344,18 @@ RunResult GpuSession::run(const LoadedKernel &Kernel, const LaunchGeometry &Laun
   Driver->EventRecord(Stop, Stream);
   if ((R.Failure = waitFor(Stop, DeadlineSeconds, R.Message)) != RunFailure::None)
     return R;
-  for (const DeviceBuffer &B : Buffers) {
-    std::vector<uint8_t> All(B.Bytes + 2 * GuardBytes);
-    if (CUresult C = Driver->MemcpyDtoH(All.data(), B.Base, All.size()); C != CUDA_SUCCESS) {
-      R.Failure = classify(C, "cuMemcpyDtoH", R.Message);
-      return R;
-    }
+  std::vector<uint8_t> Before(GuardBytes), After(GuardBytes);
+  for (const DeviceBuffer &B : Buffers) { // Only the guards come back; the elements stay.
+    for (auto [Guard, At] :
+         {std::pair{&Before, B.Base}, std::pair{&After, B.Base + GuardBytes + B.Bytes}})
+      if (CUresult C = Driver->MemcpyDtoH(Guard->data(), At, GuardBytes); C != CUDA_SUCCESS) {
+        R.Failure = classify(C, "cuMemcpyDtoH", R.Message);
+        return R;
+      }
     BufferState S;
-    S.DamagedBefore = firstDamagedGuardByte(All.data(), GuardBytes);
-    S.DamagedAfter = firstDamagedGuardByte(All.data() + GuardBytes + B.Bytes, GuardBytes);
-    S.Data.assign(All.begin() + GuardBytes, All.begin() + GuardBytes + B.Bytes);
-    R.Buffers.push_back(std::move(S));
+    S.DamagedBefore = firstDamagedGuardByte(Before.data(), GuardBytes);
+    S.DamagedAfter = firstDamagedGuardByte(After.data(), GuardBytes);
+    R.Buffers.push_back(S);
   }
   return R;
 }
@@ -283,9 +369,13 @@ GpuSession::time(llvm::ArrayRef<TimedKernel> Kernels, uint64_t Seed, const Timin
     return E;
   auto Begin = Clock::now();
   auto Measure = [&](const TimedKernel &K, double *Ms) -> llvm::Error {
-    for (const DeviceBuffer &B : Buffers) // Restore, outside the timed region.
+    for (size_t I = 0; I < Buffers.size(); ++I) { // Restore, outside the timed region.
+      const DeviceBuffer &B = Buffers[I];
       if (B.Pristine && B.Bytes)
         Driver->MemcpyDtoDAsync(B.Base + GuardBytes, B.Pristine, B.Bytes, Stream);
+      else if (Args[I]->Dir == Direction::Out && B.Bytes)
+        Driver->MemsetD8Async(B.Base + GuardBytes, PoisonByte, B.Bytes, Stream);
+    }
     Driver->MemsetD8Async(Flush, static_cast<unsigned char>(Samples[0].size()), FlushBytes, Stream);
     Driver->EventRecord(Start, Stream);
     if (llvm::Error E = launch(*K.Kernel, K.Launch)) {

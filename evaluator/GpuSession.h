@@ -5,16 +5,19 @@
 #pragma once
 
 #include "evaluator/CudaDriver.h"
+#include "evaluator/DeviceKernels.h"
 #include "evaluator/DeviceQuery.h"
+#include "evaluator/DeviceVerify.h"
 #include "evaluator/KernelCompiler.h"
 #include "evaluator/KernelProfiler.h"
+#include "evaluator/OutputComparison.h"
 #include "evaluator/Workload.h"
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/Support/Error.h>
 
 #include <cstdint>
-#include <map>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -40,10 +43,10 @@ enum class RunFailure : uint8_t {
   Hang,           // The watchdog's deadline passed. The context is lost.
 };
 
-// What one run left in the buffers: each buffer's elements, and for each the
-// first damaged byte of its guard zones (relative to the guard's start).
+// What one run left around each buffer: the first damaged byte of its guard
+// zones (relative to the guard's start). The elements stay on the device
+// (GpuSession::compareBuffer).
 struct BufferState {
-  std::vector<uint8_t> Data;
   std::optional<uint64_t> DamagedBefore, DamagedAfter;
 };
 
@@ -65,13 +68,29 @@ public:
   llvm::Expected<LoadedKernel> load(const CompiledKernel &Kernel, const LaunchGeometry &Launch);
   void unload(LoadedKernel &Kernel);
 
-  // Allocates W's buffers (each between two guard zones) and their restore copies.
+  // Allocates W's buffers (each between two guard zones) and their restore
+  // copies; drops the reference outputs of the previous workload.
   llvm::Error prepare(const Workload &W);
 
-  // One run on the inputs drawn from Seed: inputs uploaded, output-only buffers
-  // poisoned, guards filled; then the launch, waited for at most Deadline seconds.
+  // One run on the inputs drawn from Seed: inputs generated on the device,
+  // output-only buffers poisoned, guards filled; then the launch, waited for
+  // at most Deadline seconds; then the guards read back.
   RunResult run(const LoadedKernel &Kernel, const LaunchGeometry &Launch, uint64_t Seed,
                 double DeadlineSeconds);
+
+  // Reference outputs: copies, on the device, of the written buffers as the
+  // last run left them, one set per seed. keepReference evicts the oldest
+  // sets while the device lacks memory for another (at most MaxReferenceSets);
+  // it fails only where not even one set fits.
+  bool hasReference(uint64_t Seed) const;
+  llvm::Error keepReference(uint64_t Seed);
+  static constexpr size_t MaxReferenceSets = 8;
+
+  // Buffer BufferIndex (workload order of the buffer arguments) as the last
+  // run on Seed left it, compared on the device: an input-only buffer bytewise
+  // with its generated inputs, a written one with Seed's reference under Tol.
+  llvm::Expected<BufferComparison> compareBuffer(size_t BufferIndex, uint64_t Seed,
+                                                 const Tolerance &Tol);
 
   struct TimedKernel {
     const LoadedKernel *Kernel;
@@ -99,11 +118,16 @@ public:
 private:
   GpuSession() = default;
   struct DeviceBuffer {
-    CUdeviceptr Base = 0, Pristine = 0; // Pristine: the restore copy (writable buffers).
+    CUdeviceptr Base = 0, Pristine = 0; // Pristine: the restore copy (in-out buffers).
     uint64_t Bytes = 0;
   };
-  const std::vector<std::vector<uint8_t>> &inputsFor(uint64_t Seed);
+  struct ReferenceSet {
+    uint64_t Seed = 0;
+    std::vector<CUdeviceptr> Copies; // Per buffer; 0 for input-only buffers.
+  };
   llvm::Error upload(uint64_t Seed);
+  void dropOldestReference();
+  DeviceContext deviceContext();
   llvm::Error launch(const LoadedKernel &Kernel, const LaunchGeometry &Launch);
   RunFailure waitFor(CUevent Event, double DeadlineSeconds, std::string &Message);
   RunFailure classify(CUresult Result, const char *Call, std::string &Message);
@@ -118,8 +142,11 @@ private:
   uint64_t FlushBytes = 0;
   DeviceInfo Device;
   Workload Current;
-  std::vector<DeviceBuffer> Buffers; // One per buffer argument.
-  std::map<uint64_t, std::vector<std::vector<uint8_t>>> Inputs;
+  std::vector<DeviceBuffer> Buffers;   // One per buffer argument.
+  std::vector<const BufferArg *> Args; // Into Current, parallel to Buffers.
+  std::deque<ReferenceSet> References; // Oldest first.
+  DeviceKernels Own;                   // Input generation and comparison.
+  CUdeviceptr Partials = 0;            // The comparison kernel's per-block results.
 };
 
 // Bytes on each side of every buffer that must keep GuardByte.

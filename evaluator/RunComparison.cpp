@@ -4,16 +4,16 @@
 
 namespace kopt::evaluator {
 
-RunVerdict compareRuns(const Workload &W, const RunResult &Reference, const RunResult &Candidate) {
+llvm::Expected<RunVerdict> compareRuns(const Workload &W, const RunResult &Candidate,
+                                       BufferComparer Compare) {
   RunVerdict V;
   size_t Index = 0;
   for (const KernelArg &A : W.Args) {
     const BufferArg *B = A.buffer();
     if (!B)
       continue;
-    const BufferState &Ref = Reference.Buffers.at(Index);
     const BufferState &Got = Candidate.Buffers.at(Index);
-    ++Index;
+    size_t This = Index++;
     auto Fail = [&](std::string Why) {
       V.Passed = false;
       V.Buffer = A.Name;
@@ -28,18 +28,23 @@ RunVerdict compareRuns(const Workload &W, const RunResult &Reference, const RunR
                   " past the end of buffer '" + A.Name + "'");
     Tolerance Tol = W.Tol ? *W.Tol : defaultTolerance(B->Element);
     if (B->Dir == Direction::In)
-      Tol = Tolerance{0, 0}; // Inputs must stay bit for bit as they were.
-    BufferComparison C =
-        compareBuffers(B->Element, Got.Data.data(), Ref.Data.data(), B->Count, Tol);
-    if (C.Worst)
-      V.WorstRatio = std::max(V.WorstRatio, C.Worst->Ratio);
-    if (!C.passed()) {
-      V.Worst = C.Worst;
-      V.Mismatches = C.Mismatches;
+      Tol = Tolerance{0, 0}; // Inputs must stay byte for byte as they were.
+    auto C = Compare(This, *B, Tol);
+    if (!C)
+      return C.takeError();
+    if (C->Worst && B->Dir != Direction::In)
+      V.WorstRatio = std::max(V.WorstRatio, C->Worst->Ratio);
+    if (!C->passed()) {
+      V.First = C->First;
+      V.Worst = C->Worst;
+      V.Mismatches = C->Mismatches;
       std::string What = B->Dir == Direction::In ? "changed input buffer '" : "buffer '";
-      return Fail(What + A.Name + "': " + std::to_string(C.Mismatches) + " of " +
-                  std::to_string(B->Count) + " elements differ; worst " +
-                  describeMismatch(*C.Worst));
+      std::string Text = What + A.Name + "': " + std::to_string(C->Mismatches) + " of " +
+                         std::to_string(B->Count) + " elements differ; worst " +
+                         describeMismatch(*C->Worst);
+      if (C->First && C->First->Index != C->Worst->Index)
+        Text += "; first " + describeMismatch(*C->First);
+      return Fail(std::move(Text));
     }
   }
   V.Passed = true;

@@ -179,6 +179,29 @@ TEST_F(EvaluatorGuards, EndlessLoopIsStoppedByTheWatchdog) {
   EXPECT_EQ(Next.Result, Verdict::NotFaster) << Next.Detail;
 }
 
+TEST_F(EvaluatorGuards, ReferencesBeyondTheKeptSetsAreRecomputed) {
+  // More seeds than the worker keeps reference sets for: the oldest are
+  // dropped and the original re-run when a dropped seed comes back.
+  std::vector<uint64_t> Many;
+  for (uint64_t S = 1; S <= 12; ++S)
+    Many.push_back(S);
+  auto Same = Eval->evaluate(source(Saxpy), saxpyWorkload().Launch, Many);
+  ASSERT_TRUE(bool(Same)) << llvm::toString(Same.takeError());
+  EXPECT_EQ(Same->Result, Verdict::NotFaster) << Same->Detail;
+  EXPECT_EQ(Same->SeedsVerified, 12u);
+  auto Wrong = Eval->evaluate(variant(R"(
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = a * x[i] + y[i] + (i == 999 ? 1.0f : 0.0f);)"),
+                              saxpyWorkload().Launch, {1});
+  ASSERT_TRUE(bool(Wrong)) << llvm::toString(Wrong.takeError());
+  EXPECT_EQ(Wrong->Result, Verdict::Wrong);
+  EXPECT_NE(Wrong->Detail.find("inputs #1: buffer 'y': 1 of 1048576 elements differ; worst "
+                               "element 999"),
+            std::string::npos)
+      << Wrong->Detail;
+}
+
 TEST_F(EvaluatorGuards, CompileErrorCarriesTheLog) {
   VariantOutcome O = evaluate(variant("  this is not CUDA;"));
   EXPECT_EQ(O.Result, Verdict::CompileError);
