@@ -4,6 +4,7 @@
 #include "evaluator/WorkerProtocol.h"
 
 #include <llvm/ADT/StringSwitch.h>
+#include <llvm/Support/FormatVariadic.h>
 
 namespace kopt::evaluator {
 
@@ -59,6 +60,7 @@ llvm::Expected<Baseline> Evaluator::setOriginal(const KernelSource &Source, cons
   std::vector<uint64_t> Seeds;
   for (unsigned I = 1; I <= Options.Seeds; ++I)
     Seeds.push_back(I);
+  const bool Profiled = Options.Profile && W.bufferBytes() <= Options.ProfileMaxBytes;
   OriginalRequest = {{"op", "set_original"},
                      {"source", Source},
                      {"workload", W},
@@ -69,7 +71,7 @@ llvm::Expected<Baseline> Evaluator::setOriginal(const KernelSource &Source, cons
                      {"max_samples", Options.Timing.MaxSamples},
                      {"target_noise", Options.Timing.TargetNoise},
                      {"max_seconds", Options.Timing.MaxSeconds},
-                     {"profile", Options.Profile}};
+                     {"profile", Profiled}};
   auto Answer = Process->request(OriginalRequest, RequestTimeoutSeconds);
   OriginalRequest["profile"] = false; // A restarted worker needs no second profile.
   if (!Answer)
@@ -83,8 +85,16 @@ llvm::Expected<Baseline> Evaluator::setOriginal(const KernelSource &Source, cons
   B.Compile = compileRecordFrom(Answer->at("compile"));
   B.Resources = Answer->at("resources").get<KernelResources>();
   B.Timing = Answer->at("timing").get<TimingSummary>();
-  B.Counters = Answer->contains("profile") ? Answer->at("profile").get<Profile>()
-                                           : Profile::unavailable("profiling was turned off");
+  if (Answer->contains("profile"))
+    B.Counters = Answer->at("profile").get<Profile>();
+  else if (!Options.Profile)
+    B.Counters = Profile::unavailable("profiling was turned off");
+  else
+    B.Counters = Profile::unavailable(
+        llvm::formatv("the workload's {0:f1} GiB of buffers is over the profiler's limit of "
+                      "{1:f1} GiB (its replay saves and restores them)",
+                      W.bufferBytes() / double(1 << 30), Options.ProfileMaxBytes / double(1 << 30))
+            .str());
   if (B.Timing.MedianMs > 0)
     B.AchievedDramGBs = static_cast<double>(W.bufferBytes()) / (B.Timing.MedianMs * 1e-3) / 1e9;
   return B;

@@ -26,6 +26,10 @@ struct EvaluatorOptions {
   GpuSession::TimingBudget Timing;
   std::string WorkerProgram; // The executable that runs the worker; empty: this one.
   bool Profile = true;       // Read the original's hardware counters (KernelProfiler.h).
+  // CUPTI's kernel replay saves and restores what the kernel writes: about 1 s
+  // for 6.4 GB of buffers on an H100, a minute for 19 GB. Larger workloads go
+  // unprofiled rather than spend the search's budget on it.
+  uint64_t ProfileMaxBytes = uint64_t(8) << 30;
 };
 
 struct CompileRecord {

@@ -116,3 +116,17 @@ TEST(KernelProfile, TurnedOffSaysSo) {
 }
 
 } // namespace
+
+TEST(KernelProfile, WorkloadOverTheLimitIsNotProfiled) {
+  EvaluatorOptions Options;
+  Options.Seeds = 1;
+  Options.Timing.MaxSeconds = 0.2;
+  Options.ProfileMaxBytes = 1 << 16; // The copy below moves 512 KiB.
+  auto E = Evaluator::start(Options);
+  ASSERT_TRUE(bool(E)) << llvm::toString(E.takeError());
+  auto B = (*E)->setOriginal(KernelSource{Copy, "copy", "copy", {}}, workload(1 << 16));
+  ASSERT_TRUE(bool(B)) << llvm::toString(B.takeError());
+  EXPECT_FALSE(B->Counters.available());
+  EXPECT_NE(B->Counters.Error.find("over the profiler's limit"), std::string::npos)
+      << B->Counters.Error;
+}
