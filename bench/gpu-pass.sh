@@ -33,7 +33,7 @@ fi
 
 if want rate; then
   echo "== evaluator throughput" >> "$out/pass.txt"
-  timeout 300 "$prefix/libexec/kopt/bench/kopt-eval-rate" --variants 20 > "$out/eval-rate.txt" 2>&1
+  timeout 300 "$prefix/libexec/kopt/bench/kopt-eval-rate" --variants ${RATE_VARIANTS:-20} > "$out/eval-rate.txt" 2>&1
   cat "$out/eval-rate.txt" >> "$out/pass.txt"
 fi
 
