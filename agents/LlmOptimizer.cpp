@@ -55,9 +55,8 @@ private:
   // One planner -> coder (-> debugger)* round; true when it evaluated a variant.
   llvm::Expected<bool> round();
   // The reply, or none where the budget is spent (StopReason says which).
-  llvm::Expected<std::optional<ChatReply>> ask(llvm::StringRef Role,
-                                               const std::vector<ChatMessage> &Messages,
-                                               int MaxTokens);
+  llvm::Expected<std::optional<ChatReply>>
+  ask(llvm::StringRef Role, const std::vector<ChatMessage> &Messages, int MaxTokens);
   // What the debugger gets: why, and the failing unit (its lines are the
   // ones the compile log names), or the model's code where it never became one.
   struct Failure {
@@ -287,8 +286,8 @@ llvm::Expected<OptimizeResult> LlmLoop::run() {
     }
     Idle = *Evaluated ? 0 : Idle + 1;
     if (Result.StopReason.empty() && Idle >= R.Budget.IdleRounds)
-      Result.StopReason = "nothing new to evaluate in " + std::to_string(Idle) +
-                          (Idle == 1 ? " round" : " rounds");
+      Result.StopReason =
+          "nothing new to evaluate in " + std::to_string(Idle) + (Idle == 1 ? " round" : " rounds");
   }
   note("stopped: " + Result.StopReason);
 

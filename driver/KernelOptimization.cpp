@@ -191,9 +191,8 @@ bool teachesExperience(const KernelJob &Job, const agents::Attempt &A) {
 }
 } // namespace
 
-llvm::Expected<KernelJobResult> optimizeForCache(const KernelJob &Job,
-                                                 evaluator::VariantEvaluator &Eval,
-                                                 llvm::raw_ostream *Log) {
+llvm::Expected<KernelJobResult>
+optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::raw_ostream *Log) {
   memory::ExperienceStore Experience = Job.ExperiencePath.empty()
                                            ? memory::ExperienceStore::inMemory()
                                            : memory::ExperienceStore::open(Job.ExperiencePath);
@@ -262,8 +261,8 @@ llvm::Expected<KernelJobResult> optimizeForCache(const KernelJob &Job,
   E.Origin.Skills = O.BestSteps;
   if (O.Llm) {
     E.Origin.Model = O.Llm->Model;
-    E.Origin.Usage = memory::Provenance::LlmUsage{O.Llm->InputTokens, O.Llm->OutputTokens,
-                                                  std::nullopt};
+    E.Origin.Usage =
+        memory::Provenance::LlmUsage{O.Llm->InputTokens, O.Llm->OutputTokens, std::nullopt};
     if (O.Llm->Priced)
       E.Origin.Usage->CostUsd = O.Llm->CostUsd;
   }

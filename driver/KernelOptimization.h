@@ -33,7 +33,7 @@ struct KernelJob {
   std::vector<std::string> NvccFlags, ClangArgs;
   std::string Engine = "skills";        // Resolved (EngineSelection.h): skills or llm.
   std::optional<agents::LlmConfig> Llm; // For llm.
-  double BudgetSeconds = 120; // The pragma's budget(...) overrides these.
+  double BudgetSeconds = 120;           // The pragma's budget(...) overrides these.
   unsigned BudgetEvaluations = 40;
   int64_t BudgetTokens = 200000; // The llm engine's.
   std::string ExperiencePath;    // The experience store (empty: in memory only).
@@ -56,9 +56,8 @@ struct KernelJobResult {
 
 // Runs the job's engine for one kernel on Eval and makes its cache entry.
 // Progress: one line per variant to Log (null: quiet).
-llvm::Expected<KernelJobResult> optimizeForCache(const KernelJob &Job,
-                                                 evaluator::VariantEvaluator &Eval,
-                                                 llvm::raw_ostream *Log);
+llvm::Expected<KernelJobResult>
+optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::raw_ostream *Log);
 
 // "verified variant (smem-tiling:T=32), 4.21x faster on NVIDIA H100 80GB HBM3"
 std::string describeEntry(const memory::CacheEntry &Entry);

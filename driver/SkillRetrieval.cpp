@@ -14,8 +14,7 @@ namespace {
 // library does not load or the pragma's toggles name unknown skills.
 template <typename Fn>
 void forSelectedSkills(const frontend::KernelSummary &K, const memory::ProfileMetrics &Metrics,
-                       const memory::ExperienceStore &Experience, llvm::raw_ostream *Log,
-                       Fn Each) {
+                       const memory::ExperienceStore &Experience, llvm::raw_ostream *Log, Fn Each) {
   auto Library = memory::SkillLibrary::loadDirectory(InstallLayout::forRunningBinary().skillsDir());
   if (!Library) {
     if (Log)

@@ -33,8 +33,7 @@ struct Chooser {
     });
   }
   void set(llvm::StringRef Key, llvm::StringRef Value) {
-    ASSERT_FALSE(bool(Options.set(Key, Value, OptionSource::CommandLine,
-                                  "--kopt-" + Key.str())));
+    ASSERT_FALSE(bool(Options.set(Key, Value, OptionSource::CommandLine, "--kopt-" + Key.str())));
   }
 };
 
@@ -85,7 +84,8 @@ TEST(EngineSelection, PragmaOverridesTheOption) {
   S.set("engine", "skills");
   EXPECT_EQ(engineOf(S.choose(kernelWith(frontend::EngineKind::Llm))),
             "error: engine llm (the pragma's engine(llm) at k.cu:3:9) is not configured: the "
-            "llm engine needs a model: set llm_model in .kopt.yaml, KOPT_LLM_MODEL or --kopt-llm-model=...");
+            "llm engine needs a model: set llm_model in .kopt.yaml, KOPT_LLM_MODEL or "
+            "--kopt-llm-model=...");
   EXPECT_EQ(engineOf(S.choose(kernelWith(frontend::EngineKind::Auto))), "skills");
 }
 

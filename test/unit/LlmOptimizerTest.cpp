@@ -34,8 +34,8 @@ __global__ void scale(int n, float a, const float *x, float *y) {
 frontend::KernelSummary kernel() {
   std::string Diagnostics;
   llvm::raw_string_ostream OS(Diagnostics);
-  auto Kernels =
-      frontend::findKernelsInCode(std::string(Prelude) + Scale, "/t/k.cu", fuzz::snippetClangArgs(), OS);
+  auto Kernels = frontend::findKernelsInCode(std::string(Prelude) + Scale, "/t/k.cu",
+                                             fuzz::snippetClangArgs(), OS);
   if (!Kernels || Kernels->size() != 1) {
     ADD_FAILURE() << (Kernels ? "not one kernel" : llvm::toString(Kernels.takeError())) << "\n"
                   << Diagnostics;
@@ -47,7 +47,8 @@ frontend::KernelSummary kernel() {
 // The variants the scripted model writes. The unit has no float4 (the
 // original does not use it), so the vector kernels bring their own.
 #define FLOAT4 "struct float4 { float x, y, z, w; };\n\n"
-const char *const Broken = FLOAT4 R"(__global__ void scale(int n, float a, const float *x, float *y) {
+const char *const Broken =
+    FLOAT4 R"(__global__ void scale(int n, float a, const float *x, float *y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (4 * i + 3 < n) {
     float4 v = reinterpret_cast<const float4 *>(x)[i];
@@ -55,7 +56,8 @@ const char *const Broken = FLOAT4 R"(__global__ void scale(int n, float a, const
     y4[i] = v;
   }
 })";
-const char *const Vectorized = FLOAT4 R"(__global__ void scale(int n, float a, const float *x, float *y) {
+const char *const Vectorized =
+    FLOAT4 R"(__global__ void scale(int n, float a, const float *x, float *y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   float4 *y4 = reinterpret_cast<float4 *>(y);
   if (4 * i + 3 < n) {
@@ -313,8 +315,9 @@ TEST(LlmOptimizer, TrajectoryAndBestReachTheNextPrompts) {
   EXPECT_TRUE(contains(T.Chat.user(0), "(none yet)"));
   // The second: the first variant's outcome and time, and its code to build on.
   std::string Second = T.Chat.user(2);
-  EXPECT_TRUE(contains(Second, "- " + O.Trajectory[0].Hash + ": skill vectorize, faster 1.50x, "
-                                                             "0.6667 ms"))
+  EXPECT_TRUE(contains(Second, "- " + O.Trajectory[0].Hash +
+                                   ": skill vectorize, faster 1.50x, "
+                                   "0.6667 ms"))
       << Second;
   EXPECT_TRUE(contains(Second, "The fastest verified variant so far"));
   EXPECT_TRUE(contains(Second, "float4 *y4 = reinterpret_cast<float4 *>(y);"));

@@ -31,12 +31,13 @@ const std::string Kernel = "__global__ void k(int n, float *y) { if (n) y[0] = s
 const std::string Unit = "#include <cstdint>\n#define N 4\n\n" + Helper + "\n\n" + Kernel + "\n\n";
 
 TEST(LlmVariant, KernelAloneReplacesTheDefinition) {
-  std::string NewKernel = "__global__ void k(int n, float *y) {\n  if (n > 0)\n    y[0] = sq(y[0]);\n}";
+  std::string NewKernel =
+      "__global__ void k(int n, float *y) {\n  if (n > 0)\n    y[0] = sq(y[0]);\n}";
   std::string Out;
   EXPECT_EQ(placedCode(layout(Unit, Kernel), "k", "// fast\n" + NewKernel + "\n", &Out),
             "// fast\n" + NewKernel);
-  EXPECT_EQ(Out, "#include <cstdint>\n#define N 4\n\n" + Helper + "\n\n// fast\n" + NewKernel +
-                     "\n\n");
+  EXPECT_EQ(Out,
+            "#include <cstdint>\n#define N 4\n\n" + Helper + "\n\n// fast\n" + NewKernel + "\n\n");
 }
 
 TEST(LlmVariant, RepeatedUnitIsDroppedAndNewHelpersKept) {
