@@ -232,6 +232,22 @@ TEST(LlmOptimizer, CompileFailureRepairedByTheDebuggerThenVerifiedFaster) {
   EXPECT_TRUE(O.Llm->Priced);
 }
 
+TEST(LlmOptimizer, EvaluatorCompileErrorGoesToTheDebuggerWithItsLog) {
+  LoopRun T;
+  T.R.Budget.Evaluations = 2;
+  // clang takes it; the evaluator's compiler does not.
+  T.Chat.Replies = {plan("unroll"), cuda(Unrolled), cuda(WrongScale)};
+  T.Eval.Rules = {{"#pragma unroll", Verdict::CompileError, 0,
+                   "ptxas error: Entry function 'scale' uses too much shared data"}};
+  OptimizeResult O = T.run();
+  ASSERT_EQ(O.Trajectory.size(), 2u);
+  EXPECT_EQ(O.Trajectory[0].Result, Verdict::CompileError);
+  EXPECT_EQ(T.Eval.Evaluated.size(), 2u);
+  EXPECT_TRUE(contains(T.Chat.user(2), "## What went wrong\nThe variant does not compile "
+                                       "(nvrtc):\nptxas error: Entry function 'scale' uses"));
+  EXPECT_TRUE(contains(T.Chat.user(2), "#pragma unroll")); // The failing unit.
+}
+
 TEST(LlmOptimizer, WrongResultGoesToTheDebuggerWithTheVerificationFailure) {
   LoopRun T;
   T.R.Budget.Evaluations = 2;
