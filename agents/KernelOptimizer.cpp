@@ -5,7 +5,6 @@
 #include "clang-plugin/transforms/Transform.h"
 
 #include <llvm/ADT/StringExtras.h>
-#include <llvm/Support/SHA256.h>
 
 #include <algorithm>
 #include <chrono>
@@ -35,19 +34,6 @@ std::string stepText(const transform::Step &S) {
     Sep = ',';
   }
   return Text;
-}
-
-std::string hashVariant(const std::string &Unit, const std::optional<frontend::LaunchMapping> &L) {
-  llvm::SHA256 H;
-  H.update(Unit);
-  if (L) {
-    for (const std::string &E : L->Grid)
-      H.update("|g" + E);
-    for (const std::string &E : L->Block)
-      H.update("|b" + E);
-    H.update("|s" + L->SharedMem);
-  }
-  return llvm::toHex(H.final(), /*LowerCase=*/true).substr(0, 16);
 }
 
 frontend::LaunchDims dimsOf(const evaluator::LaunchGeometry &G) {
@@ -144,7 +130,8 @@ variantFromUnit(const frontend::KernelSummary &Original, llvm::StringRef UnitTex
   return V;
 }
 
-llvm::Expected<OptimizeResult> optimizeKernel(const OptimizeRequest &R, evaluator::Evaluator &Eval,
+llvm::Expected<OptimizeResult> optimizeKernel(const OptimizeRequest &R,
+                                              evaluator::VariantEvaluator &Eval,
                                               const ProgressFn &Progress) {
   const frontend::KernelSummary &K = *R.Kernel;
   auto Start = Clock::now();
@@ -163,7 +150,7 @@ llvm::Expected<OptimizeResult> optimizeKernel(const OptimizeRequest &R, evaluato
   const frontend::IntBindings Scalars = integerScalars(R.Work);
   std::vector<const transform::Transform *> Planned =
       plannedTransforms(R, R.Rank ? R.Rank(*Base) : R.Ranked);
-  std::set<std::string> Seen = {hashVariant(K.Unit.Text, std::nullopt)};
+  std::set<std::string> Seen = {variantHash(K.Unit.Text, std::nullopt)};
   std::set<std::string> FailedSteps; // Short-term memory of dead ends.
   std::vector<Node> Frontier = {Node{{}, K.Unit.Text, std::nullopt, 1.0}};
   double BestSpeedup = 1;
@@ -208,7 +195,7 @@ llvm::Expected<OptimizeResult> optimizeKernel(const OptimizeRequest &R, evaluato
           FailedSteps.insert(Key);
           continue;
         }
-        std::string Hash = hashVariant(Made->UnitText, Made->Launch);
+        std::string Hash = variantHash(Made->UnitText, Made->Launch);
         if (!Seen.insert(Hash).second)
           continue;
         Attempt A;
@@ -277,6 +264,10 @@ llvm::Expected<OptimizeResult> optimizeKernel(const OptimizeRequest &R, evaluato
       return V.takeError();
     Result.Best = *V;
   }
+  if (Evaluations >= R.Budget.Evaluations)
+    Result.StopReason = "evaluation budget spent";
+  else if (Elapsed() >= R.Budget.Seconds)
+    Result.StopReason = "time budget spent";
   Result.Seconds = Elapsed();
   return Result;
 }

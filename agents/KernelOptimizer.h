@@ -8,6 +8,7 @@
 // evaluates one variant twice and does not retry a transform step that failed.
 #pragma once
 
+#include "agents/OptimizeResult.h"
 #include "clang-plugin/KernelFinder.h"
 #include "clang-plugin/KernelVariant.h"
 #include "clang-plugin/transforms/TransformPipeline.h"
@@ -46,29 +47,8 @@ struct OptimizeRequest {
   std::function<std::vector<std::string>(const evaluator::Baseline &)> Rank;
 };
 
-// One variant tried: the chain that made it and what the evaluator said.
-struct Attempt {
-  std::vector<std::string> Steps; // "smem-tiling:T=32", in order.
-  std::string Hash;
-  evaluator::Verdict Result = evaluator::Verdict::Wrong;
-  std::string Detail;
-  double Speedup = 0, Seconds = 0; // Seconds since the loop started.
-};
-
-struct OptimizeResult {
-  evaluator::Baseline Original;
-  std::vector<Attempt> Trajectory;
-  // The fastest verified variant with a significant gain, if any.
-  std::optional<frontend::KernelVariant> Best;
-  std::vector<std::string> BestSteps;
-  evaluator::VariantOutcome BestOutcome;
-  double Seconds = 0;
-};
-
-using ProgressFn = std::function<void(const Attempt &, unsigned Index, double BestSpeedup)>;
-
 llvm::Expected<OptimizeResult> optimizeKernel(const OptimizeRequest &Request,
-                                              evaluator::Evaluator &Eval,
+                                              evaluator::VariantEvaluator &Eval,
                                               const ProgressFn &Progress = {});
 
 // The spliceable variant (KernelVariant.h) of a transformed unit: the kernel's

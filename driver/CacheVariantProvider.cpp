@@ -43,6 +43,12 @@ CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuC
       llvm::errs() << NotePrefix << Where << "no cached variant (cache-only): the original\n";
     return std::nullopt;
   }
+  // The engine first: an llm engine without a model or key is the user's to
+  // fix, GPU or not.
+  auto Job =
+      jobFor(K, Tu.SourcePath, Tu.NvccFlags, Tu.ClangArgs, Tu.Options, Cache.config().UserDir);
+  if (!Job)
+    return Job.takeError();
   if (!Eval && NoGpu.empty()) {
     auto Started = evaluator::Evaluator::start();
     if (Started)
@@ -64,10 +70,9 @@ CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuC
   });
   if (!Lock)
     return Lock.takeError();
-  llvm::errs() << NotePrefix << Where << "optimizing on " << Eval->device().Name << "\n";
-  KernelJob Job =
-      jobFor(K, Tu.SourcePath, Tu.NvccFlags, Tu.ClangArgs, Tu.Options, Cache.config().UserDir);
-  auto Result = optimizeForCache(Job, *Eval, Tu.Options.verbose() ? &llvm::errs() : nullptr);
+  llvm::errs() << NotePrefix << Where << "optimizing on " << Eval->device().Name << " (engine "
+               << Job->Engine << ")\n";
+  auto Result = optimizeForCache(*Job, *Eval, Tu.Options.verbose() ? &llvm::errs() : nullptr);
   if (!Result)
     return Result.takeError();
   if (llvm::Error E = Cache.store(Key, Result->Entry))

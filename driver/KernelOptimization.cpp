@@ -1,15 +1,15 @@
 #include "driver/KernelOptimization.h"
 
+#include "agents/LlmOptimizer.h"
 #include "driver/BaselineFacts.h"
 #include "driver/PragmaJson.h"
+#include "driver/SkillRetrieval.h"
 #include "driver/WorkloadFromKernel.h"
 #include "evaluator/WorkerProtocol.h"
 #include "kopt/Version.h"
 #include "memory/ExperienceStore.h"
 #include "memory/KernelFacts.h"
-#include "memory/SkillLibrary.h"
 #include "support/Duration.h"
-#include "support/InstallLayout.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/Format.h>
@@ -61,36 +61,6 @@ memory::Outcome experienceOutcome(evaluator::Verdict V) {
   }
 }
 
-// The planner's ranking from long-term memory: the skills whose predicates hold
-// for this kernel's static facts and measured metrics (the original's baseline
-// profile), ordered by their record on kernels of its kind.
-std::vector<std::string> rankedTransforms(const frontend::KernelSummary &K,
-                                          const memory::ProfileMetrics &Metrics,
-                                          const memory::ExperienceStore &Experience,
-                                          llvm::raw_ostream *Log) {
-  std::vector<std::string> Ranked;
-  auto Library = memory::SkillLibrary::loadDirectory(InstallLayout::forRunningBinary().skillsDir());
-  if (!Library) {
-    if (Log)
-      *Log << "  (no skill library: " << llvm::toString(Library.takeError()) << ")\n";
-    else
-      llvm::consumeError(Library.takeError());
-    return Ranked;
-  }
-  std::vector<memory::SkillToggle> Toggles;
-  if (K.Pragma && K.Pragma->Skills)
-    Toggles = *K.Pragma->Skills;
-  auto Selected = Library->select(memory::factsFor(K.Features, Metrics), Toggles, Experience,
-                                  memory::kernelKind(K.Features));
-  if (!Selected) {
-    llvm::consumeError(Selected.takeError());
-    return Ranked;
-  }
-  for (const memory::SelectedSkill &S : *Selected)
-    if (S.S->Transform)
-      Ranked.push_back(*S.S->Transform);
-  return Ranked;
-}
 } // namespace
 
 memory::CacheKey cacheKeyFor(const frontend::KernelSummary &Kernel, llvm::StringRef Arch,
@@ -112,23 +82,117 @@ memory::CacheKey cacheKeyFor(const frontend::KernelSummary &Kernel, llvm::String
   return memory::makeCacheKey(In);
 }
 
-KernelJob jobFor(const frontend::KernelSummary &Kernel, std::string File,
-                 std::vector<std::string> NvccFlags, std::vector<std::string> ClangArgs,
-                 const KoptOptions &Options, llvm::StringRef CacheDir) {
+llvm::Expected<KernelJob> jobFor(const frontend::KernelSummary &Kernel, std::string File,
+                                 std::vector<std::string> NvccFlags,
+                                 std::vector<std::string> ClangArgs, const KoptOptions &Options,
+                                 llvm::StringRef CacheDir, const agents::EnvLookup &GetEnv) {
+  auto Engine = chooseEngine(Kernel, File, Options, GetEnv);
+  if (!Engine)
+    return Engine.takeError();
   KernelJob Job;
   Job.Kernel = &Kernel;
   Job.File = std::move(File);
   Job.NvccFlags = std::move(NvccFlags);
   Job.ClangArgs = std::move(ClangArgs);
-  Job.Engine = Options.get("engine").Value;
+  Job.Engine = Engine->Engine;
+  Job.Llm = std::move(Engine->Llm);
   if (std::optional<double> Seconds = parseDurationSeconds(Options.get("budget").Value))
     Job.BudgetSeconds = *Seconds;
+  llvm::to_integer(Options.get("llm_token_budget").Value, Job.BudgetTokens);
   Job.ExperiencePath = (CacheDir + "/experience.json").str();
   return Job;
 }
 
-llvm::Expected<KernelJobResult> optimizeForCache(const KernelJob &Job, evaluator::Evaluator &Eval,
-                                                 llvm::raw_ostream *Log) {
+namespace {
+// The job's budget with the pragma's budget(...) clause over the options'.
+struct JobBudget {
+  double Seconds;
+  unsigned Evaluations;
+  int64_t Tokens;
+};
+
+JobBudget budgetOf(const KernelJob &Job) {
+  JobBudget B{Job.BudgetSeconds, Job.BudgetEvaluations, Job.BudgetTokens};
+  const frontend::KernelSummary &K = *Job.Kernel;
+  if (K.Pragma && K.Pragma->Budget) {
+    if (K.Pragma->Budget->TimeSeconds)
+      B.Seconds = *K.Pragma->Budget->TimeSeconds;
+    if (K.Pragma->Budget->Evals)
+      B.Evaluations = static_cast<unsigned>(*K.Pragma->Budget->Evals);
+    if (K.Pragma->Budget->Tokens)
+      B.Tokens = *K.Pragma->Budget->Tokens;
+  }
+  return B;
+}
+
+llvm::Expected<agents::OptimizeResult>
+runSkillsEngine(const KernelJob &Job, const evaluator::Workload &W, const JobBudget &Budget,
+                evaluator::VariantEvaluator &Eval, const memory::ExperienceStore &Experience,
+                const agents::ProgressFn &Progress, llvm::raw_ostream *Log) {
+  const frontend::KernelSummary &K = *Job.Kernel;
+  agents::OptimizeRequest R;
+  R.Kernel = &K;
+  R.Work = W;
+  R.CompileOptions = unitCompileOptions(Job.NvccFlags, Job.File);
+  R.ClangArgs = Job.ClangArgs;
+  R.Budget.Seconds = Budget.Seconds;
+  R.Budget.Evaluations = Budget.Evaluations;
+  if (K.Pragma && K.Pragma->Skills)
+    for (const frontend::SkillToggle &T : *K.Pragma->Skills)
+      (T.Enabled ? R.Forced : R.Disabled).push_back(T.Id);
+  R.Rank = [&](const evaluator::Baseline &B) {
+    if (Log && !B.Counters.available())
+      *Log << "  (no profile: " << B.Counters.Error << ")\n";
+    return rankedTransforms(K, baselineMetrics(B, W.Launch), Experience, Log);
+  };
+  return agents::optimizeKernel(R, Eval, Progress);
+}
+
+llvm::Expected<agents::OptimizeResult>
+runLlmEngine(const KernelJob &Job, const evaluator::Workload &W, const JobBudget &Budget,
+             evaluator::VariantEvaluator &Eval, const memory::ExperienceStore &Experience,
+             const agents::ProgressFn &Progress, llvm::raw_ostream *Log) {
+  if (!Job.Llm)
+    return llvm::createStringError("the llm engine has no configuration");
+  auto Model = agents::createChatModel(*Job.Llm);
+  if (!Model)
+    return Model.takeError();
+  const frontend::KernelSummary &K = *Job.Kernel;
+  agents::LlmRequest R;
+  R.Kernel = &K;
+  R.Work = W;
+  R.Source = kernelSourceFor(K, K.Unit.Text, unitCompileOptions(Job.NvccFlags, Job.File));
+  R.ClangArgs = Job.ClangArgs;
+  R.Budget.Seconds = Budget.Seconds;
+  R.Budget.Evaluations = Budget.Evaluations;
+  R.Budget.Tokens = Budget.Tokens;
+  R.Model = Job.Llm->Model;
+  R.Retrieve = [&](const evaluator::Baseline &B) {
+    if (Log && !B.Counters.available())
+      *Log << "  (no profile: " << B.Counters.Error << ")\n";
+    return llmRetrieval(K, baselineMetrics(B, W.Launch), Experience, Log);
+  };
+  if (Log)
+    R.Note = [Log](llvm::StringRef Line) {
+      *Log << "  llm: " << Line << "\n";
+      Log->flush();
+    };
+  return agents::optimizeWithLlm(R, **Model, Eval, Progress);
+}
+
+// Whether long-term memory learns from an attempt. An llm variant that does
+// not compile or verify says more about the model's code than about the
+// skill, so the llm engine's attempts count only once verified.
+bool teachesExperience(const KernelJob &Job, const agents::Attempt &A) {
+  if (A.Steps.empty())
+    return false;
+  return Job.Engine != "llm" || A.Result == evaluator::Verdict::Faster ||
+         A.Result == evaluator::Verdict::NotFaster;
+}
+} // namespace
+
+llvm::Expected<KernelJobResult>
+optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::raw_ostream *Log) {
   memory::ExperienceStore Experience = Job.ExperiencePath.empty()
                                            ? memory::ExperienceStore::inMemory()
                                            : memory::ExperienceStore::open(Job.ExperiencePath);
@@ -136,28 +200,6 @@ llvm::Expected<KernelJobResult> optimizeForCache(const KernelJob &Job, evaluator
   auto W = workloadFor(K, Job.File);
   if (!W)
     return W.takeError();
-  agents::OptimizeRequest R;
-  R.Kernel = &K;
-  R.Work = *W;
-  R.CompileOptions = unitCompileOptions(Job.NvccFlags, Job.File);
-  R.ClangArgs = Job.ClangArgs;
-  R.Budget.Seconds = Job.BudgetSeconds;
-  R.Budget.Evaluations = Job.BudgetEvaluations;
-  if (K.Pragma && K.Pragma->Budget) {
-    if (K.Pragma->Budget->TimeSeconds)
-      R.Budget.Seconds = *K.Pragma->Budget->TimeSeconds;
-    if (K.Pragma->Budget->Evals)
-      R.Budget.Evaluations = static_cast<unsigned>(*K.Pragma->Budget->Evals);
-  }
-  if (K.Pragma && K.Pragma->Skills)
-    for (const frontend::SkillToggle &T : *K.Pragma->Skills)
-      (T.Enabled ? R.Forced : R.Disabled).push_back(T.Id);
-  R.Rank = [&](const evaluator::Baseline &B) {
-    if (Log && !B.Counters.available())
-      *Log << "  (no profile: " << B.Counters.Error << ")\n";
-    return rankedTransforms(K, baselineMetrics(B, W->Launch), Experience, Log);
-  };
-
   auto Progress = [&](const agents::Attempt &A, unsigned Index, double Best) {
     if (!Log)
       return;
@@ -171,14 +213,19 @@ llvm::Expected<KernelJobResult> optimizeForCache(const KernelJob &Job, evaluator
     *Log << "  best " << llvm::format("%.2fx", Best) << "\n";
     Log->flush();
   };
-  auto Optimized = agents::optimizeKernel(R, Eval, Progress);
+  JobBudget Budget = budgetOf(Job);
+  auto Optimized = Job.Engine == "llm"
+                       ? runLlmEngine(Job, *W, Budget, Eval, Experience, Progress, Log)
+                       : runSkillsEngine(Job, *W, Budget, Eval, Experience, Progress, Log);
   if (!Optimized)
     return Optimized.takeError();
 
-  // Long-term memory learns from every attempt: its last step's skill, on this
-  // kind of kernel and this device.
+  // Long-term memory learns from the attempts: their last step's skill, on
+  // this kind of kernel and this device.
   std::string Kind = memory::kernelKind(K.Features);
   for (const agents::Attempt &A : Optimized->Trajectory) {
+    if (!teachesExperience(Job, A))
+      continue;
     llvm::StringRef Skill = llvm::StringRef(A.Steps.back()).split(':').first;
     if (llvm::Error E = Experience.record(Skill, Kind, Optimized->Original.Device.Name,
                                           experienceOutcome(A.Result), A.Speedup))
@@ -212,6 +259,13 @@ llvm::Expected<KernelJobResult> optimizeForCache(const KernelJob &Job, evaluator
   E.Origin.Date = utcNow();
   E.Origin.KoptVersion = Version;
   E.Origin.Skills = O.BestSteps;
+  if (O.Llm) {
+    E.Origin.Model = O.Llm->Model;
+    E.Origin.Usage =
+        memory::Provenance::LlmUsage{O.Llm->InputTokens, O.Llm->OutputTokens, std::nullopt};
+    if (O.Llm->Priced)
+      E.Origin.Usage->CostUsd = O.Llm->CostUsd;
+  }
   return Out;
 }
 

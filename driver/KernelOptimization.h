@@ -4,7 +4,9 @@
 #pragma once
 
 #include "agents/KernelOptimizer.h"
+#include "agents/LlmConfig.h"
 #include "clang-plugin/KernelFinder.h"
+#include "driver/EngineSelection.h"
 #include "driver/KoptOptions.h"
 #include "evaluator/Evaluator.h"
 #include "memory/CacheEntry.h"
@@ -12,6 +14,8 @@
 
 #include <llvm/Support/Error.h>
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,27 +31,33 @@ struct KernelJob {
   const frontend::KernelSummary *Kernel = nullptr;
   std::string File;
   std::vector<std::string> NvccFlags, ClangArgs;
-  std::string Engine = "skills";
-  double BudgetSeconds = 120; // The pragma's budget(...) overrides these.
+  std::string Engine = "skills";        // Resolved (EngineSelection.h): skills or llm.
+  std::optional<agents::LlmConfig> Llm; // For llm.
+  double BudgetSeconds = 120;           // The pragma's budget(...) overrides these.
   unsigned BudgetEvaluations = 40;
-  std::string ExperiencePath; // The experience store (empty: in memory only).
+  int64_t BudgetTokens = 200000; // The llm engine's.
+  std::string ExperiencePath;    // The experience store (empty: in memory only).
 };
 
-// A job for Kernel with the options' engine and budget, its experience store
-// in CacheDir (the user cache, where the store lives beside the entries).
-KernelJob jobFor(const frontend::KernelSummary &Kernel, std::string File,
-                 std::vector<std::string> NvccFlags, std::vector<std::string> ClangArgs,
-                 const KoptOptions &Options, llvm::StringRef CacheDir);
+// A job for Kernel with the options' engine and budget (the pragma's engine
+// clause first), its experience store in CacheDir (the user cache, where the
+// store lives beside the entries). Fails where the engine is llm and it is not
+// configured (EngineSelection.h).
+llvm::Expected<KernelJob> jobFor(const frontend::KernelSummary &Kernel, std::string File,
+                                 std::vector<std::string> NvccFlags,
+                                 std::vector<std::string> ClangArgs, const KoptOptions &Options,
+                                 llvm::StringRef CacheDir,
+                                 const agents::EnvLookup &GetEnv = processEnvironment);
 
 struct KernelJobResult {
   agents::OptimizeResult Optimized;
   memory::CacheEntry Entry;
 };
 
-// Runs the loop for one kernel on Eval's GPU and makes its cache entry.
+// Runs the job's engine for one kernel on Eval and makes its cache entry.
 // Progress: one line per variant to Log (null: quiet).
-llvm::Expected<KernelJobResult> optimizeForCache(const KernelJob &Job, evaluator::Evaluator &Eval,
-                                                 llvm::raw_ostream *Log);
+llvm::Expected<KernelJobResult>
+optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::raw_ostream *Log);
 
 // "verified variant (smem-tiling:T=32), 4.21x faster on NVIDIA H100 80GB HBM3"
 std::string describeEntry(const memory::CacheEntry &Entry);

@@ -21,7 +21,8 @@ const OptionSpec Table[] = {
      "off: plain nvcc; cache-only: use cached variants, never optimize; optimize: also "
      "optimize on a cache miss when a GPU is present"},
     {"engine", OptionKind::Choice, "skills", Engines,
-     "skills: mechanical verified transforms (no network); llm: a language model over HTTP"},
+     "skills: mechanical verified transforms (no network); llm: a language model over HTTP; "
+     "auto: llm where it is configured, else skills"},
     {"budget", OptionKind::Duration, "120s", {}, "wall time to optimize one kernel (ms, s, m, h)"},
     {"cache_dir",
      OptionKind::Path,
@@ -65,6 +66,12 @@ const OptionSpec Table[] = {
      "3",
      {},
      "retries of an llm request that failed with 429 or 5xx (with exponential backoff)"},
+    {"llm_token_budget",
+     OptionKind::Count,
+     "200000",
+     {},
+     "tokens (input and output) the llm engine may spend on one kernel; the pragma's "
+     "budget(tokens = N) overrides it"},
 };
 
 std::optional<std::string> normalizeBool(llvm::StringRef Value) {
@@ -104,7 +111,7 @@ llvm::Expected<std::string> validate(const OptionSpec &Spec, llvm::StringRef Val
       return Value.str();
     return Bad("a value");
   case OptionKind::Count:
-    if (llvm::Regex("^[0-9]{1,6}$").match(Value))
+    if (llvm::Regex("^[0-9]{1,9}$").match(Value))
       return Value.str();
     return Bad("a whole number");
   case OptionKind::EnvName:

@@ -2,6 +2,8 @@
 // Runs the optimization loop on each annotated kernel of FILE (or one), with a
 // progress line a variant and a final table, and stores each result in the
 // cache that kcc reads, so the next build of FILE uses it.
+#include "driver/OptimizeCommand.h"
+
 #include "driver/CacheConfig.h"
 #include "driver/Diagnostics.h"
 #include "driver/FrontendSetup.h"
@@ -18,7 +20,32 @@
 
 namespace kopt::driver {
 
+namespace {
+// "gpt-4o: 3232 input + 703 output tokens in 3 requests, $0.0151"
+std::string llmSpendLine(const agents::LlmSpend &S) {
+  std::string Line;
+  llvm::raw_string_ostream OS(Line);
+  OS << S.Model << ": " << S.InputTokens << " input + " << S.OutputTokens << " output tokens in "
+     << S.Requests << " request" << (S.Requests == 1 ? "" : "s");
+  if (S.Priced)
+    OS << ", $" << llvm::format("%.4f", S.CostUsd);
+  else
+    OS << ", cost unknown (no price for the model)";
+  return Line;
+}
+} // namespace
+
 int runOptimize(const std::vector<std::string> &Arguments) {
+  return runOptimizeWith(Arguments, []() -> llvm::Expected<OptimizeEvaluator> {
+    auto Eval = evaluator::Evaluator::start();
+    if (!Eval)
+      return Eval.takeError();
+    std::string Device = (*Eval)->device().Name;
+    return OptimizeEvaluator{std::move(*Eval), Device};
+  });
+}
+
+int runOptimizeWith(const std::vector<std::string> &Arguments, const EvaluatorFactory &Start) {
   const char *Tool = "kopt optimize";
   std::vector<std::string> Args = Arguments;
   auto KernelName = takeOption(Args, "kernel");
@@ -69,18 +96,35 @@ int runOptimize(const std::vector<std::string> &Arguments) {
     reportError(Tool, Cache.takeError());
     return 1;
   }
+  // Each kernel's engine before the GPU: a missing llm configuration is
+  // reported here, GPU or not.
+  int Status = 0;
+  std::vector<KernelJob> Jobs;
+  for (const frontend::KernelSummary *K : Targets) {
+    auto Job =
+        jobFor(*K, Loaded->File, Loaded->Flags, Setup->clangArgs(), *Options, CacheConfig->UserDir);
+    if (Job) {
+      Jobs.push_back(std::move(*Job));
+      continue;
+    }
+    llvm::errs() << Loaded->File << ":" << K->Line << ": " << K->Name << ": "
+                 << llvm::toString(Job.takeError()) << "\n";
+    Status = 1;
+  }
+  if (Jobs.empty())
+    return Status;
   auto Lock = memory::GpuLock::acquire(memory::GpuLock::defaultPath());
   if (!Lock) {
     reportError(Tool, Lock.takeError());
     return 1;
   }
-  auto Eval = evaluator::Evaluator::start();
+  auto Eval = Start();
   if (!Eval) {
     reportError(Tool, Eval.takeError());
     return 1;
   }
-  llvm::outs() << Tool << ": " << Targets.size() << " kernel" << (Targets.size() == 1 ? "" : "s")
-               << " of " << Loaded->File << " on " << (*Eval)->device().Name << "\n";
+  llvm::outs() << Tool << ": " << Jobs.size() << " kernel" << (Jobs.size() == 1 ? "" : "s")
+               << " of " << Loaded->File << " on " << Eval->Device << "\n";
   struct Row {
     std::string Kernel;
     memory::CacheEntry Entry;
@@ -88,12 +132,10 @@ int runOptimize(const std::vector<std::string> &Arguments) {
     size_t Variants = 0;
   };
   std::vector<Row> Rows;
-  int Status = 0;
-  for (const frontend::KernelSummary *K : Targets) {
-    llvm::outs() << K->Name << ":\n";
-    KernelJob Job =
-        jobFor(*K, Loaded->File, Loaded->Flags, Setup->clangArgs(), *Options, CacheConfig->UserDir);
-    auto Result = optimizeForCache(Job, **Eval, &llvm::outs());
+  for (const KernelJob &Job : Jobs) {
+    const frontend::KernelSummary *K = Job.Kernel;
+    llvm::outs() << K->Name << ":" << (Job.Engine == "llm" ? " (engine llm)" : "") << "\n";
+    auto Result = optimizeForCache(Job, *Eval->Eval, &llvm::outs());
     if (!Result) {
       llvm::errs() << Loaded->File << ":" << K->Line << ": " << K->Name << ": "
                    << llvm::toString(Result.takeError()) << "\n";
@@ -107,6 +149,8 @@ int runOptimize(const std::vector<std::string> &Arguments) {
     Rows.push_back({K->Name, Result->Entry, O.Original.Timing.MedianMs,
                     O.Best ? O.BestOutcome.Variant.MedianMs : O.Original.Timing.MedianMs, O.Seconds,
                     O.Trajectory.size()});
+    if (O.Llm)
+      llvm::outs() << "  llm " << llmSpendLine(*O.Llm) << "\n";
     llvm::outs() << "  -> " << describeEntry(Result->Entry) << " (key " << Key.Digest.substr(0, 16)
                  << ")\n";
   }

@@ -34,6 +34,8 @@ llvm::StringRef spelling(Verdict V) {
   return Names[static_cast<unsigned>(V)];
 }
 
+VariantEvaluator::~VariantEvaluator() = default;
+
 Evaluator::Evaluator(EvaluatorOptions Opts) : Options(std::move(Opts)) {}
 Evaluator::~Evaluator() = default;
 

@@ -69,22 +69,35 @@ struct VariantOutcome {
   double Speedup = 0, PValue = 1;
 };
 
+// What an optimization loop needs from the evaluator: measure the original
+// once, then verify and time variants against it. Evaluator does it on the
+// GPU; tests pass fakes whose verdicts are scripted, so loops run without one.
+class VariantEvaluator {
+public:
+  virtual ~VariantEvaluator();
+  virtual llvm::Expected<Baseline> setOriginal(const KernelSource &Source, const Workload &W) = 0;
+  // Seeds empty: the session's.
+  virtual llvm::Expected<VariantOutcome> evaluate(const KernelSource &Variant,
+                                                  const LaunchGeometry &Launch,
+                                                  llvm::ArrayRef<uint64_t> Seeds = {}) = 0;
+};
+
 class Worker;
 
-class Evaluator {
+class Evaluator final : public VariantEvaluator {
 public:
   // Starts the worker (it opens the GPU); fails where there is none.
   static llvm::Expected<std::unique_ptr<Evaluator>> start(EvaluatorOptions Options = {});
-  ~Evaluator();
+  ~Evaluator() override;
 
   // Compiles and loads the original, runs it on every seed's inputs (the
   // references), and times it alone.
-  llvm::Expected<Baseline> setOriginal(const KernelSource &Source, const Workload &W);
+  llvm::Expected<Baseline> setOriginal(const KernelSource &Source, const Workload &W) override;
 
   // Verifies Variant against the original on each seed (Seeds empty: the
   // session's) and, when it passes, times both interleaved.
   llvm::Expected<VariantOutcome> evaluate(const KernelSource &Variant, const LaunchGeometry &Launch,
-                                          llvm::ArrayRef<uint64_t> Seeds = {});
+                                          llvm::ArrayRef<uint64_t> Seeds = {}) override;
 
   const DeviceInfo &device() const;
   unsigned workerRestarts() const;

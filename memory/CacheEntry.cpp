@@ -10,14 +10,31 @@ std::string checksumOf(const nlohmann::json &Payload) {
 }
 
 nlohmann::json provenanceToJson(const Provenance &P) {
-  return {{"engine", P.Engine}, {"model", P.Model},      {"device", P.Device},
-          {"date", P.Date},     {"kopt", P.KoptVersion}, {"skills", P.Skills}};
+  nlohmann::json J = {{"engine", P.Engine}, {"model", P.Model},      {"device", P.Device},
+                      {"date", P.Date},     {"kopt", P.KoptVersion}, {"skills", P.Skills}};
+  if (P.Usage) {
+    J["tokens"] = {{"input", P.Usage->InputTokens}, {"output", P.Usage->OutputTokens}};
+    J["cost_usd"] = P.Usage->CostUsd ? nlohmann::json(*P.Usage->CostUsd) : nlohmann::json();
+  }
+  return J;
 }
 
 Provenance provenanceFromJson(const nlohmann::json &J) {
-  return {J.at("engine").get<std::string>(), J.at("model").get<std::string>(),
-          J.at("device").get<std::string>(), J.at("date").get<std::string>(),
-          J.at("kopt").get<std::string>(),   J.at("skills").get<std::vector<std::string>>()};
+  Provenance P{J.at("engine").get<std::string>(),
+               J.at("model").get<std::string>(),
+               J.at("device").get<std::string>(),
+               J.at("date").get<std::string>(),
+               J.at("kopt").get<std::string>(),
+               J.at("skills").get<std::vector<std::string>>(),
+               std::nullopt};
+  if (auto Tokens = J.find("tokens"); Tokens != J.end()) {
+    P.Usage.emplace();
+    P.Usage->InputTokens = Tokens->at("input").get<int64_t>();
+    P.Usage->OutputTokens = Tokens->at("output").get<int64_t>();
+    if (auto Cost = J.find("cost_usd"); Cost != J.end() && !Cost->is_null())
+      P.Usage->CostUsd = Cost->get<double>();
+  }
+  return P;
 }
 
 llvm::Expected<StoredEntry> fromPayload(const nlohmann::json &P) {

@@ -9,6 +9,7 @@
 #include <llvm/Support/Error.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +20,12 @@ namespace kopt::memory {
 struct Provenance {
   std::string Engine, Model, Device, Date, KoptVersion;
   std::vector<std::string> Skills;
+  // What the llm engine spent (absent for the skills engine); no API key ever.
+  struct LlmUsage {
+    int64_t InputTokens = 0, OutputTokens = 0;
+    std::optional<double> CostUsd; // None where the model has no known price.
+  };
+  std::optional<LlmUsage> Usage = std::nullopt;
 };
 
 struct CacheEntry {

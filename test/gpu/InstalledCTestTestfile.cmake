@@ -1,3 +1,6 @@
 # Installed GPU tests: `cd <prefix>/libexec/kopt/tests && ctest -L gpu`.
 add_test(gpu.all "${CMAKE_CURRENT_LIST_DIR}/kopt-gpu-tests")
 set_tests_properties(gpu.all PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+# ctest runs them in this directory (CMAKE_CURRENT_LIST_DIR is not set here).
+add_test(gpu.llm-loop "llm-loop.sh" "../../../bin/kopt" "llm")
+set_tests_properties(gpu.llm-loop PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)

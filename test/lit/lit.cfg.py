@@ -29,6 +29,8 @@ config.substitutions.append(
     ("%kopt_cache_stress", os.path.join(config.kopt_bin_dir, "kopt-cache-stress")))
 config.substitutions.append(
     ("%kopt_llm_check", os.path.join(config.kopt_bin_dir, "kopt-llm-check")))
+config.substitutions.append(
+    ("%kopt_llm_loop", os.path.join(config.kopt_bin_dir, "kopt-llm-loop")))
 config.substitutions.append(("%kopt_splice", os.path.join(config.kopt_bin_dir, "kopt-splice")))
 config.substitutions.append(("%kopt", os.path.join(config.kopt_bin_dir, "kopt")))
 config.substitutions.append(("%nvcc", nvcc))

@@ -1,0 +1,59 @@
+// What both engines' loops return (DESIGN.md, "The optimizer"): the original's
+// baseline, every variant tried, and the fastest verified one. The driver
+// turns it into a cache entry, `kopt optimize`'s table and kcc's notes, the
+// same way whichever engine ran.
+#pragma once
+
+#include "clang-plugin/KernelVariant.h"
+#include "evaluator/Evaluator.h"
+
+#include <llvm/ADT/StringRef.h>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kopt::agents {
+
+// One variant tried: the steps that made it and what the evaluator (or the
+// reviewer, before it) said.
+struct Attempt {
+  // "smem-tiling:T=32" (a transform and its parameters), or for the llm
+  // engine the planned skill: "vectorize", "vectorize:repair=1".
+  std::vector<std::string> Steps;
+  std::string Hash;
+  evaluator::Verdict Result = evaluator::Verdict::Wrong;
+  std::string Detail;
+  double Speedup = 0, Seconds = 0; // Seconds since the loop started.
+};
+
+// What the llm engine spent on one kernel.
+struct LlmSpend {
+  std::string Model;
+  int64_t InputTokens = 0, OutputTokens = 0;
+  double CostUsd = 0;
+  bool Priced = false; // The model is in the price table (LlmPricing.h).
+  unsigned Requests = 0;
+};
+
+struct OptimizeResult {
+  evaluator::Baseline Original;
+  std::vector<Attempt> Trajectory;
+  // The fastest verified variant with a significant gain, if any.
+  std::optional<frontend::KernelVariant> Best;
+  std::vector<std::string> BestSteps;
+  evaluator::VariantOutcome BestOutcome;
+  double Seconds = 0;
+  std::string StopReason;      // "evaluation budget spent", ... ("" : the search ran out of ideas).
+  std::optional<LlmSpend> Llm; // Set by the llm engine.
+};
+
+using ProgressFn = std::function<void(const Attempt &, unsigned Index, double BestSpeedup)>;
+
+// The content hash that short-term memory keys variants by: the unit's text
+// and, where the variant remaps it, its launch.
+std::string variantHash(llvm::StringRef Unit, const std::optional<frontend::LaunchMapping> &Launch);
+
+} // namespace kopt::agents

@@ -1,0 +1,25 @@
+// `kopt optimize` with the evaluator as a parameter: the command starts the
+// GPU's (evaluator::Evaluator); test tools pass fakes with scripted verdicts,
+// so everything else, engines included, runs as the command runs it.
+#pragma once
+
+#include "evaluator/Evaluator.h"
+
+#include <llvm/Support/Error.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kopt::driver {
+
+struct OptimizeEvaluator {
+  std::unique_ptr<evaluator::VariantEvaluator> Eval;
+  std::string Device; // For the header line.
+};
+using EvaluatorFactory = std::function<llvm::Expected<OptimizeEvaluator>()>;
+
+int runOptimizeWith(const std::vector<std::string> &Args, const EvaluatorFactory &Start);
+
+} // namespace kopt::driver

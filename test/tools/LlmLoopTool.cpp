@@ -1,0 +1,149 @@
+// kopt-llm-loop --script VERDICTS.json --out DIR [--nvcc NVCC] -- <kopt optimize arguments>
+// Runs `kopt optimize` (runOptimizeWith: jobs, engines, cache entries, output)
+// with a scripted evaluator in place of the GPU's, so lit tests drive the llm
+// engine's loop end to end without a GPU. The evaluator writes each variant's
+// unit to DIR/variant-N.cu; with --nvcc it compiles it (`nvcc -cubin`) and a
+// compile failure is the verdict, with nvcc's log; every other verdict comes
+// from the script, in order:
+//   {"device": "...", "original_ms": 1.0,
+//    "verdicts": [{"verdict": "faster", "speedup": 1.8, "detail": "..."}, ...]}
+// (verdict spellings as evaluator::spelling; when the script runs out,
+// not_faster at 1.0x).
+#include "driver/OptimizeCommand.h"
+
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Program.h>
+#include <llvm/Support/raw_ostream.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+
+using namespace kopt;
+using evaluator::Verdict;
+
+namespace {
+[[noreturn]] void die(const llvm::Twine &Message) {
+  llvm::errs() << "kopt-llm-loop: error: " << Message << "\n";
+  std::exit(2);
+}
+
+std::string readFile(const std::string &Path) {
+  auto B = llvm::MemoryBuffer::getFile(Path);
+  if (!B)
+    die("cannot read " + Path);
+  return (*B)->getBuffer().str();
+}
+
+void writeFile(const std::string &Path, llvm::StringRef Text) {
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Path, EC);
+  if (EC)
+    die("cannot write " + Path + ": " + EC.message());
+  OS << Text;
+}
+
+class ScriptedEvaluator : public evaluator::VariantEvaluator {
+public:
+  ScriptedEvaluator(nlohmann::json TheScript, std::string Dir, std::string NvccPath)
+      : Script(std::move(TheScript)), OutDir(std::move(Dir)), Nvcc(std::move(NvccPath)) {}
+
+  llvm::Expected<evaluator::Baseline> setOriginal(const evaluator::KernelSource &Source,
+                                                  const evaluator::Workload &) override {
+    writeFile(OutDir + "/original.cu", Source.Code);
+    evaluator::Baseline B;
+    B.Device.Name = Script.value("device", "scripted GPU");
+    B.Timing.MedianMs = OriginalMs = Script.value("original_ms", 1.0);
+    B.Timing.Samples = 10;
+    B.Counters = evaluator::Profile::unavailable("the scripted evaluator has no counters");
+    return B;
+  }
+
+  llvm::Expected<evaluator::VariantOutcome> evaluate(const evaluator::KernelSource &Variant,
+                                                     const evaluator::LaunchGeometry &,
+                                                     llvm::ArrayRef<uint64_t>) override {
+    std::string File = OutDir + "/variant-" + std::to_string(++Count) + ".cu";
+    writeFile(File, Variant.Code);
+    evaluator::VariantOutcome O;
+    O.Original.MedianMs = OriginalMs;
+    if (!Nvcc.empty() && !compiles(File, Variant.Options, O.Compile.Log)) {
+      O.Result = Verdict::CompileError;
+      O.Compile.Compiler = "nvcc";
+      O.Detail = llvm::StringRef(O.Compile.Log).split('\n').first.str();
+      return O;
+    }
+    nlohmann::json Next = Verdicts < Script.value("verdicts", nlohmann::json::array()).size()
+                              ? Script["verdicts"][Verdicts++]
+                              : nlohmann::json{{"verdict", "not_faster"}, {"speedup", 1.0}};
+    O.Result = verdictNamed(Next.value("verdict", ""));
+    O.Detail = Next.value("detail", "");
+    O.Speedup = Next.value("speedup", 0.0);
+    if (O.Speedup > 0) {
+      O.Variant.MedianMs = OriginalMs / O.Speedup;
+      O.SeedsVerified = 3;
+    }
+    return O;
+  }
+
+private:
+  static Verdict verdictNamed(const std::string &Name) {
+    for (Verdict V : {Verdict::Faster, Verdict::NotFaster, Verdict::Wrong, Verdict::CompileError,
+                      Verdict::LaunchRejected, Verdict::Crashed, Verdict::TimedOut})
+      if (evaluator::spelling(V) == Name)
+        return V;
+    die("unknown verdict '" + Name + "' in the script");
+  }
+
+  bool compiles(const std::string &File, const std::vector<std::string> &Options,
+                std::string &Log) const {
+    std::string LogFile = File + ".log";
+    std::vector<std::string> Storage = {Nvcc, "-cubin", "-arch=sm_90", "-o", File + ".cubin"};
+    Storage.insert(Storage.end(), Options.begin(), Options.end());
+    Storage.push_back(File);
+    std::vector<llvm::StringRef> Argv(Storage.begin(), Storage.end());
+    std::optional<llvm::StringRef> Redirects[] = {std::nullopt, LogFile, LogFile};
+    int Status = llvm::sys::ExecuteAndWait(Nvcc, Argv, std::nullopt, Redirects);
+    Log = readFile(LogFile);
+    return Status == 0;
+  }
+
+  nlohmann::json Script;
+  std::string OutDir, Nvcc;
+  double OriginalMs = 1;
+  unsigned Count = 0;
+  size_t Verdicts = 0;
+};
+} // namespace
+
+int main(int Argc, char **Argv) {
+  std::string ScriptFile, OutDir, Nvcc;
+  std::vector<std::string> Rest;
+  int I = 1;
+  for (; I < Argc && llvm::StringRef(Argv[I]) != "--"; ++I) {
+    llvm::StringRef A = Argv[I];
+    if (I + 1 >= Argc)
+      die(A + " needs a value");
+    if (A == "--script")
+      ScriptFile = Argv[++I];
+    else if (A == "--out")
+      OutDir = Argv[++I];
+    else if (A == "--nvcc")
+      Nvcc = Argv[++I];
+    else
+      die("unknown option " + A);
+  }
+  if (ScriptFile.empty() || OutDir.empty() || I >= Argc)
+    die("usage: kopt-llm-loop --script VERDICTS.json --out DIR [--nvcc NVCC] -- "
+        "<kopt optimize arguments>");
+  Rest.assign(Argv + I + 1, Argv + Argc);
+  nlohmann::json Script = nlohmann::json::parse(readFile(ScriptFile), nullptr, false);
+  if (Script.is_discarded())
+    die(ScriptFile + " is not JSON");
+  if (std::error_code EC = llvm::sys::fs::create_directories(OutDir))
+    die("cannot create " + OutDir + ": " + EC.message());
+  return driver::runOptimizeWith(Rest, [&]() -> llvm::Expected<driver::OptimizeEvaluator> {
+    std::string Device = Script.value("device", "scripted GPU");
+    return driver::OptimizeEvaluator{std::make_unique<ScriptedEvaluator>(Script, OutDir, Nvcc),
+                                     Device};
+  });
+}
