@@ -1,12 +1,14 @@
-// Cooperative groups: a thread block, 32-thread tiles, cg::reduce, and a grid
-// sync in a kernel that this file launches with <<<>>> (not cooperatively):
-// kopt still inspects it.
+// Cooperative groups: a thread block, 32-thread tiles, cg::reduce, a grid
+// sync in a kernel that this file launches with <<<>>> (not cooperatively:
+// kopt still inspects it), and memcpy_async into shared memory.
 #include <cooperative_groups.h>
+#include <cooperative_groups/memcpy_async.h>
 #include <cooperative_groups/reduce.h>
 
 namespace cg = cooperative_groups;
 
 #define TILE 32
+#define TILE_ELEMS 512
 
 __device__ float square(float v) { return v * v; }
 
@@ -32,7 +34,19 @@ __global__ void two_phase(float *x, int n) {
     x[i] += x[n - 1 - i];
 }
 
+#pragma kopt optimize launch(grid: n / TILE_ELEMS; block: 128) args(n = 1 << 20) buffers(x[n] in, y[n] out)
+__global__ void reverse_tiles(const float *x, float *y, int n) {
+  __shared__ float tile[TILE_ELEMS];
+  cg::thread_block block = cg::this_thread_block();
+  int base = block.group_index().x * TILE_ELEMS;
+  cg::memcpy_async(block, tile, x + base, sizeof(float) * TILE_ELEMS);
+  cg::wait(block);
+  for (int i = block.thread_rank(); i < TILE_ELEMS; i += block.size())
+    y[base + i] = tile[TILE_ELEMS - 1 - i];
+}
+
 void run(const float *x, float *out, float *y, int n) {
   sum_squares<<<n / 256, 256>>>(x, out, n);
   two_phase<<<64, 256>>>(y, n);
+  reverse_tiles<<<n / TILE_ELEMS, 128>>>(x, y, n);
 }
