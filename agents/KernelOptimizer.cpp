@@ -22,17 +22,10 @@ using Clock = std::chrono::steady_clock;
 // mapping first (a thread-per-row kernel loses orders of magnitude, and the
 // transform fits nothing else), then data movement (where naive kernels lose
 // the most), then parallelism and launch shape, then instruction-level tweaks.
-constexpr const char *DefaultOrder[] = {"row-cooperative",
-                                        "smem-tiling",
-                                        "thread-mapping-swap",
-                                        "vectorize",
-                                        "scalar-replacement",
-                                        "thread-coarsening",
-                                        "block-size",
-                                        "unroll",
-                                        "restrict-readonly",
-                                        "launch-bounds",
-                                        "fast-math"};
+constexpr const char *DefaultOrder[] = {
+    "row-cooperative", "register-blocking",  "smem-tiling",       "thread-mapping-swap",
+    "vectorize",       "scalar-replacement", "thread-coarsening", "block-size",
+    "unroll",          "restrict-readonly",  "launch-bounds",     "fast-math"};
 
 std::string stepText(const transform::Step &S) {
   std::string Text = S.T->id().str();

@@ -73,6 +73,7 @@ public:
           continue;
         for (const clang::Expr *E : {T, L, R})
           Approved.insert(builtinNode(E));
+        Sums.push_back({Dim, Add});
       }
     return true;
   }
@@ -81,6 +82,7 @@ public:
 
   std::vector<std::pair<const clang::Expr *, frontend::IndexBuiltin>> Uses;
   std::set<const clang::Expr *> Approved;
+  std::vector<PositionSum> Sums;
 
 private:
   bool note(const clang::Expr *E) {
@@ -252,9 +254,12 @@ bool readsThreadPosition(const clang::Expr *E, char Dim) {
   });
 }
 
-llvm::Error checkGlobalIndexForm(const UnitAST &U, llvm::StringRef Dims, bool AllowBlockZ) {
+llvm::Error checkGlobalIndexForm(const UnitAST &U, llvm::StringRef Dims, bool AllowBlockZ,
+                                 std::vector<PositionSum> *Sums) {
   IndexFormVisitor Visitor(Dims);
   Visitor.TraverseStmt(U.Kernel.getBody());
+  if (Sums)
+    *Sums = Visitor.Sums;
   for (const auto &[E, B] : Visitor.Uses) {
     bool Mapped = Dims.contains(B.Component);
     if (Mapped && B.Var != "gridDim" && Visitor.Approved.count(E))

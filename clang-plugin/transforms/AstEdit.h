@@ -67,11 +67,19 @@ bool readsThreadIdx(const clang::Expr *E);
 // Whether E reads threadIdx.<Dim> or blockIdx.<Dim>, looking through locals.
 bool readsThreadPosition(const clang::Expr *E, char Dim);
 
+// One global position of the kernel: blockIdx.c * blockDim.c + threadIdx.c.
+struct PositionSum {
+  char Dim = 'x';
+  const clang::Expr *Sum = nullptr; // The addition, as written.
+};
+
 // Checks that the kernel body reads threadIdx, blockIdx and blockDim of each
 // dimension in Dims only in the form blockIdx.c * blockDim.c + threadIdx.c
 // (either order), never gridDim of those dimensions, and nothing of the other
-// dimensions except blockIdx.z where AllowBlockZ.
-llvm::Error checkGlobalIndexForm(const UnitAST &U, llvm::StringRef Dims, bool AllowBlockZ);
+// dimensions except blockIdx.z where AllowBlockZ. Sums, where given, receives
+// each such form.
+llvm::Error checkGlobalIndexForm(const UnitAST &U, llvm::StringRef Dims, bool AllowBlockZ,
+                                 std::vector<PositionSum> *Sums = nullptr);
 
 // `if (Cond) return;` (or `{ return; }`) without else: its condition.
 const clang::Expr *earlyReturnCondition(const clang::Stmt &S);

@@ -130,6 +130,25 @@ std::string mismatch(const UnitAST &U, const clang::ForStmt &Loop, MatmulIdiom &
 }
 } // namespace
 
+bool looksLikeMatmul(const frontend::KernelSummary &Kernel) {
+  const frontend::KernelFeatures &F = Kernel.Features;
+  if (F.Dimensions < 2 || !F.SharedVariables.empty() || !F.Barriers.empty() ||
+      !F.WarpIntrinsics.empty() || F.Guards.empty() || Kernel.IsTemplate)
+    return false;
+  for (size_t L = 0; L < F.Loops.size(); ++L) {
+    bool Same = false, Varies = false;
+    for (const frontend::MemoryAccess &A : F.Accesses)
+      if (A.Loop == static_cast<int>(L) && A.Read && !A.Write) {
+        Same = Same || A.Pattern == frontend::AccessPattern::Broadcast;
+        Varies = Varies || A.Pattern == frontend::AccessPattern::Coalesced ||
+                 A.Pattern == frontend::AccessPattern::Strided;
+      }
+    if (Same && Varies && F.Loops[L].Canonical && F.Loops[L].Step == "1")
+      return true;
+  }
+  return false;
+}
+
 llvm::Expected<MatmulIdiom> findMatmulIdiom(const UnitAST &U) {
   LoopCollector Collector;
   Collector.TraverseStmt(U.Kernel.getBody());

@@ -22,6 +22,12 @@ struct MatmulIdiom {
   bool PlainProduct = false;
 };
 
+// What the front end's features tell beforehand: 2D, guarded, no shared
+// memory, barriers or warp intrinsics, not a template, and a canonical loop
+// reading one operand the same across x lanes and one that varies. apply
+// checks the AST with findMatmulIdiom.
+bool looksLikeMatmul(const frontend::KernelSummary &Kernel);
+
 // The first loop of the kernel with the idiom, or why there is none.
 llvm::Expected<MatmulIdiom> findMatmulIdiom(const UnitAST &U);
 

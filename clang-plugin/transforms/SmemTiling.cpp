@@ -18,7 +18,6 @@
 namespace kopt::transform {
 
 namespace {
-using frontend::AccessPattern;
 
 std::string idx(char Dim) { return std::string("threadIdx.") + Dim; }
 
@@ -53,23 +52,9 @@ public:
   llvm::StringRef id() const override { return "smem-tiling"; }
 
   std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
-    const frontend::KernelFeatures &F = Kernel.Features;
-    if (F.Dimensions < 2 || !F.SharedVariables.empty() || !F.Barriers.empty() ||
-        !F.WarpIntrinsics.empty() || F.Guards.empty() || Kernel.IsTemplate)
+    if (!looksLikeMatmul(Kernel))
       return {};
-    // A loop reading one operand the same across x lanes and one that varies.
-    for (size_t L = 0; L < F.Loops.size(); ++L) {
-      bool Same = false, Varies = false;
-      for (const frontend::MemoryAccess &A : F.Accesses)
-        if (A.Loop == static_cast<int>(L) && A.Read && !A.Write) {
-          Same = Same || A.Pattern == AccessPattern::Broadcast;
-          Varies = Varies || A.Pattern == AccessPattern::Coalesced ||
-                   A.Pattern == AccessPattern::Strided;
-        }
-      if (Same && Varies && F.Loops[L].Canonical && F.Loops[L].Step == "1")
-        return {{{"T", 16}}, {{"T", 32}}};
-    }
-    return {};
+    return {{{"T", 16}}, {{"T", 32}}};
   }
 
   llvm::Expected<TransformOutput> apply(const TransformInput &In,

@@ -34,6 +34,8 @@ config.substitutions.append(("%kopt_plugin", config.kopt_plugin))
 config.substitutions.append(("%kopt", os.path.join(config.kopt_bin_dir, "kopt")))
 config.substitutions.append(("%nvcc", nvcc))
 config.substitutions.append(("%cmake", config.cmake))
+# The host compiler, for running transformed kernels on the CPU (Inputs/emulation).
+config.substitutions.append(("%cxx", config.cxx))
 config.substitutions.append(("%{env_path}", config.environment["PATH"]))
 config.substitutions.append(("%python", config.python))
 

@@ -1,5 +1,5 @@
 // Parameter spaces of the transforms that change data movement (smem-tiling,
-// scalar-replacement, vectorize, thread-mapping-swap): each offers its points
+// register-blocking, scalar-replacement, vectorize, thread-mapping-swap): each offers its points
 // on the kernel shape it rewrites and nothing on the others. The rewrites
 // themselves are pinned by test/lit/transforms, which compile them with nvcc.
 #include "clang-plugin/transforms/Transform.h"
@@ -31,7 +31,8 @@ std::vector<std::string> offered(const std::string &Code) {
     return {};
   }
   std::vector<std::string> Ids;
-  for (const char *Id : {"smem-tiling", "scalar-replacement", "vectorize", "thread-mapping-swap"}) {
+  for (const char *Id : {"smem-tiling", "register-blocking", "scalar-replacement", "vectorize",
+                         "thread-mapping-swap"}) {
     const Transform *T = findTransform(Id);
     EXPECT_NE(T, nullptr) << Id;
     if (T && !T->parameterSpace(Kernels->front()).empty())
@@ -62,12 +63,13 @@ std::string matmul(char RowDim, char ColDim) {
 }
 
 TEST(DataMovementSpace, MatmulIsTiled) {
-  EXPECT_EQ(offered(matmul('y', 'x')), (Ids{"smem-tiling"}));
+  EXPECT_EQ(offered(matmul('y', 'x')), (Ids{"smem-tiling", "register-blocking"}));
 }
 
 // Row from x: lanes stride through A and C.
 TEST(DataMovementSpace, ReversedMatmulIsTiledOrSwapped) {
-  EXPECT_EQ(offered(matmul('x', 'y')), (Ids{"smem-tiling", "thread-mapping-swap"}));
+  EXPECT_EQ(offered(matmul('x', 'y')),
+            (Ids{"smem-tiling", "register-blocking", "thread-mapping-swap"}));
 }
 
 TEST(DataMovementSpace, AccumulationIntoGlobalIsScalarReplaced) {

@@ -220,9 +220,10 @@ TEST(ShippedSkills, LoadAndCoverTheMechanicalTransforms) {
   llvm::Expected<SkillLibrary> L = SkillLibrary::loadDirectory(KOPT_SKILLS_DIR);
   ASSERT_TRUE(bool(L)) << llvm::toString(L.takeError());
   EXPECT_GE(L->skills().size(), 26u);
-  for (const char *Id : {"launch-bounds", "unroll", "restrict-readonly", "scalar-replacement",
-                         "fast-math", "block-size", "thread-coarsening", "vectorize",
-                         "thread-mapping-swap", "smem-tiling", "row-cooperative"}) {
+  for (const char *Id :
+       {"launch-bounds", "unroll", "restrict-readonly", "scalar-replacement", "fast-math",
+        "block-size", "thread-coarsening", "vectorize", "thread-mapping-swap", "smem-tiling",
+        "register-blocking", "row-cooperative"}) {
     const Skill *S = L->find(Id);
     ASSERT_NE(S, nullptr) << Id;
     EXPECT_EQ(S->Transform, Id);

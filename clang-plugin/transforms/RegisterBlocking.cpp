@@ -1,0 +1,554 @@
+// register-blocking: the matmul idiom (MatmulIdiom.h) with each thread
+// computing TY x TX outputs in registers. The block becomes 16 x 16 threads
+// over a (16 TY) x (16 TX) tile of outputs; thread (x, y) of it runs the
+// original body for the positions (x + 16 j, y + 16 i), so its stores stay
+// coalesced. Each step of the k loop stages BK values of both operands in
+// shared memory (all threads load, zero outside bounds), then every thread
+// reads TY values of the row operand and TX of the column operand into
+// registers and does TY x TX updates of its accumulators.
+//
+// The kernel's code around the loop runs once for each of a thread's
+// positions ("virtual threads"): the code before the loop (declarations and
+// bounds checks only, plus the accumulator's declaration) sets each
+// accumulator; the code after it, with the declarations again and the
+// accumulator read back, stores each result. A return leaves one position.
+#include "clang-plugin/IndexAnalysis.h"
+#include "clang-plugin/transforms/AstEdit.h"
+#include "clang-plugin/transforms/AstWalk.h"
+#include "clang-plugin/transforms/MatmulIdiom.h"
+#include "clang-plugin/transforms/TransformFactories.h"
+#include "clang-plugin/transforms/TransformSupport.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/Stmt.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Rewrite/Core/Rewriter.h>
+
+#include <set>
+
+namespace kopt::transform {
+
+namespace {
+constexpr int Side = 16; // The block is Side x Side threads.
+
+struct Tiling {
+  int64_t TY = 8, TX = 8, BK = 8;
+  int64_t extent(char Dim) const { return Side * (Dim == 'y' ? TY : TX); }
+};
+
+// A condition a thread needed to reach the loop.
+struct Condition {
+  const clang::Expr *Cond = nullptr;
+  bool Negated = false; // From an early return: the thread needed it false.
+};
+
+// What the rewrite needs to know of the kernel.
+struct Shape {
+  MatmulIdiom M;
+  const clang::Stmt *LoopStmt = nullptr;
+  const clang::VarDecl *Acc = nullptr;
+  const clang::Expr *AccInit = nullptr;
+  std::vector<const clang::DeclStmt *> Decls; // Before the loop, in order; not Acc's.
+  std::vector<Condition> Conditions;
+  std::vector<const clang::ReturnStmt *> Returns;
+  std::vector<PositionSum> Sums;
+  unsigned OpenBlocks = 0; // Blocks entered between the body's and the loop.
+};
+
+bool isLocalOf(const clang::VarDecl *V, const clang::FunctionDecl &Kernel) {
+  return V && V->isLocalVarDecl() && V->getDeclContext() == &Kernel;
+}
+
+bool contains(const clang::SourceManager &SM, clang::SourceRange Outer, clang::SourceLocation L) {
+  return !SM.isBeforeInTranslationUnit(L, Outer.getBegin()) &&
+         !SM.isBeforeInTranslationUnit(Outer.getEnd(), L);
+}
+
+// The accumulator: the one variable of the kernel (not of the loop body) that
+// the body writes. The body may read it, its own locals, parameters and
+// globals besides the two operands, nothing else of the kernel.
+llvm::Error findAccumulator(const UnitAST &U, Shape &S) {
+  const clang::SourceManager &SM = U.Ctx.getSourceManager();
+  const clang::Stmt *Body = S.M.Loop->getBody();
+  clang::SourceRange BodyRange = Body->getSourceRange();
+  std::string Why;
+  forEachStmt(Body, [&](const clang::Stmt *St) {
+    const clang::Expr *Written = nullptr;
+    if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(St); B && B->isAssignmentOp())
+      Written = B->getLHS()->IgnoreParenImpCasts();
+    else if (const auto *Un = llvm::dyn_cast<clang::UnaryOperator>(St);
+             Un && Un->isIncrementDecrementOp())
+      Written = Un->getSubExpr()->IgnoreParenImpCasts();
+    if (!Written)
+      return;
+    const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(Written);
+    const auto *V = Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
+    if (!V || !isLocalOf(V, U.Kernel)) {
+      Why = "the loop body writes something other than a local variable";
+      return;
+    }
+    if (contains(SM, BodyRange, V->getLocation()))
+      return; // A local of the body.
+    if (S.Acc && S.Acc != V)
+      Why = "the loop body updates two accumulators";
+    S.Acc = V;
+  });
+  if (!Why.empty())
+    return unsupported(U, S.M.Loop->getBeginLoc(), Why);
+  if (!S.Acc || !S.Acc->getType()->isScalarType())
+    return unsupported(U, S.M.Loop->getBeginLoc(), "the loop body updates no scalar accumulator");
+  forEachStmt(Body, [&](const clang::Stmt *St) {
+    const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(St);
+    const auto *V = Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
+    if (!V || !isLocalOf(V, U.Kernel) || V == S.Acc || V == S.M.K.Var ||
+        contains(SM, BodyRange, V->getLocation()))
+      return;
+    if (contains(SM, S.M.Row->getSourceRange(), Ref->getLocation()) ||
+        contains(SM, S.M.Col->getSourceRange(), Ref->getLocation()))
+      return; // Operands are evaluated where they are loaded.
+    Why = "the loop body reads '" + V->getNameAsString() + "' besides its operands";
+  });
+  if (!Why.empty())
+    return unsupported(U, S.M.Loop->getBeginLoc(), Why);
+  return llvm::Error::success();
+}
+
+// Whether E reads a local variable of the kernel.
+bool readsLocal(const clang::Expr *E, const clang::FunctionDecl &Kernel) {
+  bool Found = false;
+  forEachStmt(E, [&](const clang::Stmt *St) {
+    if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(St))
+      Found |= isLocalOf(llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()), Kernel);
+  });
+  return Found;
+}
+
+llvm::Error addConditions(const UnitAST &U, const clang::Expr *Cond, bool Negated, Shape &S) {
+  if (Cond->HasSideEffects(U.Ctx))
+    return unsupported(U, Cond->getBeginLoc(), "a bounds check with side effects");
+  for (const clang::Expr *Part : splitCondition(Cond, /*Or=*/Negated)) {
+    bool X = readsThreadPosition(Part, 'x'), Y = readsThreadPosition(Part, 'y');
+    if (X && Y)
+      return unsupported(U, Part->getBeginLoc(), "a bounds check mixes the row and the column");
+    S.Conditions.push_back({Part, Negated});
+  }
+  return llvm::Error::success();
+}
+
+// The way from the kernel's body down to the loop: blocks and ifs without
+// else; before the loop only declarations without effects, early returns and
+// the accumulator's declaration.
+llvm::Error walkToLoop(const UnitAST &U, Shape &S) {
+  std::vector<std::pair<const clang::Stmt *, const clang::Stmt *>> Path; // Parent, child.
+  const clang::Stmt *Body = U.Kernel.getBody();
+  for (const clang::Stmt *Cur = S.LoopStmt; Cur != Body;) {
+    const clang::Stmt *Parent = parentOf(Cur, U.Ctx);
+    if (!Parent)
+      return unsupported(U, Cur->getBeginLoc(), "cannot find the loop's place in the kernel");
+    Path.emplace_back(Parent, Cur);
+    Cur = Parent;
+  }
+  std::reverse(Path.begin(), Path.end());
+  for (const auto &[Parent, Child] : Path) {
+    if (const auto *If = llvm::dyn_cast<clang::IfStmt>(Parent)) {
+      if (If->getThen() != Child || If->getElse() || If->getInit() || If->getConditionVariable())
+        return unsupported(U, If->getBeginLoc(), "the loop is under an if with else");
+      if (llvm::Error E = addConditions(U, If->getCond(), /*Negated=*/false, S))
+        return E;
+      continue;
+    }
+    const auto *Block = llvm::dyn_cast<clang::CompoundStmt>(Parent);
+    if (!Block)
+      return unsupported(U, Parent->getBeginLoc(),
+                         "the loop is nested in something other than blocks and ifs");
+    if (Block != Body)
+      ++S.OpenBlocks;
+    for (const clang::Stmt *Before : Block->body()) {
+      if (Before == Child)
+        break;
+      if (const clang::Expr *Cond = earlyReturnCondition(*Before)) {
+        if (llvm::Error E = addConditions(U, Cond, /*Negated=*/true, S))
+          return E;
+        continue;
+      }
+      const auto *Decl = llvm::dyn_cast<clang::DeclStmt>(Before);
+      if (Decl && Decl->isSingleDecl() && Decl->getSingleDecl() == S.Acc) {
+        if (!S.Acc->getInit() || S.Acc->getInit()->HasSideEffects(U.Ctx) ||
+            S.Acc->getInitStyle() != clang::VarDecl::CInit)
+          return unsupported(U, Before->getBeginLoc(),
+                             "the accumulator's declaration has no plain initializer");
+        S.AccInit = S.Acc->getInit();
+        continue;
+      }
+      if (Decl && isInertDecl(*Before)) {
+        S.Decls.push_back(Decl);
+        continue;
+      }
+      if (llvm::isa<clang::NullStmt>(Before))
+        continue;
+      return unsupported(U, Before->getBeginLoc(),
+                         "a statement before the loop does more than declare and check");
+    }
+  }
+  if (!S.AccInit)
+    return unsupported(U, S.Acc->getLocation(),
+                       "the accumulator is not declared on the way to the loop");
+  return llvm::Error::success();
+}
+
+llvm::Expected<Shape> analyze(UnitAST &U) {
+  Shape S;
+  if (llvm::Error E = checkGlobalIndexForm(U, "xy", /*AllowBlockZ=*/true, &S.Sums))
+    return E;
+  llvm::Expected<MatmulIdiom> M = findMatmulIdiom(U);
+  if (!M)
+    return M.takeError();
+  S.M = *M;
+  S.LoopStmt = &outermostLoopStmt(U, *S.M.Loop);
+  if (S.LoopStmt != S.M.Loop)
+    return unsupported(U, S.M.Loop->getBeginLoc(), "the k loop carries a #pragma");
+  if (readsLocal(S.M.K.Init, U.Kernel) || readsLocal(S.M.K.Bound, U.Kernel))
+    return unsupported(U, S.M.Loop->getBeginLoc(), "the k loop's bounds read local variables");
+  if (llvm::Error E = findAccumulator(U, S))
+    return E;
+  if (llvm::Error E = walkToLoop(U, S))
+    return E;
+  bool X = false, Y = false;
+  for (const Condition &C : S.Conditions) {
+    X = X || readsThreadPosition(C.Cond, 'x');
+    Y = Y || readsThreadPosition(C.Cond, 'y');
+  }
+  if (!X || !Y)
+    return unsupported(U, S.M.Loop->getBeginLoc(),
+                       "no bounds check on both the row and the column: the tiles could cover "
+                       "positions the original launch did not have");
+  std::string Why;
+  forEachStmt(U.Kernel.getBody(), [&](const clang::Stmt *St) {
+    if (const auto *Ret = llvm::dyn_cast<clang::ReturnStmt>(St)) {
+      if (Ret->getRetValue() || Ret->getBeginLoc().isMacroID())
+        Why = "a return with a value or from a macro";
+      S.Returns.push_back(Ret);
+    }
+  });
+  if (!Why.empty())
+    return unsupported(U, U.Kernel.getLocation(), Why);
+  StmtContents Contents = inspectStmt(*U.Kernel.getBody());
+  if (Contents.Barrier || Contents.Shared || Contents.WarpIntrinsic)
+    return unsupported(U, U.Kernel.getLocation(),
+                       "the kernel already synchronizes or uses shared memory");
+  return S;
+}
+
+// Whether the operand's index has k itself as one of its added terms: its
+// consecutive k are consecutive in memory.
+bool unitStrideInK(const clang::ArraySubscriptExpr &Operand, const clang::VarDecl *K) {
+  std::vector<const clang::Expr *> Work = {Operand.getIdx()};
+  while (!Work.empty()) {
+    const clang::Expr *E = Work.back()->IgnoreParenImpCasts();
+    Work.pop_back();
+    if (const auto *Cast = llvm::dyn_cast<clang::ExplicitCastExpr>(E))
+      E = Cast->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(E); Ref && Ref->getDecl() == K)
+      return true;
+    if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(E);
+        B && B->getOpcode() == clang::BO_Add) {
+      Work.push_back(B->getLHS());
+      Work.push_back(B->getRHS());
+    }
+  }
+  return false;
+}
+
+// The declarations before the loop that Reads need, directly or through other
+// declarations, in order.
+std::vector<const clang::DeclStmt *> neededDecls(const Shape &S,
+                                                 std::vector<const clang::Expr *> Reads) {
+  std::set<const clang::DeclStmt *> Needed;
+  while (!Reads.empty()) {
+    const clang::Expr *E = Reads.back();
+    Reads.pop_back();
+    forEachStmt(E, [&](const clang::Stmt *St) {
+      const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(St);
+      if (!Ref)
+        return;
+      for (const clang::DeclStmt *D : S.Decls)
+        for (const clang::Decl *Declared : D->decls())
+          if (Declared == Ref->getDecl() && Needed.insert(D).second)
+            for (const clang::Decl *Each : D->decls())
+              if (const auto *V = llvm::dyn_cast<clang::VarDecl>(Each); V && V->getInit())
+                Reads.push_back(V->getInit());
+    });
+  }
+  std::vector<const clang::DeclStmt *> Out;
+  for (const clang::DeclStmt *D : S.Decls)
+    if (Needed.count(D))
+      Out.push_back(D);
+  return Out;
+}
+
+// Text of Range with Edits and, where no edit covers them, the position sums
+// renamed and returns turned into jumps to Label.
+class PhaseText {
+public:
+  PhaseText(const UnitAST &Unit, const Shape &Found) : U(Unit), S(Found) {}
+
+  llvm::Expected<std::string> operator()(clang::CharSourceRange Range, std::vector<TextEdit> Edits,
+                                         llvm::StringRef Label = "") const {
+    const clang::SourceManager &SM = U.Ctx.getSourceManager();
+    if (Range.isInvalid())
+      return unsupported(U, U.Kernel.getLocation(), "an operand or a bounds check inside a macro");
+    auto Inside = [&](clang::SourceRange R) {
+      return !SM.isBeforeInTranslationUnit(R.getBegin(), Range.getBegin()) &&
+             SM.isBeforeInTranslationUnit(R.getEnd(), Range.getEnd());
+    };
+    auto Covered = [&](clang::SourceRange R) {
+      for (const TextEdit &E : Edits)
+        if (contains(SM, E.Range, R.getBegin()))
+          return true;
+      return false;
+    };
+    std::vector<TextEdit> All;
+    for (const TextEdit &E : Edits)
+      if (Inside(E.Range))
+        All.push_back(E);
+    for (const PositionSum &P : S.Sums)
+      if (Inside(P.Sum->getSourceRange()) && !Covered(P.Sum->getSourceRange()))
+        All.push_back({P.Sum->getSourceRange(), P.Dim == 'x' ? "kopt_gx" : "kopt_gy"});
+    for (const clang::ReturnStmt *R : S.Returns)
+      if (Inside(R->getSourceRange()) && !Covered(R->getSourceRange())) {
+        if (Label.empty())
+          return unsupported(U, R->getBeginLoc(), "a return inside the loop");
+        All.push_back({clang::SourceRange(R->getBeginLoc()), "goto " + Label.str()});
+      }
+    return editedText(U, Range, std::move(All));
+  }
+
+private:
+  const UnitAST &U;
+  const Shape &S;
+};
+
+// E's text span; invalid inside a macro, which editedText then reports.
+clang::CharSourceRange tokenRange(const UnitAST &U, const clang::Expr &E) {
+  return clang::Lexer::makeFileCharRange(clang::CharSourceRange::getTokenRange(E.getSourceRange()),
+                                         U.Ctx.getSourceManager(), U.Ctx.getLangOpts());
+}
+
+// The label a phase's returns jump to, where it has any (an unused label
+// draws a warning).
+std::string label(llvm::StringRef Phase, llvm::StringRef Name) {
+  return Phase.contains("goto " + Name.str()) ? "  " + Name.str() + ":;\n" : "";
+}
+
+std::string tileName(char Dim) { return std::string("kopt_tile_") + Dim; }
+std::string fragName(char Dim) { return std::string("kopt_frag_") + Dim; }
+std::string laneIndex(char Dim) { return Dim == 'y' ? "kopt_i" : "kopt_j"; }
+
+class RegisterBlocking : public Transform {
+public:
+  llvm::StringRef id() const override { return "register-blocking"; }
+
+  std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
+    if (!looksLikeMatmul(Kernel))
+      return {};
+    return {{{"TY", 8}, {"TX", 8}, {"BK", 8}},
+            {{"TY", 4}, {"TX", 4}, {"BK", 16}},
+            {{"TY", 4}, {"TX", 8}, {"BK", 8}}};
+  }
+
+  llvm::Expected<TransformOutput> apply(const TransformInput &In,
+                                        const ParamSet &Params) const override {
+    if (llvm::Error E = checkParamNames(Params, {"TY", "TX", "BK"}))
+      return E;
+    llvm::Expected<int64_t> TY = requireParam(Params, "TY", {2, 4, 8});
+    if (!TY)
+      return TY.takeError();
+    llvm::Expected<int64_t> TX = requireParam(Params, "TX", {2, 4, 8});
+    if (!TX)
+      return TX.takeError();
+    llvm::Expected<int64_t> BK = requireParam(Params, "BK", {8, 16});
+    if (!BK)
+      return BK.takeError();
+    Tiling T{*TY, *TX, *BK};
+    unsigned Line = 0;
+    llvm::Expected<std::string> Text =
+        rewriteUnit(In, [&](UnitAST &U) { return rewrite(U, T, Line); });
+    if (!Text)
+      return Text.takeError();
+    TransformOutput Out;
+    Out.UnitText = std::move(*Text);
+    std::string BY = std::to_string(T.extent('y')), BX = std::to_string(T.extent('x'));
+    frontend::LaunchMapping Launch;
+    Launch.Block = {std::to_string(Side), std::to_string(Side), "1"};
+    Launch.Grid = {"(grid_x * block_x + " + BX + " - 1) / " + BX,
+                   "(grid_y * block_y + " + BY + " - 1) / " + BY, "grid_z"};
+    Out.Launch = Launch;
+    Out.Summary = "each thread computes " + std::to_string(T.TY) + " x " + std::to_string(T.TX) +
+                  " outputs of the k loop at line " + std::to_string(Line) + " (" + BY + " x " +
+                  BX + " tiles, k step " + std::to_string(T.BK) + ")";
+    return Out;
+  }
+
+private:
+  static llvm::Error rewrite(UnitAST &U, const Tiling &T, unsigned &Line) {
+    llvm::Expected<Shape> Found = analyze(U);
+    if (!Found)
+      return Found.takeError();
+    const Shape &S = *Found;
+    Line = U.line(S.M.Loop->getBeginLoc());
+    const auto *Body = llvm::dyn_cast<clang::CompoundStmt>(U.Kernel.getBody());
+    if (!Body || Body->getLBracLoc().isMacroID() || Body->getRBracLoc().isMacroID())
+      return unsupported(U, U.Kernel.getLocation(), "the kernel's body is not a plain block");
+    PhaseText Phase(U, S);
+    clang::SourceLocation Start = Body->getLBracLoc().getLocWithOffset(1);
+    std::string Acc = S.Acc->getNameAsString();
+    std::string AccType = typeText(S.Acc->getType(), U);
+    std::string AccSlot = "kopt_acc[kopt_i][kopt_j]";
+    char RowDim = S.M.RowDim, ColDim = S.M.ColDim;
+
+    // The code before the loop, for one position: the accumulator's start.
+    llvm::Expected<std::string> Prefix =
+        Phase(clang::CharSourceRange::getCharRange(Start, S.LoopStmt->getBeginLoc()), {},
+              "kopt_init_next");
+    // The whole body without the loop, the accumulator read back: the stores.
+    llvm::Expected<std::string> Suffix =
+        Phase(clang::CharSourceRange::getCharRange(Start, Body->getRBracLoc()),
+              {{S.AccInit->getSourceRange(), AccSlot}, {S.LoopStmt->getSourceRange(), ""}},
+              "kopt_store_next");
+    // The loop body over registers.
+    llvm::Expected<clang::CharSourceRange> LoopBody = statementRange(U, *S.M.Loop->getBody());
+    if (!LoopBody)
+      return LoopBody.takeError();
+    std::vector<TextEdit> BodyEdits = {
+        {S.M.Row->getSourceRange(), fragName(RowDim) + "[" + laneIndex(RowDim) + "]"},
+        {S.M.Col->getSourceRange(), fragName(ColDim) + "[" + laneIndex(ColDim) + "]"}};
+    forEachStmt(S.M.Loop->getBody(), [&](const clang::Stmt *St) {
+      if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(St); Ref && Ref->getDecl() == S.Acc)
+        BodyEdits.push_back({Ref->getSourceRange(), AccSlot});
+    });
+    llvm::Expected<std::string> Update = editedText(U, *LoopBody, BodyEdits);
+    for (llvm::Expected<std::string> *E : {&Prefix, &Suffix, &Update})
+      if (!*E)
+        return E->takeError();
+
+    std::string Cmp = S.M.K.Comparison;
+    llvm::Expected<std::string> Bound = exprText(U, *S.M.K.Bound);
+    llvm::Expected<std::string> Init = exprText(U, *S.M.K.Init);
+    if (!Bound)
+      return Bound.takeError();
+    if (!Init)
+      return Init.takeError();
+    std::string KType = typeText(S.M.K.Var->getType(), U);
+    std::string BK = std::to_string(T.BK);
+
+    std::string Out;
+    llvm::raw_string_ostream OS(Out);
+    auto Positions = [&](llvm::StringRef Y, llvm::StringRef X) {
+      OS << "  const unsigned int kopt_gy = blockIdx.y * " << T.extent('y') << "u + " << Y << ";\n"
+         << "  const unsigned int kopt_gx = blockIdx.x * " << T.extent('x') << "u + " << X << ";\n";
+    };
+    auto EachPosition = [&] {
+      OS << "#pragma unroll\nfor (int kopt_i = 0; kopt_i < " << T.TY << "; ++kopt_i)\n"
+         << "#pragma unroll\nfor (int kopt_j = 0; kopt_j < " << T.TX << "; ++kopt_j) {\n";
+      Positions("threadIdx.y + " + std::to_string(Side) + "u * kopt_i",
+                "threadIdx.x + " + std::to_string(Side) + "u * kopt_j");
+    };
+
+    OS << "{ // kopt register-blocking: " << T.TY << " x " << T.TX << " outputs a thread, "
+       << T.extent('y') << " x " << T.extent('x') << " tiles, k step " << BK << "\n";
+    std::map<char, int64_t> Pad;
+    for (const auto &[Dim, Operand] : {std::pair{RowDim, S.M.Row}, std::pair{ColDim, S.M.Col}}) {
+      // Loads walk k fastest where k is unit stride; padding spreads them over banks.
+      Pad[Dim] = unitStrideInK(*Operand, S.M.K.Var) ? 32 / T.BK : 0;
+      OS << "__shared__ " << typeText(Operand->getType(), U) << " " << tileName(Dim) << "[" << BK
+         << "][" << T.extent(Dim) + Pad[Dim] << "];\n";
+    }
+    OS << AccType << " kopt_acc[" << T.TY << "][" << T.TX << "];\n"
+       << "const int kopt_tid = threadIdx.y * " << Side << " + threadIdx.x;\n";
+    EachPosition();
+    OS << "  " << AccSlot << " = " << AccType << "{};\n  {\n"
+       << *Prefix << "\n"
+       << AccSlot << " = " << Acc << ";\n"
+       << std::string(S.OpenBlocks, '}') << "\n  }\n"
+       << label(*Prefix, "kopt_init_next") << "}\n";
+
+    OS << "for (" << KType << " kopt_kt = (" << *Init << "); kopt_kt " << Cmp << " (" << *Bound
+       << "); kopt_kt += " << BK << ") {\n";
+    for (const auto &[Dim, Operand] : {std::pair{RowDim, S.M.Row}, std::pair{ColDim, S.M.Col}}) {
+      int64_t Extent = T.extent(Dim);
+      int64_t Loads = Extent * T.BK / (Side * Side);
+      bool KFastest = Pad[Dim] != 0;
+      std::string Guards;
+      for (const Condition &C : S.Conditions) {
+        char Other = Dim == 'y' ? 'x' : 'y';
+        if (readsThreadPosition(C.Cond, Other))
+          continue;
+        llvm::Expected<std::string> G = Phase(tokenRange(U, *C.Cond), {});
+        if (!G)
+          return G.takeError();
+        Guards += (C.Negated ? "!(" : "(") + *G + ") && ";
+      }
+      llvm::Expected<std::string> Value = Phase(tokenRange(U, *Operand), {});
+      if (!Value)
+        return Value.takeError();
+      OS << "#pragma unroll\nfor (int kopt_l = 0; kopt_l < " << Loads << "; ++kopt_l) {\n"
+         << "  const int kopt_e = kopt_tid + kopt_l * " << Side * Side << ";\n"
+         << "  const int kopt_p = kopt_e " << (KFastest ? "/ " + BK : "% " + std::to_string(Extent))
+         << ";\n"
+         << "  const int kopt_q = kopt_e " << (KFastest ? "% " + BK : "/ " + std::to_string(Extent))
+         << ";\n";
+      // The operand reads its own dimension's position only (MatmulIdiom.h).
+      OS << "  const unsigned int kopt_g" << Dim << " = blockIdx." << Dim << " * " << Extent
+         << "u + kopt_p;\n";
+      std::vector<const clang::Expr *> Reads = {Operand};
+      for (const Condition &C : S.Conditions)
+        if (!readsThreadPosition(C.Cond, Dim == 'y' ? 'x' : 'y'))
+          Reads.push_back(C.Cond);
+      for (const clang::DeclStmt *D : neededDecls(S, Reads)) {
+        llvm::Expected<clang::CharSourceRange> R = statementRange(U, *D);
+        if (!R)
+          return R.takeError();
+        llvm::Expected<std::string> Decl = Phase(*R, {});
+        if (!Decl)
+          return Decl.takeError();
+        OS << "  " << *Decl << "\n";
+      }
+      OS << "  const " << KType << " " << S.M.K.Var->getName() << " = kopt_kt + kopt_q;\n"
+         << "  " << tileName(Dim) << "[kopt_q][kopt_p] = (" << Guards << S.M.K.Var->getName() << " "
+         << Cmp << " (" << *Bound << ")) ? " << *Value << " : static_cast<"
+         << typeText(Operand->getType(), U) << ">(0);\n}\n";
+    }
+    OS << "__syncthreads();\n"
+       << "#pragma unroll\nfor (int kopt_kk = 0; kopt_kk < " << BK << "; ++kopt_kk) {\n";
+    for (const auto &[Dim, Operand] : {std::pair{RowDim, S.M.Row}, std::pair{ColDim, S.M.Col}}) {
+      int64_t Count = Dim == 'y' ? T.TY : T.TX;
+      std::string Lane = laneIndex(Dim);
+      OS << "  " << typeText(Operand->getType(), U) << " " << fragName(Dim) << "[" << Count
+         << "];\n#pragma unroll\n  for (int " << Lane << " = 0; " << Lane << " < " << Count
+         << "; ++" << Lane << ")\n    " << fragName(Dim) << "[" << Lane << "] = " << tileName(Dim)
+         << "[kopt_kk][threadIdx." << Dim << " + " << Side << " * " << Lane << "];\n";
+    }
+    OS << "#pragma unroll\n  for (int kopt_i = 0; kopt_i < " << T.TY << "; ++kopt_i)\n"
+       << "#pragma unroll\n  for (int kopt_j = 0; kopt_j < " << T.TX << "; ++kopt_j)";
+    if (S.M.PlainProduct) // Zeros past the end add nothing.
+      OS << " {\n    " << *Update << "\n  }\n";
+    else
+      OS << " {\n    if (kopt_kt + kopt_kk " << Cmp << " (" << *Bound << ")) {\n      " << *Update
+         << "\n    }\n  }\n";
+    OS << "}\n__syncthreads();\n}\n";
+
+    EachPosition();
+    OS << "  {\n" << *Suffix << "\n  }\n" << label(*Suffix, "kopt_store_next") << "}\n}";
+    U.Rewrite.ReplaceText(Body->getSourceRange(), Out);
+    return llvm::Error::success();
+  }
+};
+} // namespace
+
+std::unique_ptr<Transform> makeRegisterBlockingTransform() {
+  return std::make_unique<RegisterBlocking>();
+}
+
+} // namespace kopt::transform
