@@ -1,8 +1,7 @@
 #include "clang-plugin/KernelFinder.h"
 
-#include "clang-plugin/KernelFinderConsumer.h"
-
 #include "clang-plugin/KernelAnalysis.h"
+#include "clang-plugin/KernelFinderConsumer.h"
 #include "clang-plugin/KernelUnitBuilder.h"
 #include "clang-plugin/ParamDescription.h"
 #include "clang-plugin/PragmaAttacher.h"

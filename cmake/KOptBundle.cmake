@@ -10,7 +10,9 @@ add_custom_target(bundle
   DEPENDS kopt
   COMMENT "Bundling the install tree into ${KOPT_BUNDLE_FILE}" VERBATIM)
 # Everything installed must be built first.
-add_dependencies(bundle kopt kcc kopt-eval-rate kopt-clang-plugin)
-if(TARGET kopt-gpu-tests)
-  add_dependencies(bundle kopt-gpu-tests)
-endif()
+add_dependencies(bundle kopt kcc kopt-eval-rate)
+foreach(optional kopt-gpu-tests kopt-clang-plugin)
+  if(TARGET ${optional})
+    add_dependencies(bundle ${optional})
+  endif()
+endforeach()
