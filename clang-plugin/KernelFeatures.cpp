@@ -1,5 +1,6 @@
 #include "clang-plugin/KernelFeatures.h"
 
+#include "clang-plugin/CollectiveCalls.h"
 #include "clang-plugin/IndexAnalysis.h"
 #include "clang-plugin/SourceText.h"
 
@@ -75,45 +76,6 @@ std::string calleeName(const clang::CallExpr &Call) {
   if (const auto *Member = llvm::dyn_cast<clang::CXXDependentScopeMemberExpr>(Callee))
     return Member->getMember().getAsString();
   return "";
-}
-
-// A call into cooperative groups: g.sync(), cg::sync(g), g.shfl_down(v, 1),
-// cg::reduce(g, v, op). Name: cooperative_groups::[group type::]function.
-struct GroupCall {
-  std::string Name;
-  bool IsBarrier = false, IsWarpIntrinsic = false;
-};
-
-std::optional<GroupCall> cooperativeGroupsCall(const clang::CallExpr &Call) {
-  const clang::FunctionDecl *FD = Call.getDirectCallee();
-  if (!FD || !FD->getDeclName().isIdentifier() ||
-      llvm::StringRef(FD->getQualifiedNameAsString()).find("cooperative_groups") ==
-          llvm::StringRef::npos)
-    return std::nullopt;
-  llvm::StringRef Function = FD->getName();
-  GroupCall G;
-  G.IsBarrier = Function == "sync" || Function == "barrier_wait";
-  G.IsWarpIntrinsic = Function.starts_with("shfl") || Function == "ballot" || Function == "any" ||
-                      Function == "all" || Function.starts_with("match_") || Function == "reduce" ||
-                      Function.starts_with("inclusive_scan") ||
-                      Function.starts_with("exclusive_scan");
-  if (!G.IsBarrier && !G.IsWarpIntrinsic)
-    return std::nullopt;
-  // The group's type as the kernel holds it (thread_block_tile), not the base
-  // class that declares the method; methods may be static (thread_block::sync).
-  std::string Group;
-  if (const auto *Member =
-          llvm::dyn_cast<clang::MemberExpr>(Call.getCallee()->IgnoreParenImpCasts())) {
-    clang::QualType T = Member->getBase()->IgnoreParenImpCasts()->getType();
-    if (T->isPointerType())
-      T = T->getPointeeType();
-    if (const clang::CXXRecordDecl *Record = T->getAsCXXRecordDecl();
-        Record && Record->getIdentifier())
-      Group = Record->getName().str();
-  }
-  G.Name =
-      (llvm::Twine("cooperative_groups::") + Group + (Group.empty() ? "" : "::") + Function).str();
-  return G;
 }
 
 const char *comparisonText(clang::BinaryOperatorKind Op, bool Reversed) {
@@ -216,7 +178,11 @@ public:
       return true;
     SharedVariable S;
     S.Name = V->getNameAsString();
-    S.Type = V->getType().getAsString(Ctx.getPrintingPolicy());
+    // "union (unnamed union)", without the file:line:col clang adds by default:
+    // the features do not depend on the path the file was named by.
+    clang::PrintingPolicy Policy = Ctx.getPrintingPolicy();
+    Policy.AnonymousTagLocations = false;
+    S.Type = V->getType().getAsString(Policy);
     clang::QualType T = V->getType();
     S.Dynamic = T->isIncompleteArrayType();
     if (!S.Dynamic && !V->isInvalidDecl() && !T->isDependentType() && !T->isIncompleteType() &&
@@ -228,8 +194,9 @@ public:
 
   bool VisitCallExpr(clang::CallExpr *Call) {
     std::string Name = calleeName(*Call);
-    if (std::optional<GroupCall> Group = cooperativeGroupsCall(*Call))
-      (Group->IsBarrier ? F.Barriers : F.WarpIntrinsics).push_back(callFeature(Group->Name, Call));
+    if (std::optional<CollectiveCall> Collective = collectiveCall(*Call))
+      (Collective->IsBarrier ? F.Barriers : F.WarpIntrinsics)
+          .push_back(callFeature(Collective->Name, Call));
     else if (Name.empty())
       return true;
     else if (llvm::StringRef(Name).starts_with("atomic")) {

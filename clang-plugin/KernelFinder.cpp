@@ -1,6 +1,7 @@
 #include "clang-plugin/KernelFinder.h"
 
 #include "clang-plugin/KernelAnalysis.h"
+#include "clang-plugin/KernelFinderConsumer.h"
 #include "clang-plugin/KernelUnitBuilder.h"
 #include "clang-plugin/ParamDescription.h"
 #include "clang-plugin/PragmaAttacher.h"
@@ -28,8 +29,8 @@ using PragmaMap = llvm::DenseMap<const clang::FunctionDecl *, PragmaClauses>;
 class KernelCollector : public MatchFinder::MatchCallback {
 public:
   KernelCollector(std::vector<KernelSummary> &Sink, const PragmaMap &Attached,
-                  clang::Preprocessor &Preprocessor)
-      : Out(Sink), Pragmas(Attached), PP(Preprocessor) {}
+                  clang::Preprocessor &Preprocessor, KernelDetail Level)
+      : Out(Sink), Pragmas(Attached), PP(Preprocessor), Detail(Level) {}
 
   void run(const MatchFinder::MatchResult &Result) override {
     const auto *FD = Result.Nodes.getNodeAs<clang::FunctionDecl>("kernel");
@@ -51,10 +52,14 @@ public:
       K.Params.push_back(describeParam(*P, Ctx));
     if (auto It = Pragmas.find(FD); It != Pragmas.end())
       K.Pragma = It->second;
-    if (!Launches) // One pass over the TU serves every kernel.
-      Launches = findLaunchSites(Ctx);
-    analyzeKernel(*FD, Ctx, *Launches, K);
-    K.Unit = buildKernelUnit(*FD, Ctx, PP);
+    if (Detail == KernelDetail::Analyzed) {
+      if (!Launches) // One pass over the TU serves every kernel.
+        Launches = findLaunchSites(Ctx);
+      analyzeKernel(*FD, Ctx, *Launches, K);
+      K.Unit = buildKernelUnit(*FD, Ctx, PP);
+    } else {
+      K.Instantiations = findInstantiations(*FD, Ctx);
+    }
     Out.push_back(std::move(K));
   }
 
@@ -62,18 +67,19 @@ private:
   std::vector<KernelSummary> &Out;
   const PragmaMap &Pragmas;
   clang::Preprocessor &PP;
+  KernelDetail Detail;
   std::optional<LaunchSiteIndex> Launches;
 };
 
 class KernelFinderConsumer : public clang::ASTConsumer {
 public:
   KernelFinderConsumer(std::shared_ptr<PragmaCollector> Pragmas, std::vector<KernelSummary> &Sink,
-                       clang::Preprocessor &Preprocessor)
-      : Collector(std::move(Pragmas)), Out(Sink), PP(Preprocessor) {}
+                       clang::Preprocessor &Preprocessor, KernelDetail Level)
+      : Collector(std::move(Pragmas)), Out(Sink), PP(Preprocessor), Detail(Level) {}
 
   void HandleTranslationUnit(clang::ASTContext &Ctx) override {
     PragmaMap Pragmas = attachPragmas(Ctx, Collector->occurrences());
-    KernelCollector Kernels(Out, Pragmas, PP);
+    KernelCollector Kernels(Out, Pragmas, PP, Detail);
     MatchFinder Finder;
     Finder.addMatcher(
         functionDecl(isDefinition(), hasAttr(clang::attr::CUDAGlobal), isExpansionInMainFile())
@@ -86,7 +92,7 @@ private:
   std::shared_ptr<PragmaCollector> Collector;
   std::vector<KernelSummary> &Out;
   clang::Preprocessor &PP;
-  std::optional<LaunchSiteIndex> Launches;
+  KernelDetail Detail;
 };
 
 // Parses the translation unit with the '#pragma kopt' handlers installed.
@@ -100,9 +106,7 @@ public:
                                                         llvm::StringRef) override {
     if (SummaryStream)
       CI.setVerboseOutputStream(*SummaryStream);
-    auto Collector = std::make_shared<PragmaCollector>();
-    Collector->install(CI.getPreprocessor());
-    return std::make_unique<KernelFinderConsumer>(std::move(Collector), Out, CI.getPreprocessor());
+    return createKernelFinderConsumer(CI, Out, KernelDetail::Analyzed);
   }
 
 private:
@@ -150,6 +154,15 @@ runFinder(llvm::StringRef File, const std::vector<std::string> &ClangArgs,
   return Kernels;
 }
 } // namespace
+
+std::unique_ptr<clang::ASTConsumer> createKernelFinderConsumer(clang::CompilerInstance &CI,
+                                                               std::vector<KernelSummary> &Sink,
+                                                               KernelDetail Detail) {
+  auto Collector = std::make_shared<PragmaCollector>();
+  Collector->install(CI.getPreprocessor());
+  return std::make_unique<KernelFinderConsumer>(std::move(Collector), Sink, CI.getPreprocessor(),
+                                                Detail);
+}
 
 llvm::Expected<std::vector<KernelSummary>> findKernels(const std::string &File,
                                                        const CudaParseSetup &Setup) {

@@ -11,6 +11,8 @@ add_custom_target(bundle
   COMMENT "Bundling the install tree into ${KOPT_BUNDLE_FILE}" VERBATIM)
 # Everything installed must be built first.
 add_dependencies(bundle kopt kcc kopt-eval-rate)
-if(TARGET kopt-gpu-tests)
-  add_dependencies(bundle kopt-gpu-tests)
-endif()
+foreach(optional kopt-gpu-tests kopt-clang-plugin)
+  if(TARGET ${optional})
+    add_dependencies(bundle ${optional})
+  endif()
+endforeach()

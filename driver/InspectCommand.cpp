@@ -1,10 +1,10 @@
 #include "clang-plugin/CudaParseSetup.h"
 #include "clang-plugin/KernelFinder.h"
+#include "clang-plugin/KernelSummaryJson.h"
 #include "driver/Diagnostics.h"
 #include "driver/FrontendSetup.h"
 #include "driver/KernelAnalysisJson.h"
 #include "driver/KernelUnitJson.h"
-#include "driver/PragmaJson.h"
 #include "driver/SourceKernels.h"
 #include "driver/Subcommand.h"
 #include "kopt/Version.h"
@@ -35,18 +35,10 @@ int runInspect(const std::vector<std::string> &Arguments) {
   nlohmann::ordered_json Out = {
       {"file", File}, {"kopt_version", Version}, {"kernels", nlohmann::ordered_json::array()}};
   for (const frontend::KernelSummary &K : *Kernels) {
-    nlohmann::ordered_json Params = nlohmann::ordered_json::array();
-    for (const frontend::KernelParam &P : K.Params)
-      Params.push_back({{"name", P.Name}, {"type", P.Type}});
-    Out["kernels"].push_back({{"name", K.Name},
-                              {"mangled_name", K.MangledName},
-                              {"template", K.IsTemplate},
-                              {"line", K.Line},
-                              {"column", K.Column},
-                              {"params", Params},
-                              {"pragma", pragmaToJson(K.Pragma)},
-                              {"unit", kernelUnitToJson(K.Unit)}});
-    addKernelAnalysisJson(Out["kernels"].back(), K);
+    nlohmann::ordered_json Kernel = frontend::kernelDeclarationToJson(K);
+    Kernel["unit"] = kernelUnitToJson(K.Unit);
+    addKernelAnalysisJson(Kernel, K);
+    Out["kernels"].push_back(std::move(Kernel));
   }
   llvm::outs() << Out.dump(2) << "\n";
   return 0;

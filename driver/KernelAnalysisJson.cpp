@@ -1,5 +1,6 @@
 #include "driver/KernelAnalysisJson.h"
 
+#include "clang-plugin/KernelSummaryJson.h"
 #include "memory/KernelFacts.h"
 
 namespace kopt::driver {
@@ -57,13 +58,6 @@ Json launchSitesToJson(const std::vector<frontend::LaunchSite> &Sites) {
                    {"stream", exprToJson(S.Stream)},
                    {"args", Args}});
   }
-  return Out;
-}
-
-Json instantiationsToJson(const std::vector<frontend::KernelInstantiation> &I) {
-  Json Out = Json::array();
-  for (const frontend::KernelInstantiation &Inst : I)
-    Out.push_back({{"template_args", Inst.TemplateArgs}, {"mangled_name", Inst.MangledName}});
   return Out;
 }
 
@@ -127,7 +121,7 @@ Json featuresToJson(const frontend::KernelFeatures &F) {
 
 void addKernelAnalysisJson(Json &Kernel, const frontend::KernelSummary &K) {
   Kernel["launch_sites"] = launchSitesToJson(K.LaunchSites);
-  Kernel["instantiations"] = instantiationsToJson(K.Instantiations);
+  Kernel["instantiations"] = frontend::instantiationsToJson(K.Instantiations);
   Kernel["features"] = featuresToJson(K.Features);
   Kernel["kind"] = memory::kernelKind(K.Features); // What the skill library sees.
 }

@@ -1,8 +1,8 @@
 #include "driver/KernelOptimization.h"
 
 #include "agents/LlmOptimizer.h"
+#include "clang-plugin/PragmaJson.h"
 #include "driver/BaselineFacts.h"
-#include "driver/PragmaJson.h"
 #include "driver/SkillRetrieval.h"
 #include "driver/WorkloadFromKernel.h"
 #include "evaluator/WorkerProtocol.h"
@@ -30,7 +30,7 @@ std::string cudaVersion() {
 
 // The clauses without their position: moving a pragma does not change the result.
 std::string canonicalClauses(const frontend::KernelSummary &K) {
-  nlohmann::ordered_json J = pragmaToJson(K.Pragma);
+  nlohmann::ordered_json J = frontend::pragmaToJson(K.Pragma);
   if (J.is_object()) {
     J.erase("line");
     J.erase("column");

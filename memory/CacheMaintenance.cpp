@@ -1,8 +1,8 @@
 // ResultCache's maintenance: listing, eviction, clearing, export and import
 // (what `kopt cache` does; kcc's compiles only look up and store).
-#include "memory/AtomicFile.h"
 #include "memory/FileLock.h"
 #include "memory/ResultCache.h"
+#include "support/AtomicFile.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>

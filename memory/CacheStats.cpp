@@ -1,7 +1,7 @@
 #include "memory/CacheStats.h"
 
-#include "memory/AtomicFile.h"
 #include "memory/FileLock.h"
+#include "support/AtomicFile.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/MemoryBuffer.h>

@@ -1,6 +1,6 @@
 #include "memory/ResultCache.h"
 
-#include "memory/AtomicFile.h"
+#include "support/AtomicFile.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>

@@ -5,6 +5,7 @@
 //   <prefix>/bin/kopt, <prefix>/bin/kcc        the binaries
 //   <prefix>/lib/kopt/clang/include           clang's resource headers
 //   <prefix>/lib/kopt/include-shims           headers that let clang 19 parse CUDA 13
+//   <prefix>/lib/kopt/kopt-clang-plugin.so    the front end as a clang++-19 plugin
 //   <prefix>/share/kopt/skills                the skill library
 #pragma once
 

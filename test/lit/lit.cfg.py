@@ -32,6 +32,7 @@ config.substitutions.append(
 config.substitutions.append(
     ("%kopt_llm_loop", os.path.join(config.kopt_bin_dir, "kopt-llm-loop")))
 config.substitutions.append(("%kopt_splice", os.path.join(config.kopt_bin_dir, "kopt-splice")))
+config.substitutions.append(("%kopt_plugin", config.kopt_plugin))
 config.substitutions.append(("%kopt", os.path.join(config.kopt_bin_dir, "kopt")))
 config.substitutions.append(("%nvcc", nvcc))
 config.substitutions.append(("%cmake", config.cmake))
@@ -42,5 +43,16 @@ config.substitutions.append(("%python", config.python))
 
 if os.access(nvcc, os.X_OK):
     config.available_features.add("nvcc")
+
+# clang++ in CUDA mode for CUDA 13, as kopt's own front end parses (see
+# clang-plugin/CudaParseSetup.cpp): kopt's shims, CUDA's cccl headers, and no
+# warning that the toolkit is newer than clang knows.
+cuda_root = os.path.dirname(config.cuda_bin_dir)
+config.substitutions.append(("%clang_cuda", " ".join([
+    config.clangxx, "-x", "cuda", "--cuda-gpu-arch=sm_90", "--cuda-path=" + cuda_root,
+    "-isystem", os.path.join(config.kopt_build_dir, "lib", "kopt", "include-shims"),
+    "-isystem", os.path.join(cuda_root, "include", "cccl"), "-Wno-unknown-cuda-version"])))
+if config.clangxx and os.access(config.clangxx, os.X_OK) and os.path.exists(config.kopt_plugin):
+    config.available_features.add("clang-plugin")
 if shutil.which("FileCheck", path=config.environment["PATH"]) is None:
     lit_config.fatal("FileCheck not found in " + config.filecheck_dir)

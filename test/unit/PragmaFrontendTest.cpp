@@ -2,7 +2,7 @@
 // declaration a pragma applies to, diagnostics with locations, and the JSON
 // that kopt inspect prints.
 #include "clang-plugin/KernelFinder.h"
-#include "driver/PragmaJson.h"
+#include "clang-plugin/PragmaJson.h"
 #include "test/fuzz/PragmaMutator.h"
 
 #include <gtest/gtest.h>
@@ -181,7 +181,7 @@ TEST(PragmaJson, ExpressionsHaveTextAndValue) {
                    "skills(+a, -b) engine(auto)\n"
                    "__global__ void k(int n, int m, float a) {}\n");
   ASSERT_TRUE(P.OK) << P.Diagnostics;
-  nlohmann::ordered_json J = kopt::driver::pragmaToJson(P.Kernels.at(0).Pragma);
+  nlohmann::ordered_json J = pragmaToJson(P.Kernels.at(0).Pragma);
   EXPECT_EQ(J.dump(),
             R"js({"line":2,"column":1,"launch":{"grid":[{"text":"(n + 255) / 256","value":4},)js"
             R"js({"text":"m","value":null}],"block":[{"text":"256","value":256}],"smem":null},)js"
@@ -189,5 +189,5 @@ TEST(PragmaJson, ExpressionsHaveTextAndValue) {
             R"js("buffers":null,"tol":{"rtol":0.001,"atol":null},)js"
             R"js("budget":{"time_s":0.5,"evals":null,"tokens":null},)js"
             R"js("skills":{"enable":["a"],"disable":["b"]},"noalias":false,"engine":"auto"})js");
-  EXPECT_TRUE(kopt::driver::pragmaToJson(std::optional<PragmaClauses>()).is_null());
+  EXPECT_TRUE(pragmaToJson(std::optional<PragmaClauses>()).is_null());
 }

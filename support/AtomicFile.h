@@ -5,10 +5,10 @@
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Error.h>
 
-namespace kopt::memory {
+namespace kopt {
 
 // Creates Path's directory if needed. On any failure (no space, no
 // permission) the target is unchanged and no temporary file is left.
 llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Content);
 
-} // namespace kopt::memory
+} // namespace kopt

@@ -1,6 +1,6 @@
-#include "driver/PragmaJson.h"
+#include "clang-plugin/PragmaJson.h"
 
-namespace kopt::driver {
+namespace kopt::frontend {
 
 namespace {
 
@@ -8,8 +8,8 @@ using Json = nlohmann::ordered_json;
 
 class PragmaWriter {
 public:
-  explicit PragmaWriter(const frontend::PragmaClauses &Clauses)
-      : P(Clauses), Args(frontend::resolveArgValues(Clauses)) {}
+  explicit PragmaWriter(const PragmaClauses &Clauses)
+      : P(Clauses), Args(resolveArgValues(Clauses)) {}
 
   Json write() const {
     Json Out;
@@ -26,7 +26,7 @@ public:
                              : Json();
     Out["skills"] = P.Skills ? skills(*P.Skills) : Json();
     Out["noalias"] = P.NoAlias;
-    Out["engine"] = P.Engine ? Json(frontend::spelling(*P.Engine).str()) : Json();
+    Out["engine"] = P.Engine ? Json(spelling(*P.Engine).str()) : Json();
     return Out;
   }
 
@@ -35,61 +35,59 @@ private:
     return V ? Json(*V) : Json();
   }
 
-  Json expr(const frontend::ClauseExpr &E) const {
+  Json expr(const ClauseExpr &E) const {
     Json Value;
-    if (llvm::Expected<frontend::ClauseNumber> V = frontend::evaluateNumber(E, Args))
+    if (llvm::Expected<ClauseNumber> V = evaluateNumber(E, Args))
       Value = std::visit([](auto X) { return Json(X); }, *V);
     else
       llvm::consumeError(V.takeError());
     return {{"text", E.Text}, {"value", Value}};
   }
 
-  Json exprs(const std::vector<frontend::ClauseExpr> &Es) const {
+  Json exprs(const std::vector<ClauseExpr> &Es) const {
     Json Out = Json::array();
-    for (const frontend::ClauseExpr &E : Es)
+    for (const ClauseExpr &E : Es)
       Out.push_back(expr(E));
     return Out;
   }
 
-  Json launch(const frontend::LaunchClause &L) const {
+  Json launch(const LaunchClause &L) const {
     return {{"grid", exprs(L.Grid)},
             {"block", exprs(L.Block)},
             {"smem", L.SharedMemory ? expr(*L.SharedMemory) : Json()}};
   }
 
-  Json args(const std::vector<frontend::ArgValue> &As) const {
+  Json args(const std::vector<ArgValue> &As) const {
     Json Out = Json::object();
-    for (const frontend::ArgValue &A : As)
+    for (const ArgValue &A : As)
       Out[A.Name] = expr(A.Value);
     return Out;
   }
 
-  Json buffers(const std::vector<frontend::BufferSpec> &Bs) const {
+  Json buffers(const std::vector<BufferSpec> &Bs) const {
     Json Out = Json::array();
-    for (const frontend::BufferSpec &B : Bs)
+    for (const BufferSpec &B : Bs)
       Out.push_back({{"name", B.Name},
                      {"size", expr(B.Size)},
-                     {"access", B.Access ? Json(frontend::spelling(*B.Access).str()) : Json()}});
+                     {"access", B.Access ? Json(spelling(*B.Access).str()) : Json()}});
     return Out;
   }
 
-  static Json skills(const std::vector<frontend::SkillToggle> &Ss) {
+  static Json skills(const std::vector<SkillToggle> &Ss) {
     Json Enable = Json::array(), Disable = Json::array();
-    for (const frontend::SkillToggle &S : Ss)
+    for (const SkillToggle &S : Ss)
       (S.Enabled ? Enable : Disable).push_back(S.Id);
     return {{"enable", Enable}, {"disable", Disable}};
   }
 
-  const frontend::PragmaClauses &P;
-  frontend::NumberBindings Args;
+  const PragmaClauses &P;
+  NumberBindings Args;
 };
 
 } // namespace
 
-Json pragmaToJson(const frontend::PragmaClauses &P) { return PragmaWriter(P).write(); }
+Json pragmaToJson(const PragmaClauses &P) { return PragmaWriter(P).write(); }
 
-Json pragmaToJson(const std::optional<frontend::PragmaClauses> &P) {
-  return P ? pragmaToJson(*P) : Json();
-}
+Json pragmaToJson(const std::optional<PragmaClauses> &P) { return P ? pragmaToJson(*P) : Json(); }
 
-} // namespace kopt::driver
+} // namespace kopt::frontend

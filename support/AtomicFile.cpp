@@ -1,10 +1,10 @@
-#include "memory/AtomicFile.h"
+#include "support/AtomicFile.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
 
-namespace kopt::memory {
+namespace kopt {
 
 llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Content) {
   llvm::StringRef Dir = llvm::sys::path::parent_path(Path);
@@ -37,4 +37,4 @@ llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Content) {
   return llvm::Error::success();
 }
 
-} // namespace kopt::memory
+} // namespace kopt
