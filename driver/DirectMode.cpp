@@ -35,7 +35,10 @@ llvm::Expected<memory::CacheKey> manifestKey(const KccContext &C, const NvccComm
     return llvm::createStringError(EC, "no working directory");
   In.WorkingDir = std::string(Cwd);
   In.CompileFlags = Cmd.Args;
-  In.Options = frontEndOptions(C.Options);
+  // --kopt-verbose only shows more of the log, which the manifest keeps whole.
+  for (auto &[Key, Value] : frontEndOptions(C.Options))
+    if (Key != "verbose")
+      In.Options.emplace_back(std::move(Key), std::move(Value));
   In.Options.emplace_back("user_cache", Cache.UserDir);
   for (const char *Var : SteeringVariables)
     if (std::optional<std::string> Value = C.GetEnv(Var))

@@ -80,9 +80,11 @@ llvm::Error matchesNow(const FileObservation &R) {
   if (R.Stamp && stampOf(Status) != *R.Stamp)
     return differs(R, "size or modification time changed");
   if (R.Content) {
-    // One read of the whole file; headers are small and the page cache holds them.
+    // read(), not mmap(): for a few hundred small headers, mapping and unmapping
+    // each costs more than copying it.
     llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Bytes =
-        llvm::MemoryBuffer::getFile(R.Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+        llvm::MemoryBuffer::getFile(R.Path, /*IsText=*/false, /*RequiresNullTerminator=*/false,
+                                    /*IsVolatile=*/true);
     if (!Bytes)
       return differs(R, "cannot be read: " + Bytes.getError().message());
     if (contentDigest((*Bytes)->getBuffer()) != *R.Content)
