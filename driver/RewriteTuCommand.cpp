@@ -177,9 +177,10 @@ void recordManifest(const RewriteRequest &R, llvm::StringRef Text, llvm::StringR
 int rewrite(const std::vector<std::string> &Args, const Voice &V) {
   llvm::Expected<RewriteRequest> R = parseRequest(Args);
   if (!R)
-    return fail(V, llvm::toString(R.takeError()) + " (usage: kopt " +
-                       V.Tool.substr(strlen("kopt ")) +
-                       " SOURCE -o OUT [--variant FILE.json]... [--kopt-OPTION]... [-- FLAGS])");
+    return fail(V,
+                llvm::toString(R.takeError()) + " (usage: kopt " + V.Tool.substr(strlen("kopt ")) +
+                    " SOURCE -o OUT [--variant FILE.json]... [--manifest KEY] [--kopt-OPTION]... "
+                    "[-- FLAGS])");
   TuContext Tu;
   Tu.SourcePath = R->Source;
   Tu.NvccFlags = R->NvccFlags;
