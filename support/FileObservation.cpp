@@ -1,5 +1,6 @@
 #include "support/FileObservation.h"
 
+#include <llvm/ADT/ScopeExit.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/BLAKE3.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -70,7 +71,38 @@ std::optional<FileObservation::Kind> kindNamed(llvm::StringRef Name) {
   return std::nullopt;
 }
 
+namespace {
+// A file read before: open, fstat and read it, without a stat of its path first.
+llvm::Error contentMatches(const FileObservation &R) {
+  llvm::Expected<llvm::sys::fs::file_t> F = llvm::sys::fs::openNativeFileForRead(R.Path);
+  if (!F) {
+    llvm::consumeError(F.takeError());
+    return differs(R, "was " + kindName(R.Type) + ", is absent");
+  }
+  auto Close = llvm::make_scope_exit([&] { llvm::sys::fs::closeFile(*F); });
+  llvm::sys::fs::file_status Status;
+  if (std::error_code EC = llvm::sys::fs::status(*F, Status))
+    return differs(R, "cannot be read: " + EC.message());
+  if (FileObservation::Kind Now = kindOf(Status.type()); Now != R.Type)
+    return differs(R, "was " + kindName(R.Type) + ", is " + kindName(Now));
+  if (R.Stamp && stampOf(Status) != *R.Stamp)
+    return differs(R, "size or modification time changed");
+  // read(), not mmap(): for a few hundred small headers, mapping and unmapping
+  // each costs more than copying it.
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Bytes =
+      llvm::MemoryBuffer::getOpenFile(*F, R.Path, Status.getSize(),
+                                      /*RequiresNullTerminator=*/false, /*IsVolatile=*/true);
+  if (!Bytes)
+    return differs(R, "cannot be read: " + Bytes.getError().message());
+  if (contentDigest((*Bytes)->getBuffer()) != *R.Content)
+    return differs(R, "content changed");
+  return llvm::Error::success();
+}
+} // namespace
+
 llvm::Error matchesNow(const FileObservation &R) {
+  if (R.Content)
+    return contentMatches(R);
   llvm::sys::fs::file_status Status;
   FileObservation::Kind Now = FileObservation::Kind::Absent;
   if (!llvm::sys::fs::status(R.Path, Status))
@@ -79,17 +111,6 @@ llvm::Error matchesNow(const FileObservation &R) {
     return differs(R, "was " + kindName(R.Type) + ", is " + kindName(Now));
   if (R.Stamp && stampOf(Status) != *R.Stamp)
     return differs(R, "size or modification time changed");
-  if (R.Content) {
-    // read(), not mmap(): for a few hundred small headers, mapping and unmapping
-    // each costs more than copying it.
-    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Bytes =
-        llvm::MemoryBuffer::getFile(R.Path, /*IsText=*/false, /*RequiresNullTerminator=*/false,
-                                    /*IsVolatile=*/true);
-    if (!Bytes)
-      return differs(R, "cannot be read: " + Bytes.getError().message());
-    if (contentDigest((*Bytes)->getBuffer()) != *R.Content)
-      return differs(R, "content changed");
-  }
   if (R.Listing && currentListing(R.Path) != R.Listing)
     return differs(R, "directory listing changed");
   return llvm::Error::success();
