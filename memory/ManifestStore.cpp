@@ -50,7 +50,16 @@ llvm::Error ResultCache::storeManifest(const DirectManifest &M) {
   if (llvm::Error E = writable())
     return E;
   // Parallel compiles of one TU write the same manifest; the last rename wins.
-  return writeFileAtomically(manifestPath(Config.UserDir, M.Key), serializeManifest(M));
+  if (llvm::Error E =
+          writeFileAtomically(manifestPath(Config.UserDir, M.Key), serializeManifest(M)))
+    return E;
+  // A cache-only build stores no entries, so its manifests keep the size in check.
+  if (Config.MaxBytes && userBytes() > Config.MaxBytes) {
+    llvm::Expected<GcResult> Gc = evict(/*Wait=*/false);
+    if (!Gc)
+      llvm::consumeError(Gc.takeError());
+  }
+  return llvm::Error::success();
 }
 
 } // namespace kopt::memory

@@ -68,7 +68,8 @@ public:
   // counted as an error) or whose inputs changed is a direct miss; on a direct
   // hit the manifest and the user entries it used count as used now (LRU).
   DirectLookup lookupDirect(llvm::StringRef Digest);
-  // Writes atomically; fails when the cache is read only or cannot be written.
+  // Writes atomically, then evicts as store() does; fails when the cache is
+  // read only or cannot be written.
   llvm::Error storeManifest(const DirectManifest &M);
 
   // Maintenance (`kopt cache`). Entries of the project cache come last.

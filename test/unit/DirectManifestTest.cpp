@@ -12,6 +12,9 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 using namespace kopt;
 using namespace kopt::memory;
 
@@ -328,4 +331,64 @@ TEST_F(DirectManifestTest, ParseFileSystemRecordsWhatItSaw) {
   EXPECT_FALSE(bool(checkManifest(M)));
   writeFile(Root + "/main.cu", "edited, but only its existence was seen\n");
   EXPECT_FALSE(bool(checkManifest(M)));
+}
+
+TEST_F(DirectManifestTest, ManifestsAgeOutByLastUseWithTheEntries) {
+  CacheConfig Config;
+  Config.UserDir = Root + "/user";
+  std::string Old = std::string(64, '1'), Used = std::string(64, '2');
+  uint64_t One = serializeManifest(sample(Old)).size();
+  Config.MaxBytes = One * 3 / 2;
+  ResultCache Cache = llvm::cantFail(ResultCache::open(Config));
+  Config.MaxBytes = 0; // No limit while setting up.
+  for (const std::string &Key : {Old, Used}) {
+    ASSERT_FALSE(bool(llvm::cantFail(ResultCache::open(Config)).storeManifest(sample(Key))));
+    int Fd;
+    ASSERT_FALSE(llvm::sys::fs::openFileForWrite(manifestPath(Config.UserDir, Key), Fd,
+                                                 llvm::sys::fs::CD_OpenExisting));
+    llvm::sys::fs::setLastAccessAndModificationTime(Fd, llvm::sys::toTimePoint(1000000000));
+    ::close(Fd);
+  }
+  ASSERT_TRUE(Cache.lookupDirect(Used).Manifest); // A direct hit is a use.
+  GcResult Gc = llvm::cantFail(Cache.gc());
+  EXPECT_EQ(Gc.BytesBefore, 2 * One);
+  EXPECT_EQ(Gc.Evicted, 1u);
+  EXPECT_FALSE(llvm::sys::fs::exists(manifestPath(Config.UserDir, Old)));
+  EXPECT_TRUE(llvm::sys::fs::exists(manifestPath(Config.UserDir, Used)));
+  // A store that takes the cache over its limit evicts too (cache-only builds store
+  // no entries).
+  ASSERT_FALSE(bool(Cache.storeManifest(sample(Old))));
+  EXPECT_EQ(listManifestFiles(Config.UserDir).size(), 1u);
+  EXPECT_EQ(Cache.counters()[Counter::Evictions], 2u);
+}
+
+TEST_F(DirectManifestTest, ParallelWritersAndReadersNeverSeeAPart) {
+  CacheConfig Config;
+  Config.UserDir = Root + "/user";
+  std::string Key = std::string(64, 'c');
+  constexpr int Processes = 8, Rounds = 25;
+  std::vector<pid_t> Children;
+  for (int P = 0; P < Processes; ++P) {
+    pid_t Child = ::fork();
+    if (Child == 0) {
+      ResultCache Cache = llvm::cantFail(ResultCache::open(Config));
+      bool Ok = true;
+      for (int R = 0; R < Rounds && Ok; ++R) {
+        Ok = !llvm::errorToBool(Cache.storeManifest(sample(Key)));
+        DirectLookup Found = Cache.lookupDirect(Key);
+        Ok = Ok && Found.Manifest && Found.Manifest->Output == sample().Output;
+      }
+      _exit(Ok ? 0 : 1);
+    }
+    Children.push_back(Child);
+  }
+  for (pid_t Child : Children) {
+    int Status = 0;
+    ASSERT_EQ(::waitpid(Child, &Status, 0), Child);
+    EXPECT_TRUE(WIFEXITED(Status) && WEXITSTATUS(Status) == 0);
+  }
+  CacheCounters C = llvm::cantFail(ResultCache::open(Config)).counters();
+  EXPECT_EQ(C[Counter::DirectHits], uint64_t(Processes * Rounds));
+  EXPECT_EQ(C[Counter::DirectMisses], 0u);
+  EXPECT_EQ(C[Counter::Errors], 0u);
 }
