@@ -1,5 +1,6 @@
 #include "clang-plugin/KernelFinder.h"
 
+#include "clang-plugin/FileAccessLog.h"
 #include "clang-plugin/KernelAnalysis.h"
 #include "clang-plugin/KernelFinderConsumer.h"
 #include "clang-plugin/KernelUnitBuilder.h"
@@ -171,9 +172,12 @@ llvm::Expected<std::vector<KernelSummary>> findKernels(const std::string &File,
 
 llvm::Expected<std::vector<KernelSummary>>
 findKernelsInCode(llvm::StringRef Code, llvm::StringRef FileName,
-                  const std::vector<std::string> &ClangArgs, llvm::raw_ostream &Diagnostics) {
-  auto Overlay =
-      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+                  const std::vector<std::string> &ClangArgs, llvm::raw_ostream &Diagnostics,
+                  FileAccessLog *Accesses) {
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Disk = llvm::vfs::getRealFileSystem();
+  if (Accesses)
+    Disk = Accesses->wrap(std::move(Disk));
+  auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(std::move(Disk));
   auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   Overlay->pushOverlay(Memory);
   Memory->addFile(FileName, 0, llvm::MemoryBuffer::getMemBufferCopy(Code));

@@ -18,6 +18,8 @@
 
 namespace kopt::frontend {
 
+class FileAccessLog;
+
 struct KernelSummary {
   std::string Name;        // Qualified: ns::kernel.
   std::string MangledName; // Empty for templates (no single symbol).
@@ -53,8 +55,10 @@ llvm::Expected<std::vector<KernelSummary>> findKernels(const std::string &File,
 
 // The same for source text in memory, named FileName; ClangArgs are clang's
 // arguments without the driver name and the file. Diagnostics go to Diagnostics.
+// With Accesses, what the parse reads from disk (Code aside) is recorded there.
 llvm::Expected<std::vector<KernelSummary>>
 findKernelsInCode(llvm::StringRef Code, llvm::StringRef FileName,
-                  const std::vector<std::string> &ClangArgs, llvm::raw_ostream &Diagnostics);
+                  const std::vector<std::string> &ClangArgs, llvm::raw_ostream &Diagnostics,
+                  FileAccessLog *Accesses = nullptr);
 
 } // namespace kopt::frontend

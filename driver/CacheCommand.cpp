@@ -125,12 +125,13 @@ int runCache(const std::vector<std::string> &Arguments) {
   if (Action == "export" || Action == "import")
     return transfer(*Cache, Action == "export", Args[1]);
   if (Action == "clear") {
-    llvm::Expected<uint64_t> N = Cache->clear();
+    llvm::Expected<memory::ClearResult> N = Cache->clear();
     if (!N) {
       reportError("kopt", N.takeError());
       return 1;
     }
-    llvm::outs() << "Removed " << *N << " entries from " << Cache->config().UserDir << "\n";
+    llvm::outs() << "Removed " << N->Entries << " entries and " << N->Manifests
+                 << " manifests from " << Cache->config().UserDir << "\n";
     return 0;
   }
   if (Action == "gc") {

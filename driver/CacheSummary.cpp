@@ -33,6 +33,7 @@ void printCacheStats(const memory::ResultCache &Cache, llvm::raw_ostream &OS) {
   for (size_t I = 0; I < memory::NumCounters; ++I)
     OS << memory::counterName(static_cast<Counter>(I)) << " " << C.Values[I] << "\n";
   OS << "entries " << memory::listEntryFiles(Cache.config().UserDir).size() << "\n"
+     << "manifests " << memory::listManifestFiles(Cache.config().UserDir).size() << "\n"
      << "bytes " << Cache.userBytes() << "\n"
      << "max_bytes " << Cache.config().MaxBytes << "\n";
 }
@@ -51,10 +52,16 @@ void printCacheSummary(const memory::ResultCache &Cache, llvm::raw_ostream &OS) 
   line(OS, "    Project cache:", C[Counter::ProjectHits]);
   line(OS, "    User cache:", C[Counter::UserHits]);
   line(OS, "  Misses:", C[Counter::Misses], percent(C[Counter::Misses], Lookups));
+  // Translation units; a direct hit looks no kernel up, so it is not among the lookups.
+  uint64_t Direct = C[Counter::DirectHits] + C[Counter::DirectMisses];
+  line(OS, "Direct lookups:", Direct);
+  line(OS, "  Direct hits:", C[Counter::DirectHits], percent(C[Counter::DirectHits], Direct));
+  line(OS, "  Direct misses:", C[Counter::DirectMisses], percent(C[Counter::DirectMisses], Direct));
   line(OS, "Stores:", C[Counter::Stores]);
   line(OS, "Errors:", C[Counter::Errors]);
   line(OS, "Evictions:", C[Counter::Evictions]);
   line(OS, "Entries:", memory::listEntryFiles(Config.UserDir).size());
+  line(OS, "Manifests:", memory::listManifestFiles(Config.UserDir).size());
   uint64_t Bytes = Cache.userBytes();
   OS << "Cache size:             " << humanSize(Bytes);
   if (Config.MaxBytes)

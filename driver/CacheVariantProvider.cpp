@@ -9,15 +9,18 @@ llvm::Expected<std::optional<ProvidedVariant>>
 CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuContext &Tu) {
   memory::CacheKey Key = cacheKeyFor(K, Tu.Arch, Tu.NvccFlags, Tu.SourcePath);
   std::string Warning;
-  auto Hit = Cache.lookup(Key, &Warning);
+  auto Hit = Cache.lookup(Key, &Warning, &Read);
   if (!Hit)
     return Hit.takeError();
-  if (!Warning.empty())
-    llvm::errs() << NotePrefix << Warning << "\n";
+  if (!Warning.empty()) {
+    AllHit = false; // Recorded, the warning would hide a repaired entry.
+    Log.note(Warning);
+  }
   std::string Where = Tu.SourcePath + ":" + std::to_string(K.Line) + ": " + K.Name + ": ";
   std::optional<memory::CacheEntry> Entry = std::move(*Hit);
   std::string Source = "cache";
   if (!Entry) {
+    AllHit = false;
     auto Made = optimizeOnMiss(K, Tu, Key);
     if (!Made)
       return Made.takeError();
@@ -27,8 +30,7 @@ CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuConte
   if (!Entry)
     return std::nullopt;
   if (!Entry->Variant) {
-    if (Tu.Options.verbose())
-      llvm::errs() << NotePrefix << Where << describeEntry(*Entry) << " (" << Source << ")\n";
+    Log.verboseNote(Where + describeEntry(*Entry) + " (" + Source + ")");
     return std::nullopt;
   }
   return ProvidedVariant{*Entry->Variant, describeEntry(*Entry) + " (" + Source + ")"};
@@ -39,8 +41,7 @@ CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuC
                                      const memory::CacheKey &Key) {
   std::string Where = Tu.SourcePath + ":" + std::to_string(K.Line) + ": " + K.Name + ": ";
   if (Tu.Options.get("mode").Value != "optimize") {
-    if (Tu.Options.verbose())
-      llvm::errs() << NotePrefix << Where << "no cached variant (cache-only): the original\n";
+    Log.verboseNote(Where + "no cached variant (cache-only): the original");
     return std::nullopt;
   }
   // The engine first: an llm engine without a model or key is the user's to
@@ -57,26 +58,24 @@ CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuC
       NoGpu = llvm::toString(Started.takeError());
   }
   if (!Eval) {
-    llvm::errs() << NotePrefix << Where << "no cached variant, and no GPU to optimize it here ("
-                 << NoGpu << "): compiling the original\n";
+    Log.note(Where + "no cached variant, and no GPU to optimize it here (" + NoGpu +
+             "): compiling the original");
     return std::nullopt;
   }
   // One kernel timed at a time on this GPU, whatever else the build runs.
   std::string LockPath = memory::GpuLock::defaultPath();
   auto Lock = memory::GpuLock::acquire(LockPath, [&] {
-    llvm::errs() << NotePrefix << Where
-                 << "waiting for the GPU: another kopt process is optimizing on it (lock "
-                 << LockPath << ")\n";
+    Log.note(Where + "waiting for the GPU: another kopt process is optimizing on it (lock " +
+             LockPath + ")");
   });
   if (!Lock)
     return Lock.takeError();
-  llvm::errs() << NotePrefix << Where << "optimizing on " << Eval->device().Name << " (engine "
-               << Job->Engine << ")\n";
+  Log.note(Where + "optimizing on " + Eval->device().Name + " (engine " + Job->Engine + ")");
   auto Result = optimizeForCache(*Job, *Eval, Tu.Options.verbose() ? &llvm::errs() : nullptr);
   if (!Result)
     return Result.takeError();
   if (llvm::Error E = Cache.store(Key, Result->Entry))
-    llvm::errs() << NotePrefix << Where << "not cached: " << llvm::toString(std::move(E)) << "\n";
+    Log.note(Where + "not cached: " + llvm::toString(std::move(E)));
   return Result->Entry;
 }
 

@@ -26,16 +26,23 @@ std::string koptToolPath(const GetEnvFn &GetEnv) {
   return std::string(Path);
 }
 
+std::vector<std::pair<std::string, std::string>> frontEndOptions(const KoptOptions &Options) {
+  std::vector<std::pair<std::string, std::string>> Values;
+  for (llvm::StringRef Key : Passed)
+    if (const OptionValue &V = Options.get(Key); !V.Value.empty())
+      Values.emplace_back(Key.str(), V.Value);
+  return Values;
+}
+
 std::vector<std::string> rewriteTuCommand(const std::string &Kopt, const KoptOptions &Options,
                                           llvm::StringRef Source, llvm::StringRef Output,
-                                          const std::vector<std::string> &CompileFlags) {
+                                          const std::vector<std::string> &CompileFlags,
+                                          llvm::StringRef ManifestKey) {
   std::vector<std::string> Argv = {Kopt, "rewrite-tu", Source.str(), "-o", Output.str()};
-  for (llvm::StringRef Key : Passed) {
-    const OptionSpec *Spec = findOption(Key);
-    const OptionValue &V = Options.get(Key);
-    if (Spec && !V.Value.empty())
-      Argv.push_back(Spec->flag() + "=" + V.Value);
-  }
+  if (!ManifestKey.empty())
+    Argv.insert(Argv.end(), {"--manifest", ManifestKey.str()});
+  for (const auto &[Key, Value] : frontEndOptions(Options))
+    Argv.push_back(findOption(Key)->flag() + "=" + Value);
   Argv.push_back("--");
   Argv.insert(Argv.end(), CompileFlags.begin(), CompileFlags.end());
   return Argv;

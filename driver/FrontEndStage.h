@@ -8,6 +8,7 @@
 #include <llvm/ADT/StringRef.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kopt::driver {
@@ -26,11 +27,17 @@ struct FrontEndResult {
 // The kopt binary: $KOPT_TOOL if set, else kopt in kcc's own bin directory.
 std::string koptToolPath(const GetEnvFn &GetEnv);
 
+// The options kopt's side reads (the rest are kcc's own), as "key", value.
+std::vector<std::pair<std::string, std::string>> frontEndOptions(const KoptOptions &Options);
+
 // The command line of `kopt rewrite-tu` for Source: kcc's resolved options
 // that the front end and the providers read, then `--` and the compile's flags.
+// With ManifestKey, a rewrite whose kernels all hit the cache records a
+// direct-mode manifest under that key (driver/DirectMode.h).
 std::vector<std::string> rewriteTuCommand(const std::string &Kopt, const KoptOptions &Options,
                                           llvm::StringRef Source, llvm::StringRef Output,
-                                          const std::vector<std::string> &CompileFlags);
+                                          const std::vector<std::string> &CompileFlags,
+                                          llvm::StringRef ManifestKey = "");
 
 // Runs it; kopt's notes and diagnostics pass through to stderr.
 FrontEndResult runFrontEnd(const std::string &Kopt, const std::vector<std::string> &Argv);

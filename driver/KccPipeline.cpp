@@ -3,6 +3,7 @@
 #include "clang-plugin/PragmaText.h"
 #include "driver/DependencyFile.h"
 #include "driver/Diagnostics.h"
+#include "driver/DirectMode.h"
 #include "driver/FrontEndStage.h"
 #include "driver/KoptConfigFile.h"
 #include "driver/NvccCommandLine.h"
@@ -87,14 +88,16 @@ struct Rewritten {
 // The front end (kopt rewrite-tu) writes Source's rewritten TU to Temp. False
 // when it diagnosed a pragma (the compile fails). Where kopt is missing or
 // cannot parse the TU, sets Failure (the caller writes the TU with the pragmas
-// blanked and warns once), or fails under --kopt-strict.
+// blanked and warns once), or fails under --kopt-strict. With ManifestKey, the
+// front end records a direct-mode manifest where it may.
 llvm::Expected<bool> runFrontEndOn(const KccContext &C, std::optional<std::string> &Failure,
                                    const NvccCommandLine &Cmd, const std::string &Source,
-                                   const std::string &Temp) {
+                                   const std::string &Temp, llvm::StringRef ManifestKey) {
   if (Failure)
     return true;
   std::string Kopt = koptToolPath(C.GetEnv);
-  FrontEndResult R = runFrontEnd(Kopt, rewriteTuCommand(Kopt, C.Options, Source, Temp, Cmd.Args));
+  FrontEndResult R =
+      runFrontEnd(Kopt, rewriteTuCommand(Kopt, C.Options, Source, Temp, Cmd.Args, ManifestKey));
   switch (R.Outcome) {
   case FrontEndOutcome::Rewritten:
     return true;
@@ -135,7 +138,12 @@ llvm::Expected<int> compileRewritten(KccContext &C, const NvccCommandLine &Cmd,
     if (!Temp)
       return Temp.takeError();
     Temps.add(*Temp);
-    llvm::Expected<bool> FrontEnd = runFrontEndOn(C, FrontEndFailure, Cmd, Input->Path, *Temp);
+    // A direct hit writes the rewrite the front end wrote last time.
+    DirectAttempt Direct;
+    if (!FrontEndFailure)
+      Direct = tryDirect(C, Cmd, Input->Path, Text->getBuffer(), *Temp);
+    llvm::Expected<bool> FrontEnd =
+        Direct.Hit ? true : runFrontEndOn(C, FrontEndFailure, Cmd, Input->Path, *Temp, Direct.Key);
     if (!FrontEnd)
       return FrontEnd.takeError();
     if (!*FrontEnd)

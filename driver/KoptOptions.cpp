@@ -43,6 +43,12 @@ const OptionSpec Table[] = {
     {"strict", OptionKind::Bool, "false", {}, "fail the compile when optimizing fails"},
     {"verbose", OptionKind::Bool, "false", {}, "say what kcc does and why"},
     {"keep", OptionKind::Bool, "false", {}, "keep kcc's temporary files (the rewritten source)"},
+    {"direct",
+     OptionKind::Bool,
+     "true",
+     {},
+     "direct mode: reuse a source's recorded rewrite, without kopt's parse, while nothing it "
+     "read has changed"},
     // The llm engine. The API key itself is never an option: it is read from the
     // environment variable that llm_api_key_env names, so it never sits in a file.
     {"llm_provider", OptionKind::Choice, "openai", LlmProviders,

@@ -3,14 +3,17 @@
 // mistake in a `#pragma kopt` (clang-style diagnostics on stderr); 2 anything
 // else, with one line "kopt rewrite-tu: error: ..." last on stderr, on which
 // kcc compiles without kopt.
+#include "clang-plugin/FileAccessLog.h"
 #include "clang-plugin/KernelFinder.h"
 #include "clang-plugin/PragmaText.h"
 #include "clang-plugin/VariantSplice.h"
 #include "driver/CacheConfig.h"
 #include "driver/CacheVariantProvider.h"
+#include "driver/FrontEndLog.h"
 #include "driver/FrontendSetup.h"
 #include "driver/Subcommand.h"
 #include "driver/VariantProvider.h"
+#include "evaluator/KernelCompiler.h"
 #include "support/LineDirective.h"
 
 #include <llvm/Support/FileSystem.h>
@@ -26,7 +29,8 @@ namespace {
 struct RewriteRequest {
   std::string Source, Output;
   std::vector<std::string> VariantFiles;
-  SplitCommandLine Kopt; // --kopt- flags.
+  std::string ManifestKey; // kcc's direct mode: record a manifest under this key.
+  SplitCommandLine Kopt;   // --kopt- flags.
   std::vector<std::string> NvccFlags;
 };
 
@@ -71,13 +75,15 @@ llvm::Expected<RewriteRequest> parseRequest(const std::vector<std::string> &Args
   const std::vector<std::string> &Rest = R.Kopt.CompilerArgs;
   for (size_t I = 0; I < Rest.size(); ++I) {
     llvm::StringRef A = Rest[I];
-    bool TakesValue = A == "-o" || A == "--variant";
+    bool TakesValue = A == "-o" || A == "--variant" || A == "--manifest";
     if (TakesValue && I + 1 == Rest.size())
       return llvm::createStringError("option '%s' needs a value", A.str().c_str());
     if (A == "-o")
       R.Output = Rest[++I];
     else if (A == "--variant")
       R.VariantFiles.push_back(Rest[++I]);
+    else if (A == "--manifest")
+      R.ManifestKey = Rest[++I];
     else if (A.starts_with("--variant="))
       R.VariantFiles.push_back(A.drop_front(strlen("--variant=")).str());
     else if (A.starts_with("-") && A != "-")
@@ -99,7 +105,7 @@ llvm::Expected<RewriteRequest> parseRequest(const std::vector<std::string> &Args
 // --kopt-strict).
 llvm::Expected<std::optional<frontend::VariantSplice>>
 variantFor(const frontend::KernelSummary &K, llvm::StringRef Text, const TuContext &Tu,
-           llvm::ArrayRef<VariantProvider *> Providers, const Voice &V) {
+           llvm::ArrayRef<VariantProvider *> Providers, FrontEndLog &Log) {
   std::string Where = Tu.SourcePath + ":" + std::to_string(K.Line) + ": " + K.Name + ": ";
   for (VariantProvider *P : Providers) {
     llvm::Expected<std::optional<ProvidedVariant>> Found = P->variantFor(K, Tu);
@@ -118,21 +124,63 @@ variantFor(const frontend::KernelSummary &K, llvm::StringRef Text, const TuConte
     if (!Why.empty()) {
       if (Tu.Options.strict())
         return llvm::createStringError("%s%s (--kopt-strict)", Where.c_str(), Why.c_str());
-      llvm::errs() << V.WarnPrefix << Where << Why << "; keeping the original kernel\n";
+      Log.warning(Where + Why + "; keeping the original kernel");
       return std::nullopt;
     }
-    llvm::errs() << V.NotePrefix << Where << (*Found)->Note << "\n";
+    Log.note(Where + (*Found)->Note);
     return S;
   }
   return std::nullopt;
 }
 
+// kcc's direct mode: where every annotated kernel hit the cache and nothing
+// warned, a manifest of what this run read and wrote, so that kcc can skip the
+// parse next time (memory/DirectManifest.h). Says why not under --kopt-verbose.
+void recordManifest(const RewriteRequest &R, llvm::StringRef Text, llvm::StringRef Output,
+                    const frontend::FileAccessLog &Accesses, CacheVariantProvider *Cached,
+                    const FrontEndLog &Log) {
+  auto Note = [&Log](const llvm::Twine &Message) {
+    if (Log.verbose())
+      llvm::errs() << "kcc: note: " << Message << "\n";
+  };
+  const char *WhyNot = !Cached                   ? "no result cache"
+                       : !R.VariantFiles.empty() ? "variant files given"
+                       : !Cached->allHit()       ? "a kernel missed the cache"
+                       : Log.warned()            ? "a warning"
+                                                 : nullptr;
+  if (WhyNot)
+    return Note(R.Source + ": no direct-mode manifest: " + WhyNot);
+  memory::DirectManifest M;
+  M.Key = R.ManifestKey;
+  M.Inputs.push_back({R.Source, FileObservation::Kind::File, contentDigest(Text), {}, {}});
+  for (FileObservation &O : Accesses.observations())
+    if (O.Path != R.Source)
+      M.Inputs.push_back(std::move(O));
+  // The CUDA version in the cache keys comes from this library: too big to hash.
+  if (llvm::Expected<std::string> Nvrtc = evaluator::nvrtcLibraryPath()) {
+    llvm::sys::fs::file_status Status;
+    if (!llvm::sys::fs::status(*Nvrtc, Status))
+      M.Inputs.push_back(
+          {*Nvrtc, kindOf(Status.type()), std::nullopt, std::nullopt, stampOf(Status)});
+  } else {
+    llvm::consumeError(Nvrtc.takeError());
+  }
+  M.Entries = Cached->entriesRead();
+  M.Log = Log.lines();
+  M.Output = Output.str();
+  if (llvm::Error E = Cached->cache().storeManifest(M))
+    return Note(R.Source + ": no direct-mode manifest: " + llvm::toString(std::move(E)));
+  Note(R.Source + ": recorded a direct-mode manifest (" + llvm::Twine(M.Inputs.size()) +
+       " files, " + llvm::Twine(M.Entries.size()) + " cache entries)");
+}
+
 int rewrite(const std::vector<std::string> &Args, const Voice &V) {
   llvm::Expected<RewriteRequest> R = parseRequest(Args);
   if (!R)
-    return fail(V, llvm::toString(R.takeError()) + " (usage: kopt " +
-                       V.Tool.substr(strlen("kopt ")) +
-                       " SOURCE -o OUT [--variant FILE.json]... [--kopt-OPTION]... [-- FLAGS])");
+    return fail(V,
+                llvm::toString(R.takeError()) + " (usage: kopt " + V.Tool.substr(strlen("kopt ")) +
+                    " SOURCE -o OUT [--variant FILE.json]... [--manifest KEY] [--kopt-OPTION]... "
+                    "[-- FLAGS])");
   TuContext Tu;
   Tu.SourcePath = R->Source;
   Tu.NvccFlags = R->NvccFlags;
@@ -142,6 +190,7 @@ int rewrite(const std::vector<std::string> &Args, const Voice &V) {
   };
   if (llvm::Error E = applyEnvironmentAndFlags(Tu.Options, GetEnv, R->Kopt))
     return fail(V, llvm::toString(std::move(E)));
+  FrontEndLog Log(V.NotePrefix, V.WarnPrefix, Tu.Options.verbose());
 
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Source =
       llvm::MemoryBuffer::getFile(R->Source, /*IsText=*/true);
@@ -166,7 +215,7 @@ int rewrite(const std::vector<std::string> &Args, const Voice &V) {
     auto Config = cacheConfigFrom(Tu.Options, GetEnv);
     auto Cache = Config ? memory::ResultCache::open(*Config) : Config.takeError();
     if (Cache) {
-      Cached = std::make_unique<CacheVariantProvider>(std::move(*Cache), V.NotePrefix);
+      Cached = std::make_unique<CacheVariantProvider>(std::move(*Cache), Log);
       Providers.push_back(Cached.get());
     } else if (Tu.Options.verbose()) { // Without HOME or a cache_dir: no cache, quietly.
       llvm::errs() << V.NotePrefix << "no result cache: " << llvm::toString(Cache.takeError())
@@ -180,11 +229,14 @@ int rewrite(const std::vector<std::string> &Args, const Voice &V) {
   // or with --kopt-verbose.
   std::string Diagnostics;
   llvm::raw_string_ostream DiagOS(Diagnostics);
-  llvm::Expected<std::vector<frontend::KernelSummary>> Kernels =
-      frontend::findKernelsInCode(Text, R->Source, Tu.ClangArgs, DiagOS);
+  frontend::FileAccessLog Accesses;
+  llvm::Expected<std::vector<frontend::KernelSummary>> Kernels = frontend::findKernelsInCode(
+      Text, R->Source, Tu.ClangArgs, DiagOS, R->ManifestKey.empty() ? nullptr : &Accesses);
   bool UserError = !Kernels && Kernels.errorIsA<frontend::PragmaErrors>();
-  if (UserError || Tu.Options.verbose())
+  if (UserError)
     llvm::errs() << Diagnostics;
+  else
+    Log.verboseText(Diagnostics);
   if (!Kernels) {
     llvm::consumeError(Kernels.takeError());
     return UserError ? 1
@@ -197,27 +249,30 @@ int rewrite(const std::vector<std::string> &Args, const Voice &V) {
     if (!K.Pragma && !V.AllKernels)
       continue;
     llvm::Expected<std::optional<frontend::VariantSplice>> S =
-        variantFor(K, Text, Tu, Providers, V);
+        variantFor(K, Text, Tu, Providers, Log);
     if (!S)
       return fail(V, llvm::toString(S.takeError()));
     if (*S)
       Splices.push_back(std::move(**S));
   }
   for (const std::string &Name : (*Files)->unusedKernels())
-    llvm::errs() << V.WarnPrefix << "no " << (V.AllKernels ? "" : "annotated ") << "kernel '"
-                 << Name << "' in " << R->Source << " for its variant\n";
+    Log.warning(llvm::Twine("no ") + (V.AllKernels ? "" : "annotated ") + "kernel '" + Name +
+                "' in " + R->Source + " for its variant");
 
   llvm::Expected<std::string> Spliced = frontend::spliceVariants(Text, R->Source, Splices);
   if (!Spliced)
     return fail(V, llvm::toString(Spliced.takeError()));
+  std::string Rewritten = lineDirective(R->Source) + frontend::blankKoptPragmas(*Spliced);
   std::error_code EC;
   llvm::raw_fd_ostream Out(R->Output, EC);
   if (EC)
     return fail(V, "cannot write " + R->Output + ": " + EC.message());
-  Out << lineDirective(R->Source) << frontend::blankKoptPragmas(*Spliced);
+  Out << Rewritten;
   Out.close();
   if (Out.has_error())
     return fail(V, "cannot write " + R->Output + ": " + Out.error().message());
+  if (!R->ManifestKey.empty())
+    recordManifest(*R, Text, Rewritten, Accesses, Cached.get(), Log);
   return 0;
 }
 

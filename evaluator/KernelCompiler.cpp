@@ -207,4 +207,14 @@ llvm::Expected<std::string> nvrtcVersion() {
   return std::to_string(Major) + "." + std::to_string(Minor);
 }
 
+llvm::Expected<std::string> nvrtcLibraryPath() {
+  auto Lib = Nvrtc::load();
+  if (!Lib)
+    return Lib.takeError();
+  Dl_info Info;
+  if (!::dladdr(reinterpret_cast<void *>(Lib->Version), &Info) || !Info.dli_fname)
+    return llvm::createStringError("cannot tell which file libnvrtc was loaded from");
+  return std::string(Info.dli_fname);
+}
+
 } // namespace kopt::evaluator

@@ -35,4 +35,8 @@ llvm::Expected<CompiledKernel> compileKernel(const KernelSource &Source, const s
 // NVRTC's version ("13.0"), or an error where libnvrtc cannot be loaded.
 llvm::Expected<std::string> nvrtcVersion();
 
+// The file of the libnvrtc loaded (the version comes from it), or an error
+// where it cannot be loaded.
+llvm::Expected<std::string> nvrtcLibraryPath();
+
 } // namespace kopt::evaluator

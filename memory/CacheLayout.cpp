@@ -23,18 +23,24 @@ std::string entryPath(llvm::StringRef Root, llvm::StringRef Digest) {
   return join(Root, "entries", Digest.take_front(2)) + "/" + Digest.str() + ".json";
 }
 
+std::string manifestPath(llvm::StringRef Root, llvm::StringRef Digest) {
+  return join(Root, "manifests", Digest.take_front(2)) + "/" + Digest.str() + ".manifest";
+}
+
 std::string statsDir(llvm::StringRef Root) { return join(Root, "stats"); }
 
 std::string gcLockPath(llvm::StringRef Root) { return join(Root, "gc.lock"); }
 
-std::vector<EntryFile> listEntryFiles(llvm::StringRef Root) {
+namespace {
+std::vector<EntryFile> listFiles(llvm::StringRef Root, llvm::StringRef Folder,
+                                 llvm::StringRef Suffix) {
   std::vector<EntryFile> Files;
   std::error_code EC;
-  std::string Entries = join(Root, "entries");
-  for (llvm::sys::fs::recursive_directory_iterator It(Entries, EC), End; It != End && !EC;
+  std::string Dir = join(Root, Folder);
+  for (llvm::sys::fs::recursive_directory_iterator It(Dir, EC), End; It != End && !EC;
        It.increment(EC)) {
     llvm::StringRef Name = llvm::sys::path::filename(It->path());
-    if (!Name.consume_back(".json") || !isDigest(Name))
+    if (!Name.consume_back(Suffix) || !isDigest(Name))
       continue;
     llvm::sys::fs::file_status Status;
     if (llvm::sys::fs::status(It->path(), Status) || !llvm::sys::fs::is_regular_file(Status))
@@ -42,6 +48,16 @@ std::vector<EntryFile> listEntryFiles(llvm::StringRef Root) {
     Files.push_back({It->path(), Name.str(), Status.getSize(), Status.getLastModificationTime()});
   }
   return Files;
+}
+
+} // namespace
+
+std::vector<EntryFile> listEntryFiles(llvm::StringRef Root) {
+  return listFiles(Root, "entries", ".json");
+}
+
+std::vector<EntryFile> listManifestFiles(llvm::StringRef Root) {
+  return listFiles(Root, "manifests", ".manifest");
 }
 
 } // namespace kopt::memory

@@ -1,6 +1,7 @@
 // Where a cache directory keeps its files. The user cache and a project cache
 // share the layout, so a project cache is an exported user cache:
 //   <root>/entries/<2 hex>/<64 hex>.json   one entry per key
+//   <root>/manifests/<2 hex>/<64 hex>.manifest  direct mode (user cache only)
 //   <root>/stats/<shard>[.lock]            counters (user cache only)
 //   <root>/gc.lock                         held while evicting
 #pragma once
@@ -18,6 +19,7 @@ namespace kopt::memory {
 bool isDigest(llvm::StringRef Name);
 
 std::string entryPath(llvm::StringRef Root, llvm::StringRef Digest);
+std::string manifestPath(llvm::StringRef Root, llvm::StringRef Digest);
 std::string statsDir(llvm::StringRef Root);
 std::string gcLockPath(llvm::StringRef Root);
 
@@ -31,5 +33,7 @@ struct EntryFile {
 // Every entry file under Root, in no particular order (temporary files of
 // writes in progress are skipped). A missing Root has none.
 std::vector<EntryFile> listEntryFiles(llvm::StringRef Root);
+// The same for direct-mode manifests (Digest: the manifest key's).
+std::vector<EntryFile> listManifestFiles(llvm::StringRef Root);
 
 } // namespace kopt::memory

@@ -68,9 +68,19 @@ std::vector<ListedEntry> ResultCache::find(llvm::StringRef Prefix) const {
   return All;
 }
 
+namespace {
+// Entries and manifests alike age out by last use.
+std::vector<EntryFile> userFiles(llvm::StringRef Root) {
+  std::vector<EntryFile> Files = listEntryFiles(Root);
+  for (EntryFile &F : listManifestFiles(Root))
+    Files.push_back(std::move(F));
+  return Files;
+}
+} // namespace
+
 uint64_t ResultCache::userBytes() const {
   uint64_t Bytes = 0;
-  for (const EntryFile &F : listEntryFiles(Config.UserDir))
+  for (const EntryFile &F : userFiles(Config.UserDir))
     Bytes += F.Bytes;
   return Bytes;
 }
@@ -87,7 +97,7 @@ llvm::Expected<GcResult> ResultCache::evict(bool Wait) {
   GcResult Result;
   if (!*Lock)
     return Result; // Another process is evicting.
-  std::vector<EntryFile> Files = listEntryFiles(Config.UserDir);
+  std::vector<EntryFile> Files = userFiles(Config.UserDir);
   for (const EntryFile &F : Files)
     Result.BytesBefore += F.Bytes;
   Result.BytesAfter = Result.BytesBefore;
@@ -111,16 +121,19 @@ llvm::Expected<GcResult> ResultCache::evict(bool Wait) {
 
 llvm::Expected<GcResult> ResultCache::gc() { return evict(/*Wait=*/true); }
 
-llvm::Expected<uint64_t> ResultCache::clear() {
+llvm::Expected<ClearResult> ResultCache::clear() {
   if (llvm::Error E = writable())
     return E;
   llvm::Expected<FileLock> Lock = FileLock::acquire(gcLockPath(Config.UserDir));
   if (!Lock)
     return Lock.takeError();
-  uint64_t Removed = 0;
+  ClearResult Removed;
   for (const EntryFile &F : listEntryFiles(Config.UserDir))
     if (!llvm::sys::fs::remove(F.Path, /*IgnoreNonExisting=*/false))
-      ++Removed;
+      ++Removed.Entries;
+  for (const EntryFile &F : listManifestFiles(Config.UserDir))
+    if (!llvm::sys::fs::remove(F.Path, /*IgnoreNonExisting=*/false))
+      ++Removed.Manifests;
   if (llvm::Error E = Stats.zero())
     return E;
   return Removed;

@@ -12,8 +12,9 @@
 namespace kopt::memory {
 
 namespace {
-constexpr llvm::StringRef Names[NumCounters] = {"hits_project", "hits_user", "misses",
-                                                "stores",       "errors",    "evictions"};
+constexpr llvm::StringRef Names[NumCounters] = {"hits_project", "hits_user",    "misses",
+                                                "stores",       "errors",       "evictions",
+                                                "direct_hits",  "direct_misses"};
 
 // A shard is "name value" lines; unknown names (a newer kopt's) are dropped.
 CacheCounters readShard(const std::string &Path) {

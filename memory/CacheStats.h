@@ -12,10 +12,22 @@
 
 namespace kopt::memory {
 
-enum class Counter { ProjectHits, UserHits, Misses, Stores, Errors, Evictions };
-constexpr size_t NumCounters = 6;
+// Hits and misses count kernel lookups; direct hits and misses count translation
+// units (DirectManifest.h): a direct hit looks no kernel up.
+enum class Counter {
+  ProjectHits,
+  UserHits,
+  Misses,
+  Stores,
+  Errors,
+  Evictions,
+  DirectHits,
+  DirectMisses
+};
+constexpr size_t NumCounters = 8;
 
-// "hits_project", "hits_user", "misses", "stores", "errors", "evictions".
+// "hits_project", "hits_user", "misses", "stores", "errors", "evictions",
+// "direct_hits", "direct_misses".
 llvm::StringRef counterName(Counter C);
 
 struct CacheCounters {

@@ -9,7 +9,8 @@
 
 namespace kopt::memory {
 
-llvm::Expected<std::optional<StoredEntry>> readEntryFile(llvm::StringRef Path) {
+llvm::Expected<std::optional<StoredEntry>> readEntryFile(llvm::StringRef Path,
+                                                         std::string *Digest) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Text = llvm::MemoryBuffer::getFile(Path);
   if (!Text) {
     if (Text.getError() == std::errc::no_such_file_or_directory)
@@ -17,6 +18,8 @@ llvm::Expected<std::optional<StoredEntry>> readEntryFile(llvm::StringRef Path) {
     return llvm::createStringError(Text.getError(), "%s: %s", Path.str().c_str(),
                                    Text.getError().message().c_str());
   }
+  if (Digest)
+    *Digest = contentDigest((*Text)->getBuffer());
   llvm::Expected<StoredEntry> Stored = parseEntry((*Text)->getBuffer());
   if (!Stored)
     return llvm::createStringError("%s: %s", Path.str().c_str(),
@@ -47,8 +50,8 @@ llvm::Error ResultCache::writable() const {
   return llvm::Error::success();
 }
 
-llvm::Expected<std::optional<CacheEntry>> ResultCache::lookup(const CacheKey &Key,
-                                                              std::string *Warning) {
+llvm::Expected<std::optional<CacheEntry>>
+ResultCache::lookup(const CacheKey &Key, std::string *Warning, std::vector<ManifestEntry> *Read) {
   if (!isDigest(Key.Digest))
     return llvm::createStringError("malformed cache key '%s'", Key.Digest.c_str());
   struct Source {
@@ -62,7 +65,16 @@ llvm::Expected<std::optional<CacheEntry>> ResultCache::lookup(const CacheKey &Ke
     if (!S.Root)
       continue;
     std::string Path = entryPath(*S.Root, Key.Digest);
-    llvm::Expected<std::optional<StoredEntry>> Stored = readEntryFile(Path);
+    std::string Digest;
+    llvm::Expected<std::optional<StoredEntry>> Stored = readEntryFile(Path, &Digest);
+    if (Read && Stored) {
+      FileObservation File{Path, FileObservation::Kind::Absent, {}, {}, {}};
+      if (*Stored) {
+        File.Type = FileObservation::Kind::File;
+        File.Content = Digest;
+      }
+      Read->push_back({Key.Digest, S.Hit == Counter::ProjectHits, std::move(File)});
+    }
     if (Stored && *Stored && (*Stored)->Key.Digest != Key.Digest)
       Stored = llvm::createStringError("%s: holds the entry of key %s", Path.c_str(),
                                        (*Stored)->Key.Digest.c_str());

@@ -8,6 +8,7 @@
 #include "memory/CacheKey.h"
 #include "memory/CacheLayout.h"
 #include "memory/CacheStats.h"
+#include "memory/DirectManifest.h"
 
 #include <llvm/Support/Error.h>
 
@@ -37,6 +38,16 @@ struct GcResult {
   uint64_t Evicted = 0, BytesBefore = 0, BytesAfter = 0;
 };
 
+struct ClearResult {
+  uint64_t Entries = 0, Manifests = 0;
+};
+
+// A direct-mode lookup (DirectManifest.h): the manifest on a hit, else why not.
+struct DirectLookup {
+  std::optional<DirectManifest> Manifest;
+  std::string Miss; // "no manifest", "./check.h: content changed", ...
+};
+
 class ResultCache {
 public:
   // Checks the configuration; creates nothing (a store creates what it needs).
@@ -44,21 +55,31 @@ public:
 
   // A hit from the project cache first, then the user cache. A corrupt or truncated
   // entry is counted as an error, reported through Warning, and treated as a miss.
+  // Read, if given, gets each entry file looked at, as a direct-mode manifest keeps it.
   llvm::Expected<std::optional<CacheEntry>> lookup(const CacheKey &Key,
-                                                   std::string *Warning = nullptr);
+                                                   std::string *Warning = nullptr,
+                                                   std::vector<ManifestEntry> *Read = nullptr);
   // Writes to the user cache (atomically), then evicts least recently used
   // entries if the cache outgrew MaxBytes. Fails, changing nothing, when the
   // cache is read only or its directory cannot be written.
   llvm::Error store(const CacheKey &Key, const CacheEntry &Entry);
 
+  // Direct mode, in the user cache. A manifest that is missing, corrupt (also
+  // counted as an error) or whose inputs changed is a direct miss; on a direct
+  // hit the manifest and the user entries it used count as used now (LRU).
+  DirectLookup lookupDirect(llvm::StringRef Digest);
+  // Writes atomically, then evicts as store() does; fails when the cache is
+  // read only or cannot be written.
+  llvm::Error storeManifest(const DirectManifest &M);
+
   // Maintenance (`kopt cache`). Entries of the project cache come last.
   std::vector<ListedEntry> list() const;
   // The entries whose key starts with Prefix (user cache first).
   std::vector<ListedEntry> find(llvm::StringRef Prefix) const;
-  uint64_t userBytes() const;
+  uint64_t userBytes() const; // Entries and manifests.
   CacheCounters counters() const { return Stats.total(); }
-  // Removes every user entry and zeroes the counters; returns how many went.
-  llvm::Expected<uint64_t> clear();
+  // Removes every user entry and manifest and zeroes the counters.
+  llvm::Expected<ClearResult> clear();
   // Evicts least recently used user entries down to 90% of MaxBytes, if over it.
   llvm::Expected<GcResult> gc();
   // Copies every valid user entry into Dir (a project cache); returns how many.
@@ -80,7 +101,9 @@ private:
   CacheStats Stats;
 };
 
-// Reads and checks one entry file; nullopt when there is no such file.
-llvm::Expected<std::optional<StoredEntry>> readEntryFile(llvm::StringRef Path);
+// Reads and checks one entry file; nullopt when there is no such file. Digest,
+// if given, gets the contentDigest() of the bytes read.
+llvm::Expected<std::optional<StoredEntry>> readEntryFile(llvm::StringRef Path,
+                                                         std::string *Digest = nullptr);
 
 } // namespace kopt::memory

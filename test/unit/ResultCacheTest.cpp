@@ -336,7 +336,7 @@ TEST_F(ResultCacheTest, GcEnforcesALoweredLimitAndClearEmpties) {
   GcResult Gc = llvm::cantFail(Small.gc());
   EXPECT_EQ(Gc.Evicted, 2u); // Down to 90% of two entries: one is left.
   EXPECT_EQ(Gc.BytesAfter, One);
-  EXPECT_EQ(llvm::cantFail(Small.clear()), 1u);
+  EXPECT_EQ(llvm::cantFail(Small.clear()).Entries, 1u);
   EXPECT_EQ(Small.list().size(), 0u);
   EXPECT_EQ(Small.counters()[Counter::Stores], 0u);
 }
