@@ -1,6 +1,6 @@
 // ResultCache's direct mode: manifests in the user cache (DirectManifest.h).
-#include "support/AtomicFile.h"
 #include "memory/ResultCache.h"
+#include "support/AtomicFile.h"
 
 #include <llvm/Support/MemoryBuffer.h>
 
