@@ -2,11 +2,12 @@
 # One measurement pass on the GPU machine, from the repository root:
 #   bench/gpu-pass.sh BUNDLE.tar.xz OUT_DIR [KERNELS] [BUDGET]
 # 1. the installed GPU tests and the evaluator's throughput (kopt-eval-rate);
-# 2. `kopt optimize` on examples/app, whose cache becomes the example's
-# committed project cache; 3. PyTorch eager times and
+# 2. `kopt optimize` on examples/app (APP_BUDGET a kernel), whose cache becomes the
+# example's committed project cache (app-cache.tgz), and the app built from it and
+# with nvcc alone, both run; 3. PyTorch eager times and
 # the naive suite built with nvcc and with kcc (which optimizes on each cache
 # miss, BUDGET per kernel). Everything it measures lands in OUT_DIR.
-# STEPS (default tests,rate,app,eager,suite) picks the parts, so that a long pass can
+# STEPS (default tests,rate,app,eager,suite; also overhead) picks the parts, so that a long pass can
 # be split over several device calls; SUITE_TIMEOUT bounds the suite (seconds).
 set -uo pipefail
 steps=${STEPS:-tests,rate,app,eager,suite}
@@ -40,14 +41,35 @@ fi
 if want app; then
   echo "== kopt optimize examples/app" >> "$out/pass.txt"
   timeout 200 kopt optimize examples/app/main.cu --kopt-cache-dir="$work/app-cache" \
-    --kopt-budget=60s -- -O3 -arch=sm_90 > "$out/optimize-app.txt" 2>&1
+    --kopt-budget=${APP_BUDGET:-60s} -- -O3 -arch=sm_90 > "$out/optimize-app.txt" 2>&1
   echo "exit $?" >> "$out/pass.txt"
+  tail -4 "$out/optimize-app.txt" >> "$out/pass.txt"
+  # The app built from the new entries as a project cache (what a machine without a
+  # GPU gets) and with nvcc alone, each run three times.
+  kopt cache export "$work/app-src/kopt-cache" --kopt-cache-dir="$work/app-cache" >> "$out/pass.txt" 2>&1
+  cp examples/app/CMakeLists.txt examples/app/.kopt.yaml examples/app/*.cu examples/app/*.cpp \
+    examples/app/*.h "$work/app-src/"
+  tar -C "$work/app-src" -czf "$out/app-cache.tgz" kopt-cache
+  (cmake -S "$work/app-src" -B "$work/app-kcc" -DCMAKE_PREFIX_PATH="$prefix" &&
+    cmake --build "$work/app-kcc") > "$out/app-build.txt" 2>&1
+  grep "kcc: note" "$out/app-build.txt" >> "$out/pass.txt"
+  nvcc -O3 -arch=sm_90 examples/app/main.cu examples/app/check.cpp -o "$work/app-nvcc" >> "$out/app-build.txt" 2>&1
+  for i in 1 2 3; do "$work/app-nvcc" | sed 's/^/nvcc build: /'; "$work/app-kcc/app" | sed 's/^/kcc build: /'; done >> "$out/pass.txt" 2>&1
 fi
 
 if want eager; then
   echo "== PyTorch eager ($only)" >> "$out/pass.txt"
   timeout 300 python3 bench/torch_eager.py --only "$only" --out "$out/eager.json" > "$out/eager.log" 2>&1
   echo "torch exit $?" >> "$out/pass.txt"
+fi
+
+if want overhead; then
+  # kcc against nvcc with a warm cache: the first run records direct mode's manifest.
+  echo "== compile overhead, examples/app/main.cu (committed cache)" >> "$out/pass.txt"
+  python3 bench/compile_overhead.py --kcc "$prefix/bin/kcc" --runs 7 --self-runs 0 \
+    examples/app/main.cu -- -O3 -arch=sm_90 -c > "$out/overhead.txt" 2>&1
+  tail -6 "$out/overhead.txt" >> "$out/pass.txt"
+  kopt cache stats | grep direct >> "$out/pass.txt"
 fi
 
 want suite || { cat "$out/pass.txt"; exit 0; }
