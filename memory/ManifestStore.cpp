@@ -54,11 +54,7 @@ llvm::Error ResultCache::storeManifest(const DirectManifest &M) {
           writeFileAtomically(manifestPath(Config.UserDir, M.Key), serializeManifest(M)))
     return E;
   // A cache-only build stores no entries, so its manifests keep the size in check.
-  if (Config.MaxBytes && userBytes() > Config.MaxBytes) {
-    llvm::Expected<GcResult> Gc = evict(/*Wait=*/false);
-    if (!Gc)
-      llvm::consumeError(Gc.takeError());
-  }
+  evictIfOverLimit();
   return llvm::Error::success();
 }
 

@@ -110,13 +110,16 @@ llvm::Error ResultCache::store(const CacheKey &Key, const CacheEntry &Entry) {
     return E;
   }
   count(Counter::Stores);
-  if (Config.MaxBytes && userBytes() > Config.MaxBytes) {
-    // The entry is stored; a failed eviction only leaves the cache too big.
-    llvm::Expected<GcResult> Gc = evict(/*Wait=*/false);
-    if (!Gc)
-      llvm::consumeError(Gc.takeError());
-  }
+  evictIfOverLimit();
   return llvm::Error::success();
+}
+
+void ResultCache::evictIfOverLimit() {
+  if (!Config.MaxBytes || userBytes() <= Config.MaxBytes)
+    return;
+  llvm::Expected<GcResult> Gc = evict(/*Wait=*/false);
+  if (!Gc)
+    llvm::consumeError(Gc.takeError());
 }
 
 } // namespace kopt::memory

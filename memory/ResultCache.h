@@ -96,6 +96,9 @@ private:
   // Evicts down to 90% of MaxBytes when over it. Without Wait, another process
   // already evicting is enough.
   llvm::Expected<GcResult> evict(bool Wait);
+  // After a write: evicts where the user cache is over its limit. The write
+  // stands either way; a failed eviction only leaves the cache too big.
+  void evictIfOverLimit();
 
   CacheConfig Config;
   CacheStats Stats;

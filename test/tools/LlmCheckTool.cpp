@@ -13,6 +13,7 @@
 #include "agents/LlmPrompts.h"
 #include "agents/LlmReply.h"
 #include "driver/KoptOptions.h"
+#include "test/tools/ToolFiles.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FileSystem.h>
@@ -25,6 +26,17 @@
 
 #include <cstdlib>
 
+namespace kopt::testtools {
+[[noreturn]] void die(const llvm::Twine &Message) {
+  llvm::outs().flush(); // Steps done so far come before the error.
+  llvm::errs() << "kopt-llm-check: error: " << Message << "\n";
+  std::exit(1);
+}
+} // namespace kopt::testtools
+using kopt::testtools::die;
+using kopt::testtools::readFile;
+using kopt::testtools::writeFile;
+
 using namespace kopt::agents;
 
 namespace {
@@ -33,27 +45,6 @@ struct Args {
   double Backoff = 1;
   kopt::driver::SplitCommandLine Split;
 };
-
-[[noreturn]] void die(const llvm::Twine &Message) {
-  llvm::outs().flush(); // Steps done so far come before the error.
-  llvm::errs() << "kopt-llm-check: error: " << Message << "\n";
-  std::exit(1);
-}
-
-std::string readFile(const std::string &Path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> B = llvm::MemoryBuffer::getFile(Path);
-  if (!B)
-    die("cannot read " + Path);
-  return (*B)->getBuffer().str();
-}
-
-void writeFile(const std::string &Path, llvm::StringRef Text) {
-  std::error_code EC;
-  llvm::raw_fd_ostream OS(Path, EC);
-  if (EC)
-    die("cannot write " + Path + ": " + EC.message());
-  OS << Text;
-}
 
 Args parseArgs(int Argc, char **Argv) {
   std::vector<std::string> All(Argv + 1, Argv + Argc);

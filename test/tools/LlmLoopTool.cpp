@@ -10,6 +10,7 @@
 // (verdict spellings as evaluator::spelling; when the script runs out,
 // not_faster at 1.0x).
 #include "driver/OptimizeCommand.h"
+#include "test/tools/ToolFiles.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -19,29 +20,20 @@
 
 #include <cstdlib>
 
-using namespace kopt;
-using evaluator::Verdict;
-
-namespace {
+namespace kopt::testtools {
 [[noreturn]] void die(const llvm::Twine &Message) {
   llvm::errs() << "kopt-llm-loop: error: " << Message << "\n";
   std::exit(2);
 }
+} // namespace kopt::testtools
+using kopt::testtools::die;
+using kopt::testtools::readFile;
+using kopt::testtools::writeFile;
 
-std::string readFile(const std::string &Path) {
-  auto B = llvm::MemoryBuffer::getFile(Path);
-  if (!B)
-    die("cannot read " + Path);
-  return (*B)->getBuffer().str();
-}
+using namespace kopt;
+using evaluator::Verdict;
 
-void writeFile(const std::string &Path, llvm::StringRef Text) {
-  std::error_code EC;
-  llvm::raw_fd_ostream OS(Path, EC);
-  if (EC)
-    die("cannot write " + Path + ": " + EC.message());
-  OS << Text;
-}
+namespace {
 
 class ScriptedEvaluator : public evaluator::VariantEvaluator {
 public:
