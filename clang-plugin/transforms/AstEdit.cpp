@@ -148,7 +148,6 @@ llvm::Expected<clang::CharSourceRange> statementRange(const UnitAST &U, const cl
   return clang::CharSourceRange::getCharRange(Begin, After);
 }
 
-namespace {
 llvm::Expected<clang::CharSourceRange> fileRange(const UnitAST &U, clang::SourceRange Range) {
   clang::CharSourceRange R = clang::Lexer::makeFileCharRange(
       clang::CharSourceRange::getTokenRange(Range), U.Ctx.getSourceManager(), U.Ctx.getLangOpts());
@@ -157,7 +156,6 @@ llvm::Expected<clang::CharSourceRange> fileRange(const UnitAST &U, clang::Source
                        "the code is partly inside a macro");
   return R;
 }
-} // namespace
 
 llvm::Expected<std::string> exprText(const UnitAST &U, const clang::Expr &E) {
   llvm::Expected<clang::CharSourceRange> R = fileRange(U, E.getSourceRange());

@@ -33,6 +33,9 @@ llvm::Error unsupported(const UnitAST &U, clang::SourceLocation Loc, const llvm:
 // an expression, return, break, continue or do-while. Fails inside macros.
 llvm::Expected<clang::CharSourceRange> statementRange(const UnitAST &U, const clang::Stmt &S);
 
+// The file text span of a token range; fails where it is partly inside a macro.
+llvm::Expected<clang::CharSourceRange> fileRange(const UnitAST &U, clang::SourceRange Range);
+
 // An expression's text as written in the unit (a macro invocation stays one).
 llvm::Expected<std::string> exprText(const UnitAST &U, const clang::Expr &E);
 

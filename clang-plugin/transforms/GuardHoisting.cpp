@@ -13,25 +13,6 @@
 namespace kopt::transform {
 
 namespace {
-// One step of the way from the body down to S.
-struct Level {
-  const clang::CompoundStmt *Block = nullptr; // Or:
-  const clang::IfStmt *If = nullptr;
-  const clang::Stmt *Child = nullptr; // The statement on the way, inside Block or If.
-};
-
-llvm::Error addGuards(const UnitAST &U, const clang::Expr *Cond, bool Negated,
-                      std::vector<Guard> &Out) {
-  if (Cond->HasSideEffects(U.Ctx))
-    return unsupported(U, Cond->getBeginLoc(), "a bounds check with side effects");
-  for (const clang::Expr *Part : splitCondition(Cond, /*Or=*/Negated)) {
-    llvm::Expected<std::string> Text = exprText(U, *Part);
-    if (!Text)
-      return Text.takeError();
-    Out.push_back({Part, Negated, (Negated ? "!(" : "(") + *Text + ")"});
-  }
-  return llvm::Error::success();
-}
 // A statement that ran under Guards before S still does: a statement in
 // `if (guards) {...}`, a scalar declaration as `T v = guards ? init : T{};`.
 llvm::Error keepUnderGuards(UnitAST &U, const clang::Stmt &S, const std::vector<Guard> &Guards) {
@@ -63,15 +44,21 @@ llvm::Error keepUnderGuards(UnitAST &U, const clang::Stmt &S, const std::vector<
 }
 } // namespace
 
-std::string conjunction(const std::vector<Guard> &Guards) {
-  std::string Out;
-  for (const Guard &G : Guards)
-    Out += (Out.empty() ? "" : " && ") + G.Text;
-  return Out;
+llvm::Error addGuards(const UnitAST &U, const clang::Expr *Cond, bool Negated,
+                      std::vector<Guard> &Out) {
+  if (Cond->HasSideEffects(U.Ctx))
+    return unsupported(U, Cond->getBeginLoc(), "a bounds check with side effects");
+  for (const clang::Expr *Part : splitCondition(Cond, /*Or=*/Negated)) {
+    llvm::Expected<std::string> Text = exprText(U, *Part);
+    if (!Text)
+      return Text.takeError();
+    Out.push_back({Part, Negated, (Negated ? "!(" : "(") + *Text + ")"});
+  }
+  return llvm::Error::success();
 }
 
-llvm::Expected<std::vector<Guard>> hoistOutOfGuards(UnitAST &U, const clang::Stmt &S) {
-  std::vector<Level> Path;
+llvm::Expected<std::vector<PathStep>> pathFromBody(const UnitAST &U, const clang::Stmt &S) {
+  std::vector<PathStep> Path;
   const clang::Stmt *Body = U.Kernel.getBody();
   for (const clang::Stmt *Cur = &S; Cur != Body;) {
     const clang::Stmt *Parent = parentOf(Cur, U.Ctx);
@@ -88,10 +75,23 @@ llvm::Expected<std::vector<Guard>> hoistOutOfGuards(UnitAST &U, const clang::Stm
     Cur = Parent;
   }
   std::reverse(Path.begin(), Path.end());
+  return Path;
+}
 
+std::string conjunction(const std::vector<Guard> &Guards) {
+  std::string Out;
+  for (const Guard &G : Guards)
+    Out += (Out.empty() ? "" : " && ") + G.Text;
+  return Out;
+}
+
+llvm::Expected<std::vector<Guard>> hoistOutOfGuards(UnitAST &U, const clang::Stmt &S) {
+  llvm::Expected<std::vector<PathStep>> Path = pathFromBody(U, S);
+  if (!Path)
+    return Path.takeError();
   std::vector<Guard> Guards;
   clang::Rewriter &R = U.Rewrite;
-  for (const Level &L : Path) {
+  for (const PathStep &L : *Path) {
     if (L.If) {
       if (llvm::Error E = addGuards(U, L.If->getCond(), /*Negated=*/false, Guards))
         return E;

@@ -13,7 +13,9 @@
 #include <vector>
 
 namespace clang {
+class CompoundStmt;
 class Expr;
+class IfStmt;
 class Stmt;
 } // namespace clang
 
@@ -25,6 +27,25 @@ struct Guard {
   bool Negated = false;              // or false (a part of an early return's condition).
   std::string Text;                  // A C expression that is true for the thread: "(row < M)".
 };
+
+// One step of the way from the kernel's body down to a statement: a block
+// and its statement on the way (Block, Child), or an if without else whose
+// then-branch is on the way (If, Child).
+struct PathStep {
+  const clang::CompoundStmt *Block = nullptr;
+  const clang::IfStmt *If = nullptr;
+  const clang::Stmt *Child = nullptr;
+};
+
+// The steps from the body down to S, outermost first; fails where S is nested
+// in anything else (a loop, a switch, an if with else).
+llvm::Expected<std::vector<PathStep>> pathFromBody(const UnitAST &U, const clang::Stmt &S);
+
+// Adds Cond's parts to Out: its && operands (Negated: an early return's
+// condition, its || operands, each needed false). Fails where Cond has side
+// effects.
+llvm::Error addGuards(const UnitAST &U, const clang::Expr *Cond, bool Negated,
+                      std::vector<Guard> &Out);
 
 // Edits U.Rewrite so that S (a statement of the kernel body, reached through
 // blocks and ifs without else only) runs on every thread, and returns the

@@ -15,6 +15,7 @@
 #include "clang-plugin/IndexAnalysis.h"
 #include "clang-plugin/transforms/AstEdit.h"
 #include "clang-plugin/transforms/AstWalk.h"
+#include "clang-plugin/transforms/GuardHoisting.h"
 #include "clang-plugin/transforms/MatmulIdiom.h"
 #include "clang-plugin/transforms/TransformFactories.h"
 #include "clang-plugin/transforms/TransformSupport.h"
@@ -23,7 +24,6 @@
 #include <clang/AST/Expr.h>
 #include <clang/AST/Stmt.h>
 #include <clang/Basic/SourceManager.h>
-#include <clang/Lex/Lexer.h>
 #include <clang/Rewrite/Core/Rewriter.h>
 
 #include <set>
@@ -38,12 +38,6 @@ struct Tiling {
   int64_t extent(char Dim) const { return Side * (Dim == 'y' ? TY : TX); }
 };
 
-// A condition a thread needed to reach the loop.
-struct Condition {
-  const clang::Expr *Cond = nullptr;
-  bool Negated = false; // From an early return: the thread needed it false.
-};
-
 // What the rewrite needs to know of the kernel.
 struct Shape {
   MatmulIdiom M;
@@ -51,7 +45,7 @@ struct Shape {
   const clang::VarDecl *Acc = nullptr;
   const clang::Expr *AccInit = nullptr;
   std::vector<const clang::DeclStmt *> Decls; // Before the loop, in order; not Acc's.
-  std::vector<Condition> Conditions;
+  std::vector<Guard> Guards;                  // What a thread needed to reach the loop.
   std::vector<const clang::ReturnStmt *> Returns;
   std::vector<PositionSum> Sums;
   unsigned OpenBlocks = 0; // Blocks entered between the body's and the loop.
@@ -125,51 +119,27 @@ bool readsLocal(const clang::Expr *E, const clang::FunctionDecl &Kernel) {
   return Found;
 }
 
-llvm::Error addConditions(const UnitAST &U, const clang::Expr *Cond, bool Negated, Shape &S) {
-  if (Cond->HasSideEffects(U.Ctx))
-    return unsupported(U, Cond->getBeginLoc(), "a bounds check with side effects");
-  for (const clang::Expr *Part : splitCondition(Cond, /*Or=*/Negated)) {
-    bool X = readsThreadPosition(Part, 'x'), Y = readsThreadPosition(Part, 'y');
-    if (X && Y)
-      return unsupported(U, Part->getBeginLoc(), "a bounds check mixes the row and the column");
-    S.Conditions.push_back({Part, Negated});
-  }
-  return llvm::Error::success();
-}
-
 // The way from the kernel's body down to the loop: blocks and ifs without
 // else; before the loop only declarations without effects, early returns and
 // the accumulator's declaration.
 llvm::Error walkToLoop(const UnitAST &U, Shape &S) {
-  std::vector<std::pair<const clang::Stmt *, const clang::Stmt *>> Path; // Parent, child.
+  llvm::Expected<std::vector<PathStep>> Path = pathFromBody(U, *S.LoopStmt);
+  if (!Path)
+    return Path.takeError();
   const clang::Stmt *Body = U.Kernel.getBody();
-  for (const clang::Stmt *Cur = S.LoopStmt; Cur != Body;) {
-    const clang::Stmt *Parent = parentOf(Cur, U.Ctx);
-    if (!Parent)
-      return unsupported(U, Cur->getBeginLoc(), "cannot find the loop's place in the kernel");
-    Path.emplace_back(Parent, Cur);
-    Cur = Parent;
-  }
-  std::reverse(Path.begin(), Path.end());
-  for (const auto &[Parent, Child] : Path) {
-    if (const auto *If = llvm::dyn_cast<clang::IfStmt>(Parent)) {
-      if (If->getThen() != Child || If->getElse() || If->getInit() || If->getConditionVariable())
-        return unsupported(U, If->getBeginLoc(), "the loop is under an if with else");
-      if (llvm::Error E = addConditions(U, If->getCond(), /*Negated=*/false, S))
+  for (const PathStep &Step : *Path) {
+    if (Step.If) {
+      if (llvm::Error E = addGuards(U, Step.If->getCond(), /*Negated=*/false, S.Guards))
         return E;
       continue;
     }
-    const auto *Block = llvm::dyn_cast<clang::CompoundStmt>(Parent);
-    if (!Block)
-      return unsupported(U, Parent->getBeginLoc(),
-                         "the loop is nested in something other than blocks and ifs");
-    if (Block != Body)
+    if (Step.Block != Body)
       ++S.OpenBlocks;
-    for (const clang::Stmt *Before : Block->body()) {
-      if (Before == Child)
+    for (const clang::Stmt *Before : Step.Block->body()) {
+      if (Before == Step.Child)
         break;
       if (const clang::Expr *Cond = earlyReturnCondition(*Before)) {
-        if (llvm::Error E = addConditions(U, Cond, /*Negated=*/true, S))
+        if (llvm::Error E = addGuards(U, Cond, /*Negated=*/true, S.Guards))
           return E;
         continue;
       }
@@ -216,9 +186,12 @@ llvm::Expected<Shape> analyze(UnitAST &U) {
   if (llvm::Error E = walkToLoop(U, S))
     return E;
   bool X = false, Y = false;
-  for (const Condition &C : S.Conditions) {
-    X = X || readsThreadPosition(C.Cond, 'x');
-    Y = Y || readsThreadPosition(C.Cond, 'y');
+  for (const Guard &G : S.Guards) {
+    bool GX = readsThreadPosition(G.Cond, 'x'), GY = readsThreadPosition(G.Cond, 'y');
+    if (GX && GY)
+      return unsupported(U, G.Cond->getBeginLoc(), "a bounds check mixes the row and the column");
+    X = X || GX;
+    Y = Y || GY;
   }
   if (!X || !Y)
     return unsupported(U, S.M.Loop->getBeginLoc(),
@@ -297,8 +270,6 @@ public:
   llvm::Expected<std::string> operator()(clang::CharSourceRange Range, std::vector<TextEdit> Edits,
                                          llvm::StringRef Label = "") const {
     const clang::SourceManager &SM = U.Ctx.getSourceManager();
-    if (Range.isInvalid())
-      return unsupported(U, U.Kernel.getLocation(), "an operand or a bounds check inside a macro");
     auto Inside = [&](clang::SourceRange R) {
       return !SM.isBeforeInTranslationUnit(R.getBegin(), Range.getBegin()) &&
              SM.isBeforeInTranslationUnit(R.getEnd(), Range.getEnd());
@@ -329,12 +300,6 @@ private:
   const UnitAST &U;
   const Shape &S;
 };
-
-// E's text span; invalid inside a macro, which editedText then reports.
-clang::CharSourceRange tokenRange(const UnitAST &U, const clang::Expr &E) {
-  return clang::Lexer::makeFileCharRange(clang::CharSourceRange::getTokenRange(E.getSourceRange()),
-                                         U.Ctx.getSourceManager(), U.Ctx.getLangOpts());
-}
 
 // The label a phase's returns jump to, where it has any (an unused label
 // draws a warning).
@@ -481,16 +446,22 @@ private:
       int64_t Loads = Extent * T.BK / (Side * Side);
       bool KFastest = Pad[Dim] != 0;
       std::string Guards;
-      for (const Condition &C : S.Conditions) {
+      for (const Guard &C : S.Guards) {
         char Other = Dim == 'y' ? 'x' : 'y';
         if (readsThreadPosition(C.Cond, Other))
           continue;
-        llvm::Expected<std::string> G = Phase(tokenRange(U, *C.Cond), {});
+        llvm::Expected<clang::CharSourceRange> R = fileRange(U, C.Cond->getSourceRange());
+        if (!R)
+          return R.takeError();
+        llvm::Expected<std::string> G = Phase(*R, {});
         if (!G)
           return G.takeError();
         Guards += (C.Negated ? "!(" : "(") + *G + ") && ";
       }
-      llvm::Expected<std::string> Value = Phase(tokenRange(U, *Operand), {});
+      llvm::Expected<clang::CharSourceRange> OperandRange = fileRange(U, Operand->getSourceRange());
+      if (!OperandRange)
+        return OperandRange.takeError();
+      llvm::Expected<std::string> Value = Phase(*OperandRange, {});
       if (!Value)
         return Value.takeError();
       OS << "#pragma unroll\nfor (int kopt_l = 0; kopt_l < " << Loads << "; ++kopt_l) {\n"
@@ -503,7 +474,7 @@ private:
       OS << "  const unsigned int kopt_g" << Dim << " = blockIdx." << Dim << " * " << Extent
          << "u + kopt_p;\n";
       std::vector<const clang::Expr *> Reads = {Operand};
-      for (const Condition &C : S.Conditions)
+      for (const Guard &C : S.Guards)
         if (!readsThreadPosition(C.Cond, Dim == 'y' ? 'x' : 'y'))
           Reads.push_back(C.Cond);
       for (const clang::DeclStmt *D : neededDecls(S, Reads)) {
