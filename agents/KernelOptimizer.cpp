@@ -245,17 +245,15 @@ llvm::Expected<OptimizeResult> optimizeKernel(const OptimizeRequest &R,
     }
   }
 
-  if (Best && BestSpeedup > 10) {
-    // A gain this large is re-verified on inputs no earlier run saw.
-    auto Again =
-        Eval.evaluate(Source(Best->UnitText),
-                      Best->Launch ? geometryOf(llvm::cantFail(frontend::evaluateLaunchMapping(
-                                         *Best->Launch, OriginalDims, Scalars)))
-                                   : R.Work.Launch,
-                      std::vector<uint64_t>{101, 102, 103});
+  if (Best && BestSpeedup > ReverifyAbove) {
+    auto Again = reverifyOnFreshInputs(
+        Eval, Source(Best->UnitText),
+        Best->Launch ? geometryOf(llvm::cantFail(
+                           frontend::evaluateLaunchMapping(*Best->Launch, OriginalDims, Scalars)))
+                     : R.Work.Launch);
     if (!Again)
       return Again.takeError();
-    if (Again->Result != Verdict::Faster)
+    if (*Again != Verdict::Faster)
       Best.reset();
   }
   if (Best) {

@@ -199,9 +199,7 @@ llvm::Expected<bool> LlmLoop::round() {
   note("plan: " + P->Skill + " (" + std::to_string(P->Changes.size()) + " change" +
        (P->Changes.size() == 1 ? "" : "s") + "; expected: " + P->Expected + ")");
 
-  llvm::StringRef Short = llvm::StringRef(K.Name).rsplit("::").second;
-  if (Short.empty())
-    Short = K.Name;
+  llvm::StringRef Short = frontend::unqualifiedName(K.Name);
   auto CodeReply = ask("coder", coderPrompt(Context, *P), CoderMaxTokens);
   if (!CodeReply || !*CodeReply)
     return CodeReply ? llvm::Expected<bool>(false) : CodeReply.takeError();
@@ -239,16 +237,15 @@ llvm::Expected<bool> LlmLoop::round() {
 }
 
 llvm::Error LlmLoop::reverifyLargeGain() {
-  // A gain this large is re-verified on inputs no earlier run saw.
-  if (!Top || Top->Outcome.Speedup <= 10)
+  if (!Top || Top->Outcome.Speedup <= ReverifyAbove)
     return llvm::Error::success();
-  auto Again = Eval.evaluate(source(Top->Placed.Unit), R.Work.Launch, {101, 102, 103});
+  auto Again = reverifyOnFreshInputs(Eval, source(Top->Placed.Unit), R.Work.Launch);
   if (!Again)
     return Again.takeError();
-  if (Again->Result != Verdict::Faster) {
-    note("the " + llvm::formatv("{0:f1}", Top->Outcome.Speedup).str() +
-         "x variant failed its re-verification on new inputs: " +
-         evaluator::spelling(Again->Result).str());
+  if (*Again != Verdict::Faster) {
+    note(
+        "the " + llvm::formatv("{0:f1}", Top->Outcome.Speedup).str() +
+        "x variant failed its re-verification on new inputs: " + evaluator::spelling(*Again).str());
     Top.reset();
   }
   return llvm::Error::success();

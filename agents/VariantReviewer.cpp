@@ -45,4 +45,13 @@ std::string reviewVariantSource(llvm::StringRef Original, llvm::StringRef Varian
   return "";
 }
 
+llvm::Expected<evaluator::Verdict> reverifyOnFreshInputs(evaluator::VariantEvaluator &Eval,
+                                                         const evaluator::KernelSource &Variant,
+                                                         const evaluator::LaunchGeometry &Launch) {
+  auto Again = Eval.evaluate(Variant, Launch, std::vector<uint64_t>{101, 102, 103});
+  if (!Again)
+    return Again.takeError();
+  return Again->Result;
+}
+
 } // namespace kopt::agents

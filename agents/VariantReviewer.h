@@ -1,10 +1,14 @@
-// The reviewer's static checks on a variant's source, before the evaluator runs
-// it: a variant may not bring in what the evaluator cannot see through (other
+// The reviewer's checks. Before the evaluator runs a variant, on its source: a
+// variant may not bring in what the evaluator cannot see through (other
 // streams, graphs, host or managed memory, device-side launches, state that
-// persists across calls) unless the original kernel had it too.
+// persists across calls) unless the original kernel had it too. After it: a
+// gain too large to take on trust is verified again on fresh inputs.
 #pragma once
 
+#include "evaluator/Evaluator.h"
+
 #include <llvm/ADT/StringRef.h>
+#include <llvm/Support/Error.h>
 
 #include <string>
 
@@ -12,5 +16,14 @@ namespace kopt::agents {
 
 // Empty where the variant passes; else one line naming what it uses.
 std::string reviewVariantSource(llvm::StringRef Original, llvm::StringRef Variant);
+
+// A verified gain above this is evaluated again before it is accepted.
+inline constexpr double ReverifyAbove = 10;
+
+// Evaluates Variant again on inputs no earlier run of the session saw; the
+// gain stands only where the verdict is Faster.
+llvm::Expected<evaluator::Verdict> reverifyOnFreshInputs(evaluator::VariantEvaluator &Eval,
+                                                         const evaluator::KernelSource &Variant,
+                                                         const evaluator::LaunchGeometry &Launch);
 
 } // namespace kopt::agents
