@@ -196,9 +196,7 @@ llvm::Expected<UnitLayout> unitLayoutOf(const frontend::KernelSummary &K,
 
 llvm::Expected<PlacedVariant> placeModelCode(const UnitLayout &Layout, llvm::StringRef KernelName,
                                              llvm::StringRef Code) {
-  llvm::StringRef Short = KernelName.rsplit("::").second;
-  if (Short.empty())
-    Short = KernelName;
+  llvm::StringRef Short = frontend::unqualifiedName(KernelName);
   std::string M = blanked(Code, true);
   std::optional<Definition> Def = findDefinition(M, Short);
   if (!Def)

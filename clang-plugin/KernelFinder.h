@@ -33,6 +33,12 @@ struct KernelSummary {
   KernelUnit Unit; // Its self-contained source (KernelUnitBuilder.h).
 };
 
+// A kernel's name without its scopes: "blas::scale" -> "scale".
+inline llvm::StringRef unqualifiedName(llvm::StringRef Qualified) {
+  llvm::StringRef Short = Qualified.rsplit("::").second;
+  return Short.empty() ? Qualified : Short;
+}
+
 // The failure of a parse whose only errors are in `#pragma kopt` lines: a
 // mistake in the user's annotations (kcc fails the compile), as opposed to code
 // clang cannot parse (kcc compiles without kopt).

@@ -57,10 +57,7 @@ findKernelNamed(const std::vector<frontend::KernelSummary> &Kernels, llvm::Strin
   for (const frontend::KernelSummary &K : Kernels) {
     if (K.Name == Name)
       return &K;
-    llvm::StringRef Short = llvm::StringRef(K.Name).rsplit("::").second;
-    if (Short.empty())
-      Short = K.Name;
-    if (Short == Name) {
+    if (frontend::unqualifiedName(K.Name) == Name) {
       Found = &K;
       ++Unqualified;
     }
