@@ -1,8 +1,8 @@
 #include "agents/KernelOptimizer.h"
 
 #include "agents/VariantReviewer.h"
-#include "clang-plugin/LaunchMappingEval.h"
 #include "clang-plugin/transforms/Transform.h"
+#include "clang-plugin/units/LaunchMappingEval.h"
 
 #include <llvm/ADT/StringExtras.h>
 

@@ -9,9 +9,9 @@
 #pragma once
 
 #include "agents/OptimizeResult.h"
-#include "clang-plugin/KernelFinder.h"
-#include "clang-plugin/KernelVariant.h"
+#include "clang-plugin/parse/KernelFinder.h"
 #include "clang-plugin/transforms/TransformPipeline.h"
+#include "clang-plugin/units/KernelVariant.h"
 #include "evaluator/Evaluator.h"
 
 #include <llvm/Support/Error.h>

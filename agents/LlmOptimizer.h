@@ -13,7 +13,7 @@
 #include "agents/LlmChatModel.h"
 #include "agents/LlmPrompts.h"
 #include "agents/OptimizeResult.h"
-#include "clang-plugin/KernelFinder.h"
+#include "clang-plugin/parse/KernelFinder.h"
 #include "evaluator/Evaluator.h"
 
 #include <llvm/Support/Error.h>

@@ -4,7 +4,7 @@
 // same way whichever engine ran.
 #pragma once
 
-#include "clang-plugin/KernelVariant.h"
+#include "clang-plugin/units/KernelVariant.h"
 #include "evaluator/Evaluator.h"
 
 #include <llvm/ADT/StringRef.h>

@@ -1,7 +1,7 @@
 // What the evaluator runs: a kernel's arguments in parameter order (device
 // buffers with their element type, count and direction, or scalar values),
 // its launch geometry and the tolerance a variant's outputs must meet. Built
-// from the `#pragma kopt optimize` clauses (see driver/WorkloadFromKernel.h).
+// from the `#pragma kopt optimize` clauses (see driver/optimize/WorkloadFromKernel.h).
 #pragma once
 
 #include "evaluator/ScalarType.h"

@@ -3,7 +3,7 @@
 //   {"format": 1, "checksum": "sha256:<hex of payload.dump()>", "payload": {...}}
 #pragma once
 
-#include "clang-plugin/KernelVariant.h"
+#include "clang-plugin/units/KernelVariant.h"
 #include "memory/CacheKey.h"
 
 #include <llvm/Support/Error.h>

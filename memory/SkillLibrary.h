@@ -2,7 +2,7 @@
 // selection of those that apply to one kernel, ranked by experience.
 #pragma once
 
-#include "clang-plugin/PragmaClauses.h"
+#include "clang-plugin/pragma/PragmaClauses.h"
 #include "memory/ExperienceStore.h"
 #include "memory/Skill.h"
 

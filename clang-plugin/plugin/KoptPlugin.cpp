@@ -2,8 +2,8 @@
 // It installs the same '#pragma kopt' handler as `kopt inspect` (so mistakes
 // are the same clang errors) and, with out=PATH, writes the manifest of the
 // translation unit's annotated kernels once it parsed without errors.
-#include "clang-plugin/KernelFinderConsumer.h"
-#include "clang-plugin/KernelSummaryJson.h"
+#include "clang-plugin/analysis/KernelSummaryJson.h"
+#include "clang-plugin/parse/KernelFinderConsumer.h"
 #include "clang-plugin/plugin/PluginOptions.h"
 #include "support/AtomicFile.h"
 

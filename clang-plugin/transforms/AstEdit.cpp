@@ -1,6 +1,6 @@
 #include "clang-plugin/transforms/AstEdit.h"
 
-#include "clang-plugin/IndexAnalysis.h"
+#include "clang-plugin/analysis/IndexAnalysis.h"
 #include "clang-plugin/transforms/AstWalk.h"
 
 #include <clang/AST/ASTContext.h>

@@ -1,6 +1,6 @@
 #include "clang-plugin/transforms/GlobalIndex.h"
 
-#include "clang-plugin/IndexAnalysis.h"
+#include "clang-plugin/analysis/IndexAnalysis.h"
 #include "clang-plugin/transforms/AstWalk.h"
 #include "clang-plugin/transforms/TransformSupport.h"
 #include "clang-plugin/transforms/UnitRewriter.h"

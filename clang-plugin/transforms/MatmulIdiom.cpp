@@ -1,6 +1,6 @@
 #include "clang-plugin/transforms/MatmulIdiom.h"
 
-#include "clang-plugin/IndexAnalysis.h"
+#include "clang-plugin/analysis/IndexAnalysis.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>

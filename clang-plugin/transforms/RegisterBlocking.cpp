@@ -12,7 +12,7 @@
 // bounds checks only, plus the accumulator's declaration) sets each
 // accumulator; the code after it, with the declarations again and the
 // accumulator read back, stores each result. A return leaves one position.
-#include "clang-plugin/IndexAnalysis.h"
+#include "clang-plugin/analysis/IndexAnalysis.h"
 #include "clang-plugin/transforms/AstEdit.h"
 #include "clang-plugin/transforms/AstWalk.h"
 #include "clang-plugin/transforms/GuardHoisting.h"

@@ -9,8 +9,8 @@
 // are block-uniform and barriers are safe; stores outside the loops run in
 // thread 0 only. Anything else (scans, loops carrying other state, while
 // loops) is refused: a wrong rewrite is worse than none.
-#include "clang-plugin/ClauseParser.h"
-#include "clang-plugin/PragmaClauses.h"
+#include "clang-plugin/pragma/ClauseParser.h"
+#include "clang-plugin/pragma/PragmaClauses.h"
 #include "clang-plugin/transforms/AstEdit.h"
 #include "clang-plugin/transforms/AstWalk.h"
 #include "clang-plugin/transforms/GlobalIndex.h"

@@ -6,7 +6,7 @@
 // Legal where nothing else in the loop can reach the location: every other
 // access of its parameter in the loop must be the same location, and accesses
 // to other pointers need the pragma's noalias or a __restrict__ parameter.
-#include "clang-plugin/IndexAnalysis.h"
+#include "clang-plugin/analysis/IndexAnalysis.h"
 #include "clang-plugin/transforms/AstEdit.h"
 #include "clang-plugin/transforms/TransformFactories.h"
 #include "clang-plugin/transforms/TransformSupport.h"

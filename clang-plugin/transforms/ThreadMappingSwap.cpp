@@ -10,7 +10,7 @@
 #include "clang-plugin/transforms/TransformFactories.h"
 #include "clang-plugin/transforms/TransformSupport.h"
 
-#include "clang-plugin/IndexAnalysis.h"
+#include "clang-plugin/analysis/IndexAnalysis.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/ExprCXX.h>

@@ -6,8 +6,8 @@
 // a variant. The implementations use clang; this header does not.
 #pragma once
 
-#include "clang-plugin/KernelFinder.h"
-#include "clang-plugin/KernelVariant.h"
+#include "clang-plugin/parse/KernelFinder.h"
+#include "clang-plugin/units/KernelVariant.h"
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringRef.h>

@@ -6,7 +6,7 @@
 // aligned to V elements (checked at run time); else it runs the original
 // statements element by element, so the result is the same for any n and any
 // pointer.
-#include "clang-plugin/IndexAnalysis.h"
+#include "clang-plugin/analysis/IndexAnalysis.h"
 #include "clang-plugin/transforms/AstEdit.h"
 #include "clang-plugin/transforms/AstWalk.h"
 #include "clang-plugin/transforms/GlobalIndex.h"

@@ -9,7 +9,7 @@
 //       Parses each line of FILE with clang as '#pragma kopt LINE' before a kernel
 //       (int n, int m, float a, const float *x, float *y) and prints "case N:
 //       accepted" or "case N: rejected" followed by its diagnostics.
-#include "clang-plugin/KernelFinder.h"
+#include "clang-plugin/parse/KernelFinder.h"
 #include "test/fuzz/PragmaInvariants.h"
 #include "test/fuzz/PragmaMutator.h"
 

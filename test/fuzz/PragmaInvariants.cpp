@@ -1,7 +1,7 @@
 #include "test/fuzz/PragmaInvariants.h"
 
-#include "clang-plugin/ClauseParser.h"
-#include "clang-plugin/KernelBinding.h"
+#include "clang-plugin/pragma/ClauseParser.h"
+#include "clang-plugin/pragma/KernelBinding.h"
 #include "test/fuzz/PragmaMutator.h"
 
 namespace kopt::fuzz {

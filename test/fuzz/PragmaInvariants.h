@@ -3,7 +3,7 @@
 // complete messages, and accepted clauses can be checked and evaluated.
 #pragma once
 
-#include "clang-plugin/PragmaDiagnostic.h"
+#include "clang-plugin/pragma/PragmaDiagnostic.h"
 
 #include <llvm/ADT/StringRef.h>
 

@@ -1,6 +1,6 @@
 #include "test/fuzz/PragmaMutator.h"
 
-#include "clang-plugin/ClauseToken.h"
+#include "clang-plugin/pragma/ClauseToken.h"
 
 #include <utility>
 

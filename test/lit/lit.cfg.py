@@ -45,7 +45,7 @@ if os.access(nvcc, os.X_OK):
     config.available_features.add("nvcc")
 
 # clang++ in CUDA mode for CUDA 13, as kopt's own front end parses (see
-# clang-plugin/CudaParseSetup.cpp): kopt's shims, CUDA's cccl headers, and no
+# clang-plugin/parse/CudaParseSetup.cpp): kopt's shims, CUDA's cccl headers, and no
 # warning that the toolkit is newer than clang knows.
 cuda_root = os.path.dirname(config.cuda_bin_dir)
 config.substitutions.append(("%clang_cuda", " ".join([

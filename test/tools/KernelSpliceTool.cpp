@@ -2,7 +2,7 @@
 // definition (its range from `kopt inspect FILE` output) replaced by the text
 // of the file VARIANT, as kcc will splice variants, after `#line 1 "FILE"`.
 // For lit tests of frontend::replaceKernelDefinitions.
-#include "clang-plugin/KernelRewrite.h"
+#include "clang-plugin/units/KernelRewrite.h"
 #include "support/LineDirective.h"
 
 #include <llvm/Support/MemoryBuffer.h>

@@ -12,7 +12,7 @@
 #include "agents/LlmPricing.h"
 #include "agents/LlmPrompts.h"
 #include "agents/LlmReply.h"
-#include "driver/KoptOptions.h"
+#include "driver/config/KoptOptions.h"
 #include "test/tools/ToolFiles.h"
 
 #include <llvm/ADT/StringExtras.h>

@@ -9,7 +9,7 @@
 //    "verdicts": [{"verdict": "faster", "speedup": 1.8, "detail": "..."}, ...]}
 // (verdict spellings as evaluator::spelling; when the script runs out,
 // not_faster at 1.0x).
-#include "driver/OptimizeCommand.h"
+#include "driver/commands/OptimizeCommand.h"
 #include "test/tools/ToolFiles.h"
 
 #include <llvm/Support/FileSystem.h>

@@ -1,5 +1,5 @@
 // Expressions of '#pragma kopt optimize' clauses: literals, precedence, evaluation.
-#include "clang-plugin/ClauseParser.h"
+#include "clang-plugin/pragma/ClauseParser.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The '#pragma kopt' clause parser on strings (no clang): what it accepts, and
 // the diagnostics for what it does not.
-#include "clang-plugin/ClauseParser.h"
+#include "clang-plugin/pragma/ClauseParser.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "clang-plugin/CudaParseSetup.h"
+#include "clang-plugin/parse/CudaParseSetup.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "driver/DependencyFile.h"
+#include "driver/kcc/DependencyFile.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // kcc's direct mode below the driver: the manifest's key, format and checks
 // (memory/DirectManifest.h), what a file looked like (support/FileObservation.h),
 // manifests in the result cache, and what a parse's file system records
-// (clang-plugin/FileAccessLog.h).
+// (clang-plugin/parse/FileAccessLog.h).
 #include "memory/DirectManifest.h"
-#include "clang-plugin/FileAccessLog.h"
+#include "clang-plugin/parse/FileAccessLog.h"
 #include "memory/ResultCache.h"
 #include "support/FileObservation.h"
 

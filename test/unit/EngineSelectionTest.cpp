@@ -1,7 +1,7 @@
 // Which engine a kernel gets: the pragma's engine(...) over the option; auto
 // takes llm only where it is configured; llm unconfigured is an error that
 // says where the choice came from and what to set.
-#include "driver/EngineSelection.h"
+#include "driver/optimize/EngineSelection.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The front end's per-kernel analyses on small snippets parsed from memory:
 // how global memory accesses are classified, reads and writes, repeated
 // accesses in loops, loops, and launch sites with their offsets.
-#include "clang-plugin/KernelFinder.h"
+#include "clang-plugin/parse/KernelFinder.h"
 #include "test/fuzz/PragmaMutator.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // Pragma clauses checked against the parameters of the kernel they apply to.
-#include "clang-plugin/KernelBinding.h"
-#include "clang-plugin/ClauseParser.h"
+#include "clang-plugin/pragma/KernelBinding.h"
+#include "clang-plugin/pragma/ClauseParser.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Kernel units built by the front end from code in memory: what is copied, in
 // which order, with which namespaces and macros; the kernel's recorded range.
-#include "clang-plugin/KernelFinder.h"
+#include "clang-plugin/parse/KernelFinder.h"
 #include "test/fuzz/PragmaMutator.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // KernelVariant to and from JSON: the --variant files and the cache's form.
-#include "clang-plugin/KernelVariantJson.h"
+#include "clang-plugin/units/KernelVariantJson.h"
 
 #include <gtest/gtest.h>
 

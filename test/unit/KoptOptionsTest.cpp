@@ -1,5 +1,5 @@
-#include "driver/KoptOptions.h"
-#include "driver/KoptConfigFile.h"
+#include "driver/config/KoptOptions.h"
+#include "driver/config/KoptConfigFile.h"
 
 #include <gtest/gtest.h>
 #include <llvm/Support/FileSystem.h>

@@ -1,7 +1,7 @@
 // The model of nvcc's command line. Files live in memory (the environment's
 // reader), so only the nvcc --help test touches the disk.
-#include "driver/NvccCommandLine.h"
-#include "driver/NvccLocator.h"
+#include "driver/nvcc/NvccCommandLine.h"
+#include "driver/nvcc/NvccLocator.h"
 
 #include <gtest/gtest.h>
 #include <llvm/Support/FileSystem.h>

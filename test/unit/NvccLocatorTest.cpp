@@ -1,4 +1,4 @@
-#include "driver/NvccLocator.h"
+#include "driver/nvcc/NvccLocator.h"
 
 #include <gtest/gtest.h>
 #include <llvm/Support/FileSystem.h>

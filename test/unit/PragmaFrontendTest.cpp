@@ -1,8 +1,8 @@
 // '#pragma kopt optimize' through clang: the handler, macro expansion, which
 // declaration a pragma applies to, diagnostics with locations, and the JSON
 // that kopt inspect prints.
-#include "clang-plugin/KernelFinder.h"
-#include "clang-plugin/PragmaJson.h"
+#include "clang-plugin/parse/KernelFinder.h"
+#include "clang-plugin/pragma/PragmaJson.h"
 #include "test/fuzz/PragmaMutator.h"
 
 #include <gtest/gtest.h>

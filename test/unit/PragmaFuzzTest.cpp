@@ -1,6 +1,6 @@
 // The generated '#pragma kopt' fuzz corpus: every case gives clauses or a
 // diagnostic, never a crash, both in the parser alone and through clang.
-#include "clang-plugin/KernelFinder.h"
+#include "clang-plugin/parse/KernelFinder.h"
 #include "test/fuzz/PragmaInvariants.h"
 #include "test/fuzz/PragmaMutator.h"
 

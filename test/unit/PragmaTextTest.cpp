@@ -1,4 +1,4 @@
-#include "clang-plugin/PragmaText.h"
+#include "clang-plugin/pragma/PragmaText.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // A profile's counters and a baseline as the planner's facts, and how skills'
 // predicates read them when they are there and when they are not.
 #include "memory/ProfileFacts.h"
-#include "driver/BaselineFacts.h"
+#include "driver/optimize/BaselineFacts.h"
 #include "memory/SkillPredicate.h"
 
 #include <gtest/gtest.h>

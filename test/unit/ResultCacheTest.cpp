@@ -1,5 +1,5 @@
 #include "memory/ResultCache.h"
-#include "driver/CacheConfig.h"
+#include "driver/config/CacheConfig.h"
 #include "memory/CacheEntry.h"
 #include "memory/FileLock.h"
 #include "memory/VariantJson.h"

@@ -1,6 +1,6 @@
 // Splicing variants: in place, and renamed with launches retargeted through
 // the launch mapping, lines kept.
-#include "clang-plugin/VariantSplice.h"
+#include "clang-plugin/units/VariantSplice.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,0 @@
-#include "clang-plugin/FrontendInfo.h"
-
-#include <clang/Basic/Version.h>
-
-namespace kopt::frontend {
-std::string clangVersion() { return clang::getClangFullVersion(); }
-} // namespace kopt::frontend

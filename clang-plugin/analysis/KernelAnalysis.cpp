@@ -1,0 +1,18 @@
+#include "clang-plugin/analysis/KernelAnalysis.h"
+
+#include "clang-plugin/analysis/KernelFeatures.h"
+#include "clang-plugin/analysis/LaunchSiteFinder.h"
+
+#include <clang/AST/Decl.h>
+
+namespace kopt::frontend {
+
+void analyzeKernel(const clang::FunctionDecl &Kernel, clang::ASTContext &Ctx,
+                   const LaunchSiteIndex &Launches, KernelSummary &Summary) {
+  if (auto It = Launches.find(Kernel.getCanonicalDecl()); It != Launches.end())
+    Summary.LaunchSites = It->second;
+  Summary.Instantiations = findInstantiations(Kernel, Ctx);
+  Summary.Features = analyzeKernelFeatures(Kernel, Ctx);
+}
+
+} // namespace kopt::frontend

@@ -1,0 +1,20 @@
+// Fills in what the analyses find about a kernel: its launch sites, the
+// instantiations of a template, and its static features.
+#pragma once
+
+#include "clang-plugin/analysis/LaunchSiteFinder.h"
+#include "clang-plugin/parse/KernelFinder.h"
+
+namespace clang {
+class ASTContext;
+class FunctionDecl;
+} // namespace clang
+
+namespace kopt::frontend {
+
+// Kernel is the definition that Summary describes (a template's pattern for a
+// template); Launches is the TU's findLaunchSites.
+void analyzeKernel(const clang::FunctionDecl &Kernel, clang::ASTContext &Ctx,
+                   const LaunchSiteIndex &Launches, KernelSummary &Summary);
+
+} // namespace kopt::frontend

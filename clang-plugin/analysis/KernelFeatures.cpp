@@ -1,0 +1,452 @@
+#include "clang-plugin/analysis/KernelFeatures.h"
+
+#include "clang-plugin/analysis/CollectiveCalls.h"
+#include "clang-plugin/analysis/IndexAnalysis.h"
+#include "clang-plugin/parse/SourceText.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/SourceManager.h>
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/ADT/StringSet.h>
+
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace kopt::frontend {
+
+namespace {
+// CUDA's math API (float and double forms) and its fast intrinsics.
+const llvm::StringSet<> &mathFunctions() {
+  static const llvm::StringSet<> Names = [] {
+    llvm::StringSet<> S;
+    for (const char *Base :
+         {"exp",   "exp2",          "exp10",        "expm1",     "log",    "log2",
+          "log10", "log1p",         "pow",          "sqrt",      "rsqrt",  "cbrt",
+          "rcbrt", "sin",           "cos",          "tan",       "sincos", "sinpi",
+          "cospi", "sincospi",      "asin",         "acos",      "atan",   "atan2",
+          "sinh",  "cosh",          "tanh",         "asinh",     "acosh",  "atanh",
+          "erf",   "erfc",          "erfinv",       "erfcinv",   "lgamma", "tgamma",
+          "fma",   "fabs",          "fmin",         "fmax",      "floor",  "ceil",
+          "round", "trunc",         "rint",         "nearbyint", "fmod",   "remainder",
+          "hypot", "rhypot",        "norm3d",       "rnorm3d",   "norm4d", "rnorm4d",
+          "ldexp", "frexp",         "modf",         "copysign",  "fdim",   "logb",
+          "ilogb", "normcdf",       "normcdfinv",   "j0",        "j1",     "y0",
+          "y1",    "cyl_bessel_i0", "cyl_bessel_i1"}) {
+      S.insert(Base);
+      S.insert(std::string(Base) + "f");
+    }
+    for (const char *Intrinsic :
+         {"__expf",    "__exp10f",   "__logf",      "__log2f",   "__log10f",   "__powf",
+          "__sinf",    "__cosf",     "__tanf",      "__sincosf", "__fdividef", "__saturatef",
+          "__frcp_rn", "__fsqrt_rn", "__frsqrt_rn", "__fdiv_rn", "__fmaf_rn",  "__fmaf_rz",
+          "__fmaf_ru", "__fmaf_rd",  "__fma_rn",    "__fadd_rn", "__fmul_rn",  "__dadd_rn",
+          "__dmul_rn", "__drcp_rn",  "__dsqrt_rn",  "__ddiv_rn", "__tanhf",    "__exp2f",
+          "hexp",      "hlog",       "hsqrt",       "hrsqrt",    "h2exp",      "h2log",
+          "h2sqrt",    "h2rsqrt",    "__hfma",      "__hfma2"})
+      S.insert(Intrinsic);
+    return S;
+  }();
+  return Names;
+}
+
+bool isWarpIntrinsic(llvm::StringRef Name) {
+  for (llvm::StringRef Prefix :
+       {"__shfl", "__ballot", "__any", "__all", "__reduce", "__activemask", "__match"})
+    if (Name.starts_with(Prefix))
+      return true;
+  return false;
+}
+
+bool isBarrier(llvm::StringRef Name) {
+  return Name.starts_with("__syncthreads") || Name == "__syncwarp" || Name == "__barrier_sync";
+}
+
+// The callee's name as the kernel wrote it, also for calls a template leaves unresolved.
+std::string calleeName(const clang::CallExpr &Call) {
+  if (const clang::FunctionDecl *FD = Call.getDirectCallee())
+    return FD->getDeclName().isIdentifier() ? FD->getName().str() : "";
+  const clang::Expr *Callee = Call.getCallee()->IgnoreParenImpCasts();
+  if (const auto *Overloads = llvm::dyn_cast<clang::OverloadExpr>(Callee))
+    return Overloads->getName().getAsString();
+  if (const auto *Member = llvm::dyn_cast<clang::CXXDependentScopeMemberExpr>(Callee))
+    return Member->getMember().getAsString();
+  return "";
+}
+
+const char *comparisonText(clang::BinaryOperatorKind Op, bool Reversed) {
+  switch (Op) {
+  case clang::BO_LT:
+    return Reversed ? ">" : "<";
+  case clang::BO_LE:
+    return Reversed ? ">=" : "<=";
+  case clang::BO_GT:
+    return Reversed ? "<" : ">";
+  case clang::BO_GE:
+    return Reversed ? "<=" : ">=";
+  case clang::BO_NE:
+    return "!=";
+  case clang::BO_EQ:
+    return "==";
+  default:
+    return nullptr;
+  }
+}
+
+const clang::VarDecl *namedVar(const clang::Expr *E) {
+  const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(E->IgnoreParenImpCasts());
+  return Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
+}
+
+enum AccessUse : unsigned { UseRead = 1, UseWrite = 2, UseAddress = 4 };
+
+class FeatureVisitor : public clang::RecursiveASTVisitor<FeatureVisitor> {
+public:
+  FeatureVisitor(clang::ASTContext &Context, KernelFeatures &Sink) : Ctx(Context), F(Sink) {}
+
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool shouldVisitLambdaBody() const { return true; }
+
+  // Loops: record them, then keep the stack while their bodies are visited.
+  bool TraverseForStmt(clang::ForStmt *S) {
+    return traverseLoop(S, LoopFeature::Kind::For, [&] { return Super::TraverseForStmt(S); });
+  }
+  bool TraverseWhileStmt(clang::WhileStmt *S) {
+    return traverseLoop(S, LoopFeature::Kind::While, [&] { return Super::TraverseWhileStmt(S); });
+  }
+  bool TraverseDoStmt(clang::DoStmt *S) {
+    return traverseLoop(S, LoopFeature::Kind::Do, [&] { return Super::TraverseDoStmt(S); });
+  }
+
+  bool VisitAttributedStmt(clang::AttributedStmt *S) {
+    for (const clang::Attr *A : S->getAttrs())
+      if (const auto *Hint = llvm::dyn_cast<clang::LoopHintAttr>(A))
+        if (Hint->getOption() == clang::LoopHintAttr::Unroll ||
+            Hint->getOption() == clang::LoopHintAttr::UnrollCount) {
+          std::string Count;
+          if (const clang::Expr *Value = Hint->getValue())
+            Count = sourceText(Value->getSourceRange(), Ctx);
+          Unrolled[S->getSubStmt()] = Count;
+        }
+    return true;
+  }
+
+  bool VisitMemberExpr(clang::MemberExpr *E) { return noteBuiltin(E); }
+  bool VisitMSPropertyRefExpr(clang::MSPropertyRefExpr *E) { return noteBuiltin(E); }
+
+  bool VisitBinaryOperator(clang::BinaryOperator *E) {
+    if (E->getOpcode() == clang::BO_Div &&
+        E->getType()->isSpecificBuiltinType(clang::BuiltinType::Float))
+      ++F.FloatDivisions;
+    if (E->isAssignmentOp())
+      Uses[E->getLHS()->IgnoreParens()] |= UseWrite | (E->isCompoundAssignmentOp() ? UseRead : 0u);
+    return true;
+  }
+
+  bool VisitUnaryOperator(clang::UnaryOperator *E) {
+    const clang::Expr *Sub = E->getSubExpr()->IgnoreParens();
+    if (E->isIncrementDecrementOp())
+      Uses[Sub] |= UseRead | UseWrite;
+    else if (E->getOpcode() == clang::UO_AddrOf)
+      Uses[Sub] |= UseAddress;
+    else if (E->getOpcode() == clang::UO_Deref)
+      if (std::optional<PointerBase> Base = resolvePointerParam(E->getSubExpr()))
+        addAccess(E, *Base);
+    return true;
+  }
+
+  bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr *E) {
+    if (std::optional<PointerBase> Base = resolvePointerParam(E->getBase())) {
+      Base->Offsets.push_back(E->getIdx());
+      addAccess(E, *Base);
+    }
+    return true;
+  }
+
+  bool VisitIfStmt(clang::IfStmt *S) {
+    if (const clang::Expr *Cond = S->getCond())
+      addGuards(Cond);
+    return true;
+  }
+
+  bool VisitVarDecl(clang::VarDecl *V) {
+    if (!V->hasAttr<clang::CUDASharedAttr>())
+      return true;
+    SharedVariable S;
+    S.Name = V->getNameAsString();
+    // "union (unnamed union)", without the file:line:col clang adds by default:
+    // the features do not depend on the path the file was named by.
+    clang::PrintingPolicy Policy = Ctx.getPrintingPolicy();
+    Policy.AnonymousTagLocations = false;
+    S.Type = V->getType().getAsString(Policy);
+    clang::QualType T = V->getType();
+    S.Dynamic = T->isIncompleteArrayType();
+    if (!S.Dynamic && !V->isInvalidDecl() && !T->isDependentType() && !T->isIncompleteType() &&
+        T->isConstantSizeType())
+      S.Bytes = Ctx.getTypeSizeInChars(T).getQuantity();
+    F.SharedVariables.push_back(std::move(S));
+    return true;
+  }
+
+  bool VisitCallExpr(clang::CallExpr *Call) {
+    std::string Name = calleeName(*Call);
+    if (std::optional<CollectiveCall> Collective = collectiveCall(*Call))
+      (Collective->IsBarrier ? F.Barriers : F.WarpIntrinsics)
+          .push_back(callFeature(Collective->Name, Call));
+    else if (Name.empty())
+      return true;
+    else if (llvm::StringRef(Name).starts_with("atomic")) {
+      F.Atomics.push_back(callFeature(Name, Call));
+      // The address an atomic updates is read and written.
+      if (Call->getNumArgs() > 0)
+        if (const auto *U =
+                llvm::dyn_cast<clang::UnaryOperator>(Call->getArg(0)->IgnoreParenImpCasts()))
+          if (U->getOpcode() == clang::UO_AddrOf)
+            Uses[U->getSubExpr()->IgnoreParens()] |= UseRead | UseWrite;
+    } else if (isBarrier(Name))
+      F.Barriers.push_back(callFeature(Name, Call));
+    else if (isWarpIntrinsic(Name))
+      F.WarpIntrinsics.push_back(callFeature(Name, Call));
+    else if (mathFunctions().contains(Name))
+      F.MathCalls.push_back(callFeature(Name, Call));
+    return true;
+  }
+
+  void finish() {
+    F.IndexBuiltins.assign(Builtins.begin(), Builtins.end());
+    findRepeatedAccesses();
+  }
+
+private:
+  using Super = clang::RecursiveASTVisitor<FeatureVisitor>;
+
+  template <typename Body>
+  bool traverseLoop(clang::Stmt *S, LoopFeature::Kind Kind, Body TraverseChildren) {
+    LoopFeature L;
+    L.LoopKind = Kind;
+    L.Depth = static_cast<unsigned>(LoopStack.size());
+    lineAndColumn(S->getBeginLoc(), Ctx, L.Line, L.Column);
+    if (auto It = Unrolled.find(S); It != Unrolled.end()) {
+      L.Unroll = true;
+      L.UnrollCount = It->second;
+    }
+    const clang::VarDecl *IV = nullptr;
+    if (auto *For = llvm::dyn_cast<clang::ForStmt>(S))
+      IV = describeFor(*For, L);
+    int Index = static_cast<int>(F.Loops.size());
+    F.Loops.push_back(std::move(L));
+    InductionVars.push_back(IV);
+    ParentLoop.push_back(LoopStack.empty() ? -1 : LoopStack.back());
+    LoopStack.push_back(Index);
+    bool Continue = TraverseChildren();
+    LoopStack.pop_back();
+    return Continue;
+  }
+
+  // Induction variable, init, comparison, bound and step of a for loop.
+  const clang::VarDecl *describeFor(const clang::ForStmt &For, LoopFeature &L) {
+    const clang::VarDecl *IV = nullptr;
+    if (const auto *Decl = llvm::dyn_cast_or_null<clang::DeclStmt>(For.getInit())) {
+      if (Decl->isSingleDecl())
+        if (const auto *V = llvm::dyn_cast<clang::VarDecl>(Decl->getSingleDecl());
+            V && V->getInit()) {
+          IV = V;
+          L.Init = sourceText(V->getInit()->getSourceRange(), Ctx);
+        }
+    } else if (const auto *Assign = llvm::dyn_cast_or_null<clang::BinaryOperator>(For.getInit())) {
+      if (Assign->getOpcode() == clang::BO_Assign && (IV = namedVar(Assign->getLHS())))
+        L.Init = sourceText(Assign->getRHS()->getSourceRange(), Ctx);
+    }
+    if (const auto *Cond = llvm::dyn_cast_or_null<clang::BinaryOperator>(
+            For.getCond() ? For.getCond()->IgnoreParenImpCasts() : nullptr)) {
+      const clang::VarDecl *Left = namedVar(Cond->getLHS()), *Right = namedVar(Cond->getRHS());
+      bool Reversed = !(Left && (!IV || Left == IV)) && Right && (!IV || Right == IV);
+      const clang::VarDecl *CondVar = Reversed ? Right : Left;
+      const char *Op = comparisonText(Cond->getOpcode(), Reversed);
+      if (Op && CondVar && (!IV || CondVar == IV)) {
+        IV = CondVar;
+        // Not operator=(const char *): a GCC 12 -Wrestrict false positive.
+        L.Comparison = std::string(Op);
+        L.Bound = sourceText((Reversed ? Cond->getLHS() : Cond->getRHS())->getSourceRange(), Ctx);
+      }
+    }
+    if (const clang::Expr *Inc = For.getInc()) {
+      L.Increment = sourceText(Inc->getSourceRange(), Ctx);
+      L.Step = additiveStep(Inc->IgnoreParenImpCasts(), IV);
+    }
+    if (IV)
+      L.InductionVar = IV->getNameAsString();
+    L.Canonical = IV && !L.Comparison.empty() && !L.Step.empty();
+    return IV;
+  }
+
+  std::string additiveStep(const clang::Expr *Inc, const clang::VarDecl *IV) {
+    if (!IV)
+      return "";
+    if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(Inc)) {
+      if (namedVar(U->getSubExpr()) != IV)
+        return "";
+      return U->isIncrementOp() ? "1" : U->isDecrementOp() ? "-1" : "";
+    }
+    const auto *Bin = llvm::dyn_cast<clang::BinaryOperator>(Inc);
+    if (!Bin || namedVar(Bin->getLHS()) != IV)
+      return "";
+    std::string RHS = sourceText(Bin->getRHS()->getSourceRange(), Ctx);
+    if (Bin->getOpcode() == clang::BO_AddAssign)
+      return RHS;
+    if (Bin->getOpcode() == clang::BO_SubAssign)
+      return "-(" + RHS + ")";
+    // i = i + step.
+    const auto *Sum = llvm::dyn_cast<clang::BinaryOperator>(Bin->getRHS()->IgnoreParenImpCasts());
+    if (Bin->getOpcode() == clang::BO_Assign && Sum && Sum->getOpcode() == clang::BO_Add &&
+        namedVar(Sum->getLHS()) == IV)
+      return sourceText(Sum->getRHS()->getSourceRange(), Ctx);
+    return "";
+  }
+
+  bool noteBuiltin(const clang::Expr *E) {
+    if (std::optional<IndexBuiltin> B = asIndexBuiltin(E)) {
+      Builtins.insert((B->Var + "." + llvm::StringRef(&B->Component, 1)).str());
+      unsigned Dim = static_cast<unsigned>(B->Component - 'x') + 1;
+      if (B->Var != "gridDim" && Dim > F.Dimensions)
+        F.Dimensions = Dim;
+    }
+    return true;
+  }
+
+  void addAccess(const clang::Expr *E, const PointerBase &Base) {
+    MemoryAccess A;
+    A.Param = Base.Param->getNameAsString();
+    std::vector<std::string> Terms;
+    for (const clang::Expr *Offset : Base.Offsets)
+      Terms.push_back(sourceText(Offset->getSourceRange(), Ctx));
+    A.Index = Terms.empty() ? std::string(1, '0') : llvm::join(Terms, " + ");
+    IndexClass Class = classifyIndex(Base.Offsets, Ctx);
+    A.Pattern = Class.Pattern;
+    A.Stride = Class.Stride;
+    unsigned Use = 0;
+    if (auto It = Uses.find(E); It != Uses.end())
+      Use = It->second;
+    A.Write = Use & UseWrite;
+    A.Read = (Use & UseRead) || !(Use & (UseWrite | UseAddress));
+    lineAndColumn(E->getBeginLoc(), Ctx, A.Line, A.Column);
+    A.Loop = LoopStack.empty() ? -1 : LoopStack.back();
+    AccessTerms.push_back(Base.Offsets);
+    F.Accesses.push_back(std::move(A));
+  }
+
+  void addGuards(const clang::Expr *Cond) {
+    Cond = Cond->IgnoreParenImpCasts();
+    if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(Cond)) {
+      if (U->getOpcode() == clang::UO_LNot)
+        addGuards(U->getSubExpr());
+      return;
+    }
+    const auto *Bin = llvm::dyn_cast<clang::BinaryOperator>(Cond);
+    if (!Bin)
+      return;
+    if (Bin->isLogicalOp()) {
+      addGuards(Bin->getLHS());
+      addGuards(Bin->getRHS());
+      return;
+    }
+    if (!Bin->isComparisonOp())
+      return;
+    const clang::Expr *L = Bin->getLHS(), *R = Bin->getRHS();
+    std::vector<const clang::ParmVarDecl *> Params;
+    if (dependsOnThreadIndex(L) && !dependsOnThreadIndex(R))
+      Params = referencedParams(R);
+    else if (dependsOnThreadIndex(R) && !dependsOnThreadIndex(L))
+      Params = referencedParams(L);
+    if (Params.empty())
+      return;
+    BoundsGuard G;
+    G.Condition = sourceText(Bin->getSourceRange(), Ctx);
+    for (const clang::ParmVarDecl *P : Params)
+      G.Params.push_back(P->getNameAsString());
+    lineAndColumn(Bin->getBeginLoc(), Ctx, G.Line, G.Column);
+    F.Guards.push_back(std::move(G));
+  }
+
+  CallFeature callFeature(std::string Name, const clang::CallExpr *Call) {
+    CallFeature C;
+    C.Name = std::move(Name);
+    lineAndColumn(Call->getBeginLoc(), Ctx, C.Line, C.Column);
+    return C;
+  }
+
+  // For each access in a loop, the innermost enclosing loop with an induction
+  // variable that its index does not use: the same address every iteration.
+  void findRepeatedAccesses() {
+    std::map<std::tuple<int, std::string, std::string>, size_t> Groups;
+    for (size_t I = 0; I < F.Accesses.size(); ++I) {
+      const MemoryAccess &A = F.Accesses[I];
+      for (int Loop = A.Loop; Loop >= 0; Loop = ParentLoop[Loop]) {
+        const clang::VarDecl *IV = InductionVars[Loop];
+        if (!IV)
+          continue;
+        bool UsesIV = false;
+        for (const clang::Expr *T : AccessTerms[I])
+          UsesIV = UsesIV || referencesVar(T, IV);
+        if (UsesIV)
+          continue;
+        auto [It, New] = Groups.try_emplace({Loop, A.Param, A.Index}, F.RepeatedAccesses.size());
+        if (New) {
+          RepeatedAccess R;
+          R.Param = A.Param;
+          R.Index = A.Index;
+          R.Loop = Loop;
+          F.RepeatedAccesses.push_back(std::move(R));
+        }
+        RepeatedAccess &R = F.RepeatedAccesses[It->second];
+        R.Read = R.Read || A.Read;
+        R.Write = R.Write || A.Write;
+        ++R.Count;
+        break;
+      }
+    }
+  }
+
+  clang::ASTContext &Ctx;
+  KernelFeatures &F;
+  std::set<std::string> Builtins;
+  llvm::DenseMap<const clang::Stmt *, std::string> Unrolled;
+  llvm::DenseMap<const clang::Expr *, unsigned> Uses;
+  std::vector<int> LoopStack;
+  std::vector<int> ParentLoop;                               // Per loop.
+  std::vector<const clang::VarDecl *> InductionVars;         // Per loop; null where unknown.
+  std::vector<std::vector<const clang::Expr *>> AccessTerms; // Per access.
+};
+} // namespace
+
+const char *accessPatternName(AccessPattern P) {
+  switch (P) {
+  case AccessPattern::Coalesced:
+    return "coalesced";
+  case AccessPattern::Strided:
+    return "strided";
+  case AccessPattern::Broadcast:
+    return "broadcast";
+  case AccessPattern::Indirect:
+    return "indirect";
+  case AccessPattern::Other:
+    return "other";
+  }
+  return "other";
+}
+
+KernelFeatures analyzeKernelFeatures(const clang::FunctionDecl &Kernel, clang::ASTContext &Ctx) {
+  KernelFeatures F;
+  if (!Kernel.hasBody())
+    return F;
+  FeatureVisitor Visitor(Ctx, F);
+  Visitor.TraverseStmt(Kernel.getBody());
+  Visitor.finish();
+  return F;
+}
+
+} // namespace kopt::frontend

@@ -1,0 +1,193 @@
+#include "clang-plugin/parse/KernelFinder.h"
+
+#include "clang-plugin/analysis/KernelAnalysis.h"
+#include "clang-plugin/analysis/ParamDescription.h"
+#include "clang-plugin/parse/FileAccessLog.h"
+#include "clang-plugin/parse/KernelFinderConsumer.h"
+#include "clang-plugin/pragma/PragmaAttacher.h"
+#include "clang-plugin/pragma/PragmaHandler.h"
+#include "clang-plugin/units/KernelUnitBuilder.h"
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
+#include <clang/ASTMatchers/ASTMatchFinder.h>
+#include <clang/ASTMatchers/ASTMatchers.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Tooling/Tooling.h>
+#include <llvm/Support/VirtualFileSystem.h>
+
+#include <memory>
+
+namespace kopt::frontend {
+
+namespace {
+using namespace clang::ast_matchers;
+using PragmaMap = llvm::DenseMap<const clang::FunctionDecl *, PragmaClauses>;
+
+class KernelCollector : public MatchFinder::MatchCallback {
+public:
+  KernelCollector(std::vector<KernelSummary> &Sink, const PragmaMap &Attached,
+                  clang::Preprocessor &Preprocessor, KernelDetail Level)
+      : Out(Sink), Pragmas(Attached), PP(Preprocessor), Detail(Level) {}
+
+  void run(const MatchFinder::MatchResult &Result) override {
+    const auto *FD = Result.Nodes.getNodeAs<clang::FunctionDecl>("kernel");
+    if (!FD || FD->isTemplateInstantiation())
+      return; // Instantiations are reported through their template.
+    clang::ASTContext &Ctx = *Result.Context;
+    const clang::SourceManager &SM = Ctx.getSourceManager();
+    KernelSummary K;
+    K.Name = FD->getQualifiedNameAsString();
+    K.IsTemplate = FD->getDescribedFunctionTemplate() != nullptr;
+    clang::PresumedLoc Loc = SM.getPresumedLoc(FD->getLocation());
+    if (Loc.isValid()) {
+      K.Line = Loc.getLine();
+      K.Column = Loc.getColumn();
+    }
+    if (!K.IsTemplate)
+      K.MangledName = kernelSymbol(*FD, Ctx);
+    for (const clang::ParmVarDecl *P : FD->parameters())
+      K.Params.push_back(describeParam(*P, Ctx));
+    if (auto It = Pragmas.find(FD); It != Pragmas.end())
+      K.Pragma = It->second;
+    if (Detail == KernelDetail::Analyzed) {
+      if (!Launches) // One pass over the TU serves every kernel.
+        Launches = findLaunchSites(Ctx);
+      analyzeKernel(*FD, Ctx, *Launches, K);
+      K.Unit = buildKernelUnit(*FD, Ctx, PP);
+    } else {
+      K.Instantiations = findInstantiations(*FD, Ctx);
+    }
+    Out.push_back(std::move(K));
+  }
+
+private:
+  std::vector<KernelSummary> &Out;
+  const PragmaMap &Pragmas;
+  clang::Preprocessor &PP;
+  KernelDetail Detail;
+  std::optional<LaunchSiteIndex> Launches;
+};
+
+class KernelFinderConsumer : public clang::ASTConsumer {
+public:
+  KernelFinderConsumer(std::shared_ptr<PragmaCollector> Pragmas, std::vector<KernelSummary> &Sink,
+                       clang::Preprocessor &Preprocessor, KernelDetail Level)
+      : Collector(std::move(Pragmas)), Out(Sink), PP(Preprocessor), Detail(Level) {}
+
+  void HandleTranslationUnit(clang::ASTContext &Ctx) override {
+    PragmaMap Pragmas = attachPragmas(Ctx, Collector->occurrences());
+    KernelCollector Kernels(Out, Pragmas, PP, Detail);
+    MatchFinder Finder;
+    Finder.addMatcher(
+        functionDecl(isDefinition(), hasAttr(clang::attr::CUDAGlobal), isExpansionInMainFile())
+            .bind("kernel"),
+        &Kernels);
+    Finder.matchAST(Ctx);
+  }
+
+private:
+  std::shared_ptr<PragmaCollector> Collector;
+  std::vector<KernelSummary> &Out;
+  clang::Preprocessor &PP;
+  KernelDetail Detail;
+};
+
+// Parses the translation unit with the '#pragma kopt' handlers installed.
+class KernelFinderAction : public clang::ASTFrontendAction {
+public:
+  // Summary: where "N errors generated." goes (default: stderr).
+  KernelFinderAction(std::vector<KernelSummary> &Sink, llvm::raw_ostream *Summary)
+      : Out(Sink), SummaryStream(Summary) {}
+
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
+                                                        llvm::StringRef) override {
+    if (SummaryStream)
+      CI.setVerboseOutputStream(*SummaryStream);
+    return createKernelFinderConsumer(CI, Out, KernelDetail::Analyzed);
+  }
+
+private:
+  std::vector<KernelSummary> &Out;
+  llvm::raw_ostream *SummaryStream;
+};
+
+// Prints as clang would and counts errors: those of `#pragma kopt` (custom
+// diagnostics) apart from clang's own.
+class CountingPrinter : public clang::TextDiagnosticPrinter {
+public:
+  using TextDiagnosticPrinter::TextDiagnosticPrinter;
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
+                        const clang::Diagnostic &Info) override {
+    if (Level >= clang::DiagnosticsEngine::Error &&
+        Info.getID() < clang::diag::DIAG_UPPER_LIMIT) // Custom IDs come after.
+      ++ClangErrors;
+    TextDiagnosticPrinter::HandleDiagnostic(Level, Info);
+  }
+  unsigned ClangErrors = 0;
+};
+
+llvm::Expected<std::vector<KernelSummary>>
+runFinder(llvm::StringRef File, const std::vector<std::string> &ClangArgs,
+          llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS, llvm::raw_ostream &Diagnostics,
+          llvm::raw_ostream *Summary) {
+  std::vector<std::string> CommandLine = {"clang"};
+  CommandLine.insert(CommandLine.end(), ClangArgs.begin(), ClangArgs.end());
+  CommandLine.push_back(File.str());
+  llvm::IntrusiveRefCntPtr<clang::FileManager> Files(
+      new clang::FileManager(clang::FileSystemOptions(), std::move(FS)));
+  std::vector<KernelSummary> Kernels;
+  clang::tooling::ToolInvocation Invocation(
+      CommandLine, std::make_unique<KernelFinderAction>(Kernels, Summary), Files.get());
+  auto Options = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  Options->ShowColors = Diagnostics.has_colors();
+  CountingPrinter Printer(Diagnostics, Options.get());
+  Invocation.setDiagnosticConsumer(&Printer);
+  bool Parsed = Invocation.run();
+  if (!Parsed && Printer.ClangErrors == 0 && Printer.getNumErrors() > 0)
+    return llvm::make_error<PragmaErrors>(File.str());
+  if (!Parsed)
+    return llvm::createStringError("%s: cannot be parsed as CUDA (see the errors above)",
+                                   File.str().c_str());
+  return Kernels;
+}
+} // namespace
+
+std::unique_ptr<clang::ASTConsumer> createKernelFinderConsumer(clang::CompilerInstance &CI,
+                                                               std::vector<KernelSummary> &Sink,
+                                                               KernelDetail Detail) {
+  auto Collector = std::make_shared<PragmaCollector>();
+  Collector->install(CI.getPreprocessor());
+  return std::make_unique<KernelFinderConsumer>(std::move(Collector), Sink, CI.getPreprocessor(),
+                                                Detail);
+}
+
+llvm::Expected<std::vector<KernelSummary>> findKernels(const std::string &File,
+                                                       const CudaParseSetup &Setup) {
+  return runFinder(File, Setup.clangArgs(), llvm::vfs::getRealFileSystem(), llvm::errs(), nullptr);
+}
+
+llvm::Expected<std::vector<KernelSummary>>
+findKernelsInCode(llvm::StringRef Code, llvm::StringRef FileName,
+                  const std::vector<std::string> &ClangArgs, llvm::raw_ostream &Diagnostics,
+                  FileAccessLog *Accesses) {
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Disk = llvm::vfs::getRealFileSystem();
+  if (Accesses)
+    Disk = Accesses->wrap(std::move(Disk));
+  auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(std::move(Disk));
+  auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  Overlay->pushOverlay(Memory);
+  Memory->addFile(FileName, 0, llvm::MemoryBuffer::getMemBufferCopy(Code));
+  return runFinder(FileName, ClangArgs, Overlay, Diagnostics, &Diagnostics);
+}
+
+char PragmaErrors::ID = 0;
+
+void PragmaErrors::log(llvm::raw_ostream &OS) const {
+  OS << File << ": cannot be parsed as CUDA (see the errors above)";
+}
+
+} // namespace kopt::frontend

@@ -1,0 +1,654 @@
+#include "clang-plugin/pragma/ClauseParser.h"
+
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/ADT/StringMap.h>
+
+#include <cmath>
+
+namespace kopt::frontend {
+
+namespace {
+
+using TokKind = ClauseToken::Kind;
+using Diag = PragmaDiagKind;
+
+constexpr unsigned MaxExprDepth = 256;
+
+constexpr llvm::StringRef ClauseNames[] = {"launch", "args",   "buffers", "tol",
+                                           "budget", "skills", "noalias", "engine"};
+
+// What an expression is for, and what it may contain.
+struct ExprContext {
+  std::string What; // "a launch dimension", in "expected an integer for ..."
+  bool IntegerOnly = false;
+  bool ConstantOnly = false;
+};
+
+class ClauseParser {
+public:
+  explicit ClauseParser(llvm::ArrayRef<ClauseToken> Tokens) : Toks(Tokens) {}
+
+  PragmaParseResult run() {
+    if (!parseVerb())
+      return finish();
+    while (!tok().is(TokKind::End)) {
+      if (tok().isPunct(",") && Pos > 1) // Commas between clauses are optional.
+        consume();
+      if (!tok().is(TokKind::Identifier)) {
+        diag(Diag::ExpectedClause, Pos, {describeToken(tok())});
+        break;
+      }
+      if (!parseClause())
+        break;
+    }
+    return finish();
+  }
+
+  // One integer expression filling the whole token list (launch mappings).
+  std::pair<std::optional<ClauseExpr>, std::vector<PragmaDiagnostic>> runExpression() {
+    std::optional<ClauseExpr> E = parseExpr({"an expression", true, false});
+    if (E && !tok().is(TokKind::End)) {
+      diag(Diag::ExpectedAfter, Pos, {"the end", "an expression", describeToken(tok())});
+      E.reset();
+    }
+    return {std::move(E), std::move(Result.Diagnostics)};
+  }
+
+private:
+  // --- Tokens -------------------------------------------------------------
+  const ClauseToken &tok() const { return Toks[Pos]; }
+  const ClauseToken &peek() const { return Toks[std::min(Pos + 1, Toks.size() - 1)]; }
+  void consume() {
+    if (!tok().is(TokKind::End))
+      ++Pos;
+  }
+  bool consumePunct(llvm::StringRef P) {
+    if (!tok().isPunct(P))
+      return false;
+    consume();
+    return true;
+  }
+  // The index just past the ')' matching the '(' at Open, or the End token.
+  // Brackets nest too, and either closer closes either opener, so that a
+  // mistyped closer (x[n)) does not end the clause early.
+  size_t skipParens(size_t Open) const {
+    unsigned Depth = 0;
+    for (size_t I = Open; I < Toks.size(); ++I) {
+      if (Toks[I].isPunct("(") || Toks[I].isPunct("["))
+        ++Depth;
+      else if ((Toks[I].isPunct(")") || Toks[I].isPunct("]")) && Depth > 0 && --Depth == 0)
+        return I + 1;
+      if (Toks[I].is(TokKind::End))
+        return I;
+    }
+    return Toks.size() - 1;
+  }
+  std::string textOf(size_t Begin, size_t End) const {
+    std::string Text;
+    for (size_t I = Begin; I < End; ++I) {
+      if (I != Begin && Toks[I].LeadingSpace)
+        Text.push_back(' ');
+      Text += Toks[I].Text;
+    }
+    return Text;
+  }
+
+  // --- Diagnostics --------------------------------------------------------
+  void diag(Diag K, size_t Token, std::vector<std::string> Args = {}, std::string FixIt = {}) {
+    Result.Diagnostics.push_back({K, unsigned(Token), std::move(Args), std::move(FixIt)});
+  }
+  bool expectedIn(llvm::StringRef What, llvm::StringRef Clause) {
+    diag(Diag::ExpectedIn, Pos, {What.str(), Clause.str(), describeToken(tok())});
+    return false;
+  }
+  bool expectedAfter(llvm::StringRef What, llvm::StringRef After) {
+    diag(Diag::ExpectedAfter, Pos, {What.str(), After.str(), describeToken(tok())});
+    return false;
+  }
+  bool unknownKey(llvm::StringRef What, llvm::StringRef Clause,
+                  llvm::ArrayRef<llvm::StringRef> Known, llvm::StringRef Expected) {
+    std::string Word = tok().Text;
+    if (std::optional<std::string> S = closestSpelling(Word, Known))
+      diag(Diag::UnknownKeySuggest, Pos, {What.str(), Word, Clause.str(), *S}, *S);
+    else
+      diag(Diag::UnknownKey, Pos, {What.str(), Word, Clause.str(), Expected.str()});
+    return false;
+  }
+  // Reports Key as repeated when Seen already holds it; else records it.
+  bool checkRepeated(llvm::StringMap<size_t> &Seen, llvm::StringRef Key, llvm::StringRef Clause,
+                     size_t Token) {
+    auto [It, Inserted] = Seen.try_emplace(Key, Token);
+    if (Inserted)
+      return true;
+    diag(Diag::RepeatedKey, Token, {Key.str(), Clause.str()});
+    diag(Diag::NotePreviousKey, It->second, {Key.str()});
+    return false;
+  }
+  // After an item of a list: ',' goes on (true), ')' ends it (false, consumed).
+  // Anything else is an error; OK turns false.
+  bool continueList(llvm::StringRef Clause, bool &OK) {
+    if (consumePunct(","))
+      return true;
+    if (consumePunct(")"))
+      return false;
+    OK = expectedIn("',' or ')'", Clause);
+    return false;
+  }
+  PragmaParseResult finish() {
+    if (!hasErrors(Result.Diagnostics))
+      Result.Clauses = std::move(Clauses);
+    return std::move(Result);
+  }
+
+  // --- The verb and the clauses -------------------------------------------
+  bool parseVerb() {
+    if (tok().isIdentifier("optimize")) {
+      consume();
+      return true;
+    }
+    if (!tok().is(TokKind::Identifier))
+      diag(Diag::MissingVerb, Pos, {describeToken(tok())});
+    else if (std::optional<std::string> S = closestSpelling(tok().Text, {"optimize"}))
+      diag(Diag::UnknownVerbSuggest, Pos, {tok().Text, *S}, *S);
+    else
+      diag(Diag::UnknownVerb, Pos, {tok().Text});
+    return false;
+  }
+
+  // Parses one clause; false stops the pragma (the structure is lost).
+  bool parseClause() {
+    size_t NameTok = Pos;
+    std::string Name = tok().Text;
+    consume();
+    if (!llvm::is_contained(ClauseNames, Name)) {
+      if (std::optional<std::string> S = closestSpelling(Name, ClauseNames))
+        diag(Diag::UnknownClauseSuggest, NameTok, {Name, *S}, *S);
+      else
+        diag(Diag::UnknownClause, NameTok, {Name});
+      if (tok().isPunct("("))
+        Pos = skipParens(Pos);
+      return true;
+    }
+    // A repeated clause is parsed (for its own errors) into a scratch copy.
+    PragmaClauses Scratch;
+    auto [It, Inserted] = SeenClauses.try_emplace(Name, NameTok);
+    if (!Inserted) {
+      diag(Diag::RepeatedClause, NameTok, {Name});
+      diag(Diag::NotePreviousClause, It->second, {Name});
+    }
+    PragmaClauses &Into = Inserted ? Clauses : Scratch;
+
+    if (Name == "noalias") {
+      Into.NoAlias = true;
+      if (tok().isPunct("(")) {
+        diag(Diag::ClauseTakesNoArguments, Pos, {Name});
+        Pos = skipParens(Pos);
+      }
+      return true;
+    }
+    if (!tok().isPunct("("))
+      return expectedAfter("'('", Name);
+    size_t Open = Pos;
+    consume();
+    bool OK = false;
+    if (Name == "launch")
+      OK = parseLaunch(Into.Launch.emplace());
+    else if (Name == "args")
+      OK = parseArgs(Into.Args.emplace());
+    else if (Name == "buffers")
+      OK = parseBuffers(Into.Buffers.emplace());
+    else if (Name == "tol")
+      OK = parseTol(Into.Tol.emplace());
+    else if (Name == "budget")
+      OK = parseBudget(Into.Budget.emplace());
+    else if (Name == "skills")
+      OK = parseSkills(Into.Skills.emplace());
+    else if (Name == "engine")
+      OK = parseEngine(Into.Engine);
+    if (!OK)
+      Pos = skipParens(Open); // Go on after the clause.
+    return true;
+  }
+
+  bool parseLaunch(LaunchClause &L) {
+    static constexpr llvm::StringRef Sections[] = {"grid", "block", "smem"};
+    llvm::StringMap<size_t> Seen;
+    while (!(tok().isPunct(")") && !Seen.empty())) {
+      if (!tok().is(TokKind::Identifier))
+        return expectedIn("'grid', 'block' or 'smem'", "launch");
+      std::string Section = tok().Text;
+      if (!llvm::is_contained(Sections, Section))
+        return unknownKey("launch section", "launch", Sections, "'grid', 'block' or 'smem'");
+      if (!checkRepeated(Seen, Section, "launch", Pos))
+        return false;
+      consume();
+      if (!consumePunct(":"))
+        return expectedAfter("':'", Section);
+      if (Section == "smem") {
+        std::optional<ClauseExpr> E = parseExpr({"the shared memory size", true, false});
+        if (!E)
+          return false;
+        L.SharedMemory = std::move(*E);
+      } else {
+        std::vector<ClauseExpr> &Dims = Section == "grid" ? L.Grid : L.Block;
+        do {
+          if (Dims.size() == 3) {
+            diag(Diag::TooManyDimensions, Pos, {Section});
+            return false;
+          }
+          std::optional<ClauseExpr> E = parseExpr({"a launch dimension", true, false});
+          if (!E)
+            return false;
+          Dims.push_back(std::move(*E));
+        } while (consumePunct(","));
+      }
+      if (consumePunct(";"))
+        continue;
+      if (!tok().isPunct(")"))
+        return expectedIn("';' or ')'", "launch");
+    }
+    for (llvm::StringRef Required : {"grid", "block"})
+      if (!Seen.count(Required)) {
+        diag(Diag::MissingKey, Pos, {"launch", "'" + Required.str() + ": ...'"});
+        return false;
+      }
+    consume(); // ')'
+    return true;
+  }
+
+  bool parseArgs(std::vector<ArgValue> &Args) {
+    llvm::StringMap<size_t> Seen;
+    bool OK = true;
+    do {
+      if (!tok().is(TokKind::Identifier))
+        return expectedIn("a parameter name", "args");
+      ArgValue A;
+      A.Name = tok().Text;
+      A.NameToken = unsigned(Pos);
+      if (!checkRepeated(Seen, A.Name, "args", Pos))
+        return false;
+      consume();
+      if (!consumePunct("="))
+        return expectedAfter("'='", A.Name);
+      std::optional<ClauseExpr> E = parseExpr({"the value of '" + A.Name + "'", false, false});
+      if (!E)
+        return false;
+      A.Value = std::move(*E);
+      Args.push_back(std::move(A));
+    } while (continueList("args", OK));
+    return OK;
+  }
+
+  bool parseBuffers(std::vector<BufferSpec> &Buffers) {
+    static constexpr llvm::StringRef Directions[] = {"in", "out", "inout"};
+    llvm::StringMap<size_t> Seen;
+    bool OK = true;
+    do {
+      if (!tok().is(TokKind::Identifier))
+        return expectedIn("a parameter name", "buffers");
+      BufferSpec B;
+      B.Name = tok().Text;
+      B.NameToken = unsigned(Pos);
+      if (!checkRepeated(Seen, B.Name, "buffers", Pos))
+        return false;
+      consume();
+      if (!consumePunct("["))
+        return expectedAfter("'['", B.Name);
+      std::optional<ClauseExpr> E = parseExpr({"a buffer size", true, false});
+      if (!E)
+        return false;
+      B.Size = std::move(*E);
+      if (!consumePunct("]"))
+        return expectedIn("']'", "buffers");
+      if (tok().is(TokKind::Identifier)) {
+        if (tok().Text == "in")
+          B.Access = BufferAccess::In;
+        else if (tok().Text == "out")
+          B.Access = BufferAccess::Out;
+        else if (tok().Text == "inout")
+          B.Access = BufferAccess::InOut;
+        else
+          return unknownKey("buffer direction", "buffers", Directions, "'in', 'out' or 'inout'");
+        B.AccessToken = unsigned(Pos);
+        consume();
+      }
+      Buffers.push_back(std::move(B));
+    } while (continueList("buffers", OK));
+    return OK;
+  }
+
+  bool parseTol(ToleranceClause &T) {
+    static constexpr llvm::StringRef Keys[] = {"rtol", "atol"};
+    llvm::StringMap<size_t> Seen;
+    bool OK = true;
+    do {
+      if (!tok().is(TokKind::Identifier))
+        return expectedIn("'rtol' or 'atol'", "tol");
+      std::string Key = tok().Text;
+      if (!llvm::is_contained(Keys, Key))
+        return unknownKey("tolerance", "tol", Keys, "'rtol' or 'atol'");
+      if (!checkRepeated(Seen, Key, "tol", Pos))
+        return false;
+      consume();
+      if (!consumePunct("="))
+        return expectedAfter("'='", Key);
+      size_t Start = Pos;
+      std::optional<ClauseNumber> V = parseConstant("'" + Key + "'", false);
+      if (!V)
+        return false;
+      double Value = std::visit([](auto X) { return double(X); }, *V);
+      if (!(Value >= 0) || !std::isfinite(Value)) {
+        diag(Diag::ValueOutOfRange, Start, {"'" + Key + "'", "non-negative", textOf(Start, Pos)});
+        return false;
+      }
+      (Key == "rtol" ? T.Rtol : T.Atol) = Value;
+    } while (continueList("tol", OK));
+    return OK;
+  }
+
+  bool parseBudget(BudgetClause &B) {
+    static constexpr llvm::StringRef Keys[] = {"time", "evals", "tokens"};
+    llvm::StringMap<size_t> Seen;
+    bool OK = true;
+    do {
+      if (!tok().is(TokKind::Identifier))
+        return expectedIn("'time', 'evals' or 'tokens'", "budget");
+      std::string Key = tok().Text;
+      if (!llvm::is_contained(Keys, Key))
+        return unknownKey("budget item", "budget", Keys, "'time', 'evals' or 'tokens'");
+      if (!checkRepeated(Seen, Key, "budget", Pos))
+        return false;
+      consume();
+      if (!consumePunct("="))
+        return expectedAfter("'='", Key);
+      if (Key == "time") {
+        if (!parseDuration(B.TimeSeconds))
+          return false;
+        continue;
+      }
+      size_t Start = Pos;
+      std::optional<ClauseNumber> V = parseConstant("'" + Key + "'", true);
+      if (!V)
+        return false;
+      int64_t Value = std::get<int64_t>(*V); // An integer expression has an integer value.
+      if (Value <= 0) {
+        diag(Diag::ValueOutOfRange, Start, {"'" + Key + "'", "positive", textOf(Start, Pos)});
+        return false;
+      }
+      (Key == "evals" ? B.Evals : B.Tokens) = Value;
+    } while (continueList("budget", OK));
+    return OK;
+  }
+
+  // A pp-number with a unit suffix (60s, 1.5m, 500ms), or a number and a unit.
+  bool parseDuration(std::optional<double> &Seconds) {
+    if (!tok().is(TokKind::Number))
+      return expectedAfter("a duration such as 60s", "time =");
+    llvm::StringRef Text = tok().Text;
+    size_t NumberEnd = 0;
+    while (NumberEnd < Text.size() && (llvm::isDigit(Text[NumberEnd]) || Text[NumberEnd] == '.'))
+      ++NumberEnd;
+    if (NumberEnd < Text.size() && (Text[NumberEnd] == 'e' || Text[NumberEnd] == 'E')) {
+      size_t Exp = NumberEnd + 1;
+      if (Exp < Text.size() && (Text[Exp] == '+' || Text[Exp] == '-'))
+        ++Exp;
+      if (Exp < Text.size() && llvm::isDigit(Text[Exp])) {
+        while (Exp < Text.size() && llvm::isDigit(Text[Exp]))
+          ++Exp;
+        NumberEnd = Exp;
+      }
+    }
+    llvm::StringRef Unit = Text.substr(NumberEnd);
+    size_t NumberTok = Pos;
+    consume();
+    if (Unit.empty()) {
+      if (!(tok().is(TokKind::Identifier) && llvm::is_contained({"s", "m", "ms"}, tok().Text))) {
+        diag(Diag::ExpectedTimeUnit, NumberTok, {Text.str()});
+        return false;
+      }
+      Unit = tok().Text;
+      consume();
+    } else if (!llvm::is_contained({"s", "m", "ms"}, Unit)) {
+      diag(Diag::UnknownTimeUnit, NumberTok, {Unit.str(), Text.str()});
+      return false;
+    }
+    llvm::Expected<ClauseNumber> N = parseNumberLiteral(Text.substr(0, NumberEnd));
+    if (!N) {
+      bool TooLarge = llvm::errorToErrorCode(N.takeError()) == std::errc::result_out_of_range;
+      diag(TooLarge ? Diag::NumberTooLarge : Diag::InvalidNumber, NumberTok, {Text.str()});
+      return false;
+    }
+    double Value = std::visit([](auto V) { return double(V); }, *N);
+    double Scale = Unit == "ms" ? 1e-3 : Unit == "m" ? 60 : 1;
+    if (!(Value > 0) || !std::isfinite(Value * Scale)) {
+      diag(Diag::ValueOutOfRange, NumberTok, {"'time'", "positive", textOf(NumberTok, Pos)});
+      return false;
+    }
+    Seconds = Value * Scale;
+    return true;
+  }
+
+  bool parseSkills(std::vector<SkillToggle> &Skills) {
+    llvm::StringMap<size_t> Seen;
+    bool OK = true;
+    do {
+      SkillToggle S;
+      if (consumePunct("-"))
+        S.Enabled = false;
+      else
+        consumePunct("+");
+      if (!tok().is(TokKind::Identifier))
+        return expectedIn("a skill id", "skills");
+      size_t IdTok = Pos;
+      S.Id = tok().Text;
+      consume();
+      // Ids may be hyphenated: vectorize-loads (no spaces around the '-').
+      while (tok().isPunct("-") && !tok().LeadingSpace && !peek().LeadingSpace &&
+             (peek().is(TokKind::Identifier) || peek().is(TokKind::Number))) {
+        consume();
+        S.Id += "-" + tok().Text;
+        consume();
+      }
+      if (!checkRepeated(Seen, S.Id, "skills", IdTok))
+        return false;
+      Skills.push_back(std::move(S));
+    } while (continueList("skills", OK));
+    return OK;
+  }
+
+  bool parseEngine(std::optional<EngineKind> &Engine) {
+    static constexpr llvm::StringRef Engines[] = {"skills", "llm", "auto"};
+    if (!tok().is(TokKind::Identifier))
+      return expectedIn("'skills', 'llm' or 'auto'", "engine");
+    if (tok().Text == "skills")
+      Engine = EngineKind::Skills;
+    else if (tok().Text == "llm")
+      Engine = EngineKind::Llm;
+    else if (tok().Text == "auto")
+      Engine = EngineKind::Auto;
+    else
+      return unknownKey("engine", "engine", Engines, "'skills', 'llm' or 'auto'");
+    consume();
+    if (!consumePunct(")"))
+      return expectedIn("')'", "engine");
+    return true;
+  }
+
+  // --- Expressions --------------------------------------------------------
+  std::optional<ClauseExpr> parseExpr(const ExprContext &Ctx) {
+    size_t Start = Pos;
+    std::shared_ptr<const ExprNode> Root = parseShift(0);
+    if (!Root)
+      return std::nullopt;
+    if (Ctx.IntegerOnly)
+      if (const ExprNode *F = findFloatLiteral(*Root)) {
+        diag(Diag::ExpectedInteger, F->Token, {Ctx.What, F->Spelling});
+        return std::nullopt;
+      }
+    if (Ctx.ConstantOnly) {
+      std::vector<const ExprNode *> Names;
+      collectNames(*Root, Names);
+      if (!Names.empty()) {
+        diag(Diag::ExpectedConstant, Names.front()->Token, {Ctx.What, Names.front()->Spelling});
+        return std::nullopt;
+      }
+    }
+    return ClauseExpr{std::move(Root), textOf(Start, Pos)};
+  }
+
+  // A constant expression's value (an integer one where Integer is set).
+  std::optional<ClauseNumber> parseConstant(const std::string &What, bool Integer) {
+    size_t Start = Pos;
+    std::optional<ClauseExpr> E = parseExpr({What, Integer, true});
+    if (!E)
+      return std::nullopt;
+    llvm::Expected<ClauseNumber> V = evaluateNumber(*E, {});
+    if (!V) {
+      diag(Diag::CannotEvaluate, Start, {llvm::toString(V.takeError())});
+      return std::nullopt;
+    }
+    return *V;
+  }
+
+  using NodePtr = std::shared_ptr<const ExprNode>;
+
+  std::shared_ptr<ExprNode> makeNode(ExprKind K, size_t Token, NodePtr L = nullptr,
+                                     NodePtr R = nullptr) {
+    auto N = std::make_shared<ExprNode>();
+    N->Kind = K;
+    N->Token = unsigned(Token);
+    N->Depth = 1 + std::max(L ? L->Depth : 0, R ? R->Depth : 0);
+    N->LHS = std::move(L);
+    N->RHS = std::move(R);
+    if (N->Depth > MaxExprDepth) {
+      diag(Diag::ExpressionTooDeep, Token);
+      return nullptr;
+    }
+    return N;
+  }
+
+  // One level of left-associative binary operators over Operand.
+  template <typename OperandFn>
+  NodePtr parseBinary(unsigned Depth, OperandFn Operand,
+                      std::initializer_list<std::pair<llvm::StringRef, ExprKind>> Ops) {
+    NodePtr L = Operand(Depth);
+    while (L) {
+      const auto *Op = std::find_if(Ops.begin(), Ops.end(),
+                                    [&](const auto &O) { return tok().isPunct(O.first); });
+      if (Op == Ops.end())
+        break;
+      size_t OpTok = Pos;
+      consume();
+      NodePtr R = Operand(Depth);
+      if (!R)
+        return nullptr;
+      L = makeNode(Op->second, OpTok, std::move(L), std::move(R));
+    }
+    return L;
+  }
+
+  NodePtr parseShift(unsigned Depth) {
+    return parseBinary(Depth, [this](unsigned D) { return parseSum(D); },
+                       {{"<<", ExprKind::Shl}, {">>", ExprKind::Shr}});
+  }
+  NodePtr parseSum(unsigned Depth) {
+    return parseBinary(Depth, [this](unsigned D) { return parseProduct(D); },
+                       {{"+", ExprKind::Add}, {"-", ExprKind::Sub}});
+  }
+  NodePtr parseProduct(unsigned Depth) {
+    return parseBinary(Depth, [this](unsigned D) { return parseUnary(D); },
+                       {{"*", ExprKind::Mul}, {"/", ExprKind::Div}, {"%", ExprKind::Rem}});
+  }
+
+  NodePtr parseUnary(unsigned Depth) {
+    if (Depth >= MaxExprDepth) {
+      diag(Diag::ExpressionTooDeep, Pos);
+      return nullptr;
+    }
+    if (tok().isPunct("-")) {
+      size_t OpTok = Pos;
+      consume();
+      NodePtr Operand = parseUnary(Depth + 1);
+      return Operand ? makeNode(ExprKind::Negate, OpTok, std::move(Operand)) : nullptr;
+    }
+    if (consumePunct("+"))
+      return parseUnary(Depth + 1);
+    return parsePrimary(Depth);
+  }
+
+  NodePtr parsePrimary(unsigned Depth) {
+    size_t Token = Pos;
+    const ClauseToken &T = tok();
+    if (T.is(TokKind::Number)) {
+      llvm::Expected<ClauseNumber> V = parseNumberLiteral(T.Text);
+      if (!V) {
+        bool TooLarge = llvm::errorToErrorCode(V.takeError()) == std::errc::result_out_of_range;
+        diag(TooLarge ? Diag::NumberTooLarge : Diag::InvalidNumber, Token, {T.Text});
+        return nullptr;
+      }
+      bool Floating = std::holds_alternative<double>(*V);
+      std::shared_ptr<ExprNode> N = makeNode(Floating ? ExprKind::Float : ExprKind::Integer, Token);
+      N->Spelling = T.Text;
+      if (Floating)
+        N->FloatValue = std::get<double>(*V);
+      else
+        N->IntValue = std::get<int64_t>(*V);
+      consume();
+      return N;
+    }
+    if (T.is(TokKind::Identifier)) {
+      std::shared_ptr<ExprNode> N = makeNode(ExprKind::Name, Token);
+      N->Spelling = T.Text;
+      consume();
+      return N;
+    }
+    if (T.isPunct("(")) {
+      consume();
+      NodePtr Inner = parseShift(Depth + 1);
+      if (!Inner)
+        return nullptr;
+      if (!consumePunct(")")) {
+        diag(Diag::ExpectedCloseParen, Pos, {describeToken(tok())});
+        diag(Diag::NoteMatchingParen, Token);
+        return nullptr;
+      }
+      return Inner;
+    }
+    diag(Diag::ExpectedExpression, Token, {describeToken(T)});
+    return nullptr;
+  }
+
+  llvm::ArrayRef<ClauseToken> Toks;
+  size_t Pos = 0;
+  PragmaClauses Clauses;
+  llvm::StringMap<size_t> SeenClauses;
+  PragmaParseResult Result;
+};
+
+} // namespace
+
+PragmaParseResult parsePragma(llvm::ArrayRef<ClauseToken> Tokens) {
+  if (!Tokens.empty() && Tokens.back().is(TokKind::End))
+    return ClauseParser(Tokens).run();
+  std::vector<ClauseToken> Terminated(Tokens.begin(), Tokens.end());
+  ClauseToken End;
+  End.Offset =
+      Terminated.empty() ? 0 : Terminated.back().Offset + unsigned(Terminated.back().Text.size());
+  Terminated.push_back(End);
+  return ClauseParser(Terminated).run();
+}
+
+PragmaParseResult parsePragmaText(llvm::StringRef Text) { return parsePragma(lexPragmaText(Text)); }
+
+llvm::Expected<ClauseExpr> parseExprText(llvm::StringRef Text) {
+  std::vector<ClauseToken> Tokens = lexPragmaText(Text);
+  auto [Expr, Diags] = ClauseParser(Tokens).runExpression();
+  if (Expr)
+    return std::move(*Expr);
+  std::string Message = renderDiagnostics(Diags, Tokens);
+  while (!Message.empty() && Message.back() == '\n')
+    Message.pop_back();
+  return llvm::createStringError("in '%s': %s", Text.str().c_str(), Message.c_str());
+}
+
+} // namespace kopt::frontend

@@ -1,0 +1,38 @@
+// Builds a kernel's unit (KernelUnit.h) from the parsed translation unit.
+//
+// What is copied: the kernel and, transitively, the functions and function
+// templates it calls, the records, enums, typedefs and templates it names, the
+// namespace-scope variables (__constant__, __device__) it reads, namespace
+// aliases and using-declarations it goes through, and the using-directives of
+// the namespaces it uses; each with its source text (template header included),
+// in translation-unit order (the order the original compiled in), wrapped in
+// its namespaces. Declarations from the main file and from user headers (not
+// system headers) are copied, so the unit needs no user header and its hash
+// covers them. Declarations from system and CUDA headers are not copied: the
+// #include line of a user file that brought their header in is kept.
+//
+// Macros: every identifier of the copied text that names a macro at that place,
+// and transitively every macro named in those macros' bodies; their #define
+// lines are copied from user files, or their header's #include kept. Macros
+// from the command line are not copied (the unit compiles with the same -D).
+//
+// `#pragma kopt` lines inside copied text are blanked.
+#pragma once
+
+#include "clang-plugin/units/KernelUnit.h"
+
+namespace clang {
+class FunctionDecl;
+class ASTContext;
+class Preprocessor;
+} // namespace clang
+
+namespace kopt::frontend {
+
+// Kernel: a kernel's definition in the main file (for a template, its
+// templated declaration). PP: the preprocessor that read the TU; its macro
+// history is consulted.
+KernelUnit buildKernelUnit(const clang::FunctionDecl &Kernel, clang::ASTContext &Ctx,
+                           clang::Preprocessor &PP);
+
+} // namespace kopt::frontend

@@ -1,0 +1,206 @@
+#include "clang-plugin/units/VariantSplice.h"
+
+#include "clang-plugin/pragma/ClauseParser.h"
+#include "clang-plugin/units/KernelRewrite.h"
+#include "clang-plugin/units/LaunchMappingEval.h"
+
+#include <llvm/ADT/STLExtras.h>
+
+#include <algorithm>
+
+namespace kopt::frontend {
+
+namespace {
+
+// The names of the variables that hold the launch's values inside the lambda,
+// as the mapping's expressions see them (64-bit, as the evaluator computes).
+std::optional<std::string> launchValue(llvm::StringRef Name) {
+  static const std::pair<llvm::StringRef, llvm::StringRef> Values[] = {
+      {"grid_x", "kopt_grid_.x"},   {"grid_y", "kopt_grid_.y"},   {"grid_z", "kopt_grid_.z"},
+      {"block_x", "kopt_block_.x"}, {"block_y", "kopt_block_.y"}, {"block_z", "kopt_block_.z"},
+      {"smem", "kopt_smem_"}};
+  for (const auto &[Key, Value] : Values)
+    if (Key == Name)
+      return "((long long)" + Value.str() + ")";
+  return std::nullopt;
+}
+
+// A written expression on one line (newlines would move the lines after it).
+std::string oneLine(llvm::StringRef Text) {
+  std::string Out = Text.str();
+  std::replace(Out.begin(), Out.end(), '\n', ' ');
+  return Out;
+}
+
+// The index of the integer parameter Name, checked against the call's arguments.
+llvm::Expected<size_t> integerParam(llvm::StringRef Name, llvm::ArrayRef<KernelParam> Params,
+                                    size_t ArgCount) {
+  const auto *It = llvm::find_if(Params, [&](const KernelParam &P) { return P.Name == Name; });
+  if (It == Params.end())
+    return llvm::createStringError("the launch mapping names '%s', which is neither a launch "
+                                   "value (grid_x .. block_z, smem) nor a parameter of the kernel",
+                                   Name.str().c_str());
+  if (It->Category != ParamCategory::Integer)
+    return llvm::createStringError("the launch mapping names '%s', which has type '%s'; only "
+                                   "integer parameters may be used",
+                                   Name.str().c_str(), It->Type.c_str());
+  size_t Index = size_t(It - Params.begin());
+  if (Index >= ArgCount)
+    return llvm::createStringError("the launch mapping names '%s', which this launch does not "
+                                   "pass",
+                                   Name.str().c_str());
+  return Index;
+}
+
+// The variant's name as seen from anywhere in the TU: the original kernel's
+// enclosing namespaces and classes, then VariantName.
+std::string qualifiedVariantName(llvm::StringRef KernelName, llvm::StringRef VariantName) {
+  if (VariantName.contains("::"))
+    return VariantName.str();
+  std::string Out;
+  llvm::StringRef Scope = KernelName.rsplit("::").first;
+  if (Scope == KernelName)
+    return VariantName.str();
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  Scope.split(Parts, "::");
+  for (llvm::StringRef P : Parts)
+    if (!P.starts_with("(")) // "(anonymous namespace)" cannot be written.
+      Out += P.str() + "::";
+  return Out + VariantName.str();
+}
+
+struct Edit {
+  unsigned Begin, End;
+  std::string Text;
+};
+
+// A launch's call text is usable when it lies in the file as a <<< call with
+// its parts inside it (not when it comes from a macro's expansion).
+bool isRewritable(llvm::StringRef Text, const LaunchSite &Site) {
+  if (Site.Begin >= Site.End || Site.End > Text.size())
+    return false;
+  if (!Text.slice(Site.Begin, Site.End).contains("<<<"))
+    return false;
+  auto Inside = [&](const LaunchExpr &E) {
+    return Site.Begin <= E.Begin && E.Begin <= E.End && E.End <= Site.End;
+  };
+  if (!Inside(Site.Grid) || !Inside(Site.Block))
+    return false;
+  if ((Site.SharedMem && !Inside(*Site.SharedMem)) || (Site.Stream && !Inside(*Site.Stream)))
+    return false;
+  return llvm::all_of(Site.Args, Inside);
+}
+
+// Offset O of the original text in the text with Edits applied (sorted, disjoint).
+llvm::Expected<unsigned> shifted(unsigned O, llvm::ArrayRef<Edit> Edits) {
+  long Delta = 0;
+  for (const Edit &E : Edits) {
+    if (E.Begin < O && O < E.End)
+      return llvm::createStringError("a kernel definition's boundary lies inside a launch");
+    if (E.End <= O)
+      Delta += long(E.Text.size()) - long(E.End - E.Begin);
+  }
+  return unsigned(long(O) + Delta);
+}
+
+} // namespace
+
+llvm::Expected<std::string> retargetLaunch(llvm::StringRef Text, const LaunchSite &Site,
+                                           llvm::StringRef Callee, const LaunchMapping &Mapping,
+                                           llvm::ArrayRef<KernelParam> Params) {
+  // Check every name first, so that a bad mapping fails before any text is made.
+  const std::string *Exprs[] = {&Mapping.Grid[0],  &Mapping.Grid[1],  &Mapping.Grid[2],
+                                &Mapping.Block[0], &Mapping.Block[1], &Mapping.Block[2],
+                                &Mapping.SharedMem};
+  for (const std::string *E : Exprs) {
+    llvm::Expected<ClauseExpr> Parsed = parseExprText(*E);
+    if (!Parsed)
+      return llvm::createStringError("launch mapping: %s",
+                                     llvm::toString(Parsed.takeError()).c_str());
+    std::vector<const ExprNode *> Names;
+    collectNames(*Parsed->Root, Names);
+    for (const ExprNode *N : Names)
+      if (!isLaunchMappingName(N->Spelling))
+        if (llvm::Expected<size_t> I = integerParam(N->Spelling, Params, Site.Args.size()); !I)
+          return I.takeError();
+  }
+  auto Value = [&](llvm::StringRef Name) -> std::optional<std::string> {
+    if (std::optional<std::string> V = launchValue(Name))
+      return V;
+    const auto *It = llvm::find_if(Params, [&](const KernelParam &P) { return P.Name == Name; });
+    return "((long long)kopt_arg" + std::to_string(It - Params.begin()) + "_)";
+  };
+  auto Mapped = [&](const std::string &E) { return substituteNames(E, Value); };
+
+  std::string Out = "([&] { const dim3 kopt_grid_ = dim3(" + oneLine(Site.Grid.Text) +
+                    "); const dim3 kopt_block_ = dim3(" + oneLine(Site.Block.Text) +
+                    "); const size_t kopt_smem_ = (" +
+                    (Site.SharedMem ? oneLine(Site.SharedMem->Text) : std::string("0")) + "); ";
+  if (Site.Stream)
+    Out += "const cudaStream_t kopt_stream_ = (" + oneLine(Site.Stream->Text) + "); ";
+  for (size_t I = 0; I < Site.Args.size(); ++I)
+    Out += "auto &&kopt_arg" + std::to_string(I) + "_ = (" + oneLine(Site.Args[I].Text) + "); ";
+  auto Dim3 = [&](const std::array<std::string, 3> &D) {
+    return "dim3((unsigned)(" + Mapped(D[0]) + "), (unsigned)(" + Mapped(D[1]) + "), (unsigned)(" +
+           Mapped(D[2]) + "))";
+  };
+  Out += "(void)kopt_grid_; (void)kopt_block_; (void)kopt_smem_; ";
+  Out += Callee.str() + "<<<" + Dim3(Mapping.Grid) + ", " + Dim3(Mapping.Block) + ", (size_t)(" +
+         Mapped(Mapping.SharedMem) + ")" + (Site.Stream ? ", kopt_stream_" : "") + ">>>(";
+  for (size_t I = 0; I < Site.Args.size(); ++I)
+    Out += (I ? ", kopt_arg" : "kopt_arg") + std::to_string(I) + "_";
+  Out += "); }())";
+  Out.append(Text.slice(Site.Begin, Site.End).count('\n'), '\n');
+  return Out;
+}
+
+llvm::Expected<std::string> spliceVariants(llvm::StringRef OriginalText,
+                                           llvm::StringRef PathAsWritten,
+                                           llvm::ArrayRef<VariantSplice> Splices) {
+  std::vector<KernelReplacement> Definitions;
+  std::vector<Edit> Launches;
+  for (const VariantSplice &S : Splices) {
+    const KernelVariant &V = S.Variant;
+    if (V.VariantName.empty()) {
+      Definitions.push_back({S.Definition.Begin, S.Definition.End, V.KernelName, V.Code});
+      continue;
+    }
+    Definitions.push_back({S.Definition.End, S.Definition.End, V.KernelName, V.Code});
+    std::string Name = qualifiedVariantName(V.KernelName, V.VariantName);
+    for (const LaunchSite &Site : S.Launches) {
+      if (!isRewritable(OriginalText, Site))
+        continue;
+      std::string Callee = Site.TemplateArgs.empty() ? Name : Name + "<" + Site.TemplateArgs + ">";
+      llvm::Expected<std::string> Call =
+          retargetLaunch(OriginalText, Site, Callee, V.Launch.value_or(LaunchMapping{}), S.Params);
+      if (!Call)
+        return llvm::createStringError("variant of %s: %s", V.KernelName.c_str(),
+                                       llvm::toString(Call.takeError()).c_str());
+      Launches.push_back({Site.Begin, Site.End, std::move(*Call)});
+    }
+  }
+  llvm::sort(Launches, [](const Edit &A, const Edit &B) { return A.Begin < B.Begin; });
+  std::string Text;
+  unsigned Copied = 0;
+  for (const Edit &E : Launches) {
+    if (E.Begin < Copied)
+      return llvm::createStringError("two retargeted launches overlap at offset %u", E.Begin);
+    Text += OriginalText.slice(Copied, E.Begin);
+    Text += E.Text;
+    Copied = E.End;
+  }
+  Text += OriginalText.substr(Copied);
+  for (KernelReplacement &R : Definitions) {
+    llvm::Expected<unsigned> Begin = shifted(R.Begin, Launches);
+    if (!Begin)
+      return Begin.takeError();
+    llvm::Expected<unsigned> End = shifted(R.End, Launches);
+    if (!End)
+      return End.takeError();
+    R.Begin = *Begin;
+    R.End = *End;
+  }
+  return replaceKernelDefinitions(Text, PathAsWritten, Definitions);
+}
+
+} // namespace kopt::frontend

@@ -1,0 +1,52 @@
+// Splices variants into a translation unit's text (DESIGN.md, "Variants and
+// the launch contract"), on the offsets the front end recorded: no parse at
+// rewrite time, no clang.
+//   - A variant without a new name replaces the kernel's definition in place.
+//   - A renamed variant is inserted after the original definition, which stays
+//     for launches elsewhere, and each launch site of the kernel in this TU is
+//     retargeted to it with the mapped launch (retargetLaunch).
+// Line numbers stay exact: code after a splice keeps its line in the user's file.
+#pragma once
+
+#include "clang-plugin/analysis/KernelParam.h"
+#include "clang-plugin/analysis/LaunchSite.h"
+#include "clang-plugin/units/KernelUnit.h"
+#include "clang-plugin/units/KernelVariant.h"
+
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/Support/Error.h>
+
+#include <string>
+#include <vector>
+
+namespace kopt::frontend {
+
+// One kernel's variant with what the front end found about the kernel.
+struct VariantSplice {
+  KernelVariant Variant;
+  SourceSpan Definition;           // The kernel's definition in the main file.
+  std::vector<KernelParam> Params; // For the mapping's parameter names.
+  std::vector<LaunchSite> Launches;
+};
+
+// OriginalText (read from PathAsWritten) with the variants spliced in. As
+// replaceKernelDefinitions (KernelRewrite.h): no leading #line, `#pragma kopt`
+// left in place. A launch site whose text is not a `<<<` call in the file (a
+// launch inside a macro's expansion) keeps launching the original kernel.
+llvm::Expected<std::string> spliceVariants(llvm::StringRef OriginalText,
+                                           llvm::StringRef PathAsWritten,
+                                           llvm::ArrayRef<VariantSplice> Splices);
+
+// The text that replaces Site ([Site.Begin, Site.End) of Text): a call of
+// Callee with the launch of Mapping, where each of the site's expressions is
+// evaluated once, in the order grid, block, shared memory, stream, arguments:
+//   ([&] { const dim3 kopt_grid_ = dim3(G); ...; Callee<<<dim3(...), dim3(...),
+//   (size_t)(...), kopt_stream_>>>(kopt_arg0_, ...); }())
+// It has as many newlines as the call had (at its end), so later lines keep
+// their numbers. Fails when the mapping does not parse or names something other
+// than a launch name or an integer parameter that the call passes.
+llvm::Expected<std::string> retargetLaunch(llvm::StringRef Text, const LaunchSite &Site,
+                                           llvm::StringRef Callee, const LaunchMapping &Mapping,
+                                           llvm::ArrayRef<KernelParam> Params);
+
+} // namespace kopt::frontend

@@ -1,9 +1,0 @@
-// kcc: the nvcc stand-in (driver/KccMain.cpp).
-#include "driver/KccMain.h"
-
-#include <string>
-#include <vector>
-
-int main(int argc, char **argv) {
-  return kopt::driver::kccMain(std::vector<std::string>(argv + 1, argv + argc));
-}

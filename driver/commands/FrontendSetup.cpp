@@ -1,0 +1,72 @@
+#include "driver/commands/FrontendSetup.h"
+
+#include "driver/nvcc/NvccCommandLine.h"
+#include "driver/nvcc/NvccLocator.h"
+#include "support/InstallLayout.h"
+
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+
+namespace kopt::driver {
+
+namespace {
+// The toolkit root that the real nvcc belongs to (<root>/bin/nvcc).
+std::string cudaRootFor(const std::string &Nvcc) {
+  llvm::SmallString<256> Real;
+  if (llvm::sys::fs::real_path(Nvcc, Real))
+    Real = Nvcc;
+  return std::string(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Real)));
+}
+
+// The first real architecture the compile builds device code for; none given
+// (or a command line nvcc would reject) keeps the setup's default.
+std::optional<std::string> targetArch(const std::vector<std::string> &NvccFlags) {
+  llvm::Expected<NvccCommandLine> Cmd =
+      parseNvccCommandLine(NvccFlags, NvccParseEnvironment::current());
+  if (!Cmd) {
+    llvm::consumeError(Cmd.takeError());
+    return std::nullopt;
+  }
+  std::vector<std::string> Archs = Cmd->targetArchitectures();
+  if (Archs.empty())
+    return std::nullopt;
+  return Archs.front();
+}
+} // namespace
+
+llvm::Expected<frontend::CudaParseSetup>
+frontendSetupFor(const std::vector<std::string> &NvccFlags) {
+  llvm::Expected<std::string> Nvcc = locateRealNvcc(NvccSearchEnvironment::current());
+  if (!Nvcc)
+    return Nvcc.takeError();
+  InstallLayout Layout = InstallLayout::forRunningBinary();
+  frontend::CudaParseSetup Setup;
+  Setup.ClangResourceDir = Layout.clangResourceDir();
+  Setup.ShimIncludeDir = Layout.shimIncludeDir();
+  Setup.CudaPath = cudaRootFor(*Nvcc);
+  Setup.UserFlags = frontend::parseRelevantFlags(NvccFlags);
+  if (std::optional<std::string> Arch = targetArch(NvccFlags))
+    Setup.GpuArch = *Arch;
+  return Setup;
+}
+
+llvm::Expected<const frontend::KernelSummary *>
+findKernelNamed(const std::vector<frontend::KernelSummary> &Kernels, llvm::StringRef Name) {
+  const frontend::KernelSummary *Found = nullptr;
+  unsigned Unqualified = 0;
+  for (const frontend::KernelSummary &K : Kernels) {
+    if (K.Name == Name)
+      return &K;
+    if (frontend::unqualifiedName(K.Name) == Name) {
+      Found = &K;
+      ++Unqualified;
+    }
+  }
+  if (!Found)
+    return llvm::createStringError("no kernel named '" + Name.str() + "'");
+  if (Unqualified != 1)
+    return llvm::createStringError("more than one kernel is named '" + Name.str() + "'");
+  return Found;
+}
+
+} // namespace kopt::driver

@@ -1,0 +1,25 @@
+// The front end's parse setup for a compile's nvcc flags: kopt's clang
+// resource headers and shims, the real nvcc's toolkit, the flags that change
+// how the TU parses and the GPU architecture. `kopt inspect`, `kopt rewrite-tu`
+// and `kopt apply` share it (with picking a kernel by name), so they parse a file the same way.
+#pragma once
+
+#include "clang-plugin/parse/CudaParseSetup.h"
+#include "clang-plugin/parse/KernelFinder.h"
+
+#include <llvm/Support/Error.h>
+
+#include <string>
+#include <vector>
+
+namespace kopt::driver {
+
+// Fails when no real nvcc is found (its toolkit holds the CUDA headers).
+llvm::Expected<frontend::CudaParseSetup>
+frontendSetupFor(const std::vector<std::string> &NvccFlags);
+
+// The kernel named Name (qualified, or unqualified if that is unique).
+llvm::Expected<const frontend::KernelSummary *>
+findKernelNamed(const std::vector<frontend::KernelSummary> &Kernels, llvm::StringRef Name);
+
+} // namespace kopt::driver

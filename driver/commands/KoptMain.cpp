@@ -1,0 +1,56 @@
+#include "driver/commands/KoptMain.h"
+
+#include "driver/Diagnostics.h"
+#include "driver/commands/Subcommand.h"
+#include "kopt/Version.h"
+#include "support/Spelling.h"
+
+#include <llvm/Support/Format.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace kopt::driver {
+
+namespace {
+void printHelp(llvm::raw_ostream &OS) {
+  OS << "kopt " << Version
+     << ": optimizes CUDA kernels marked #pragma kopt inside ordinary builds\n\n"
+     << "usage: kopt <subcommand> [args]\n"
+     << "       kcc <nvcc arguments>        (compile: a drop-in replacement for nvcc)\n\n"
+     << "subcommands:\n";
+  for (const Subcommand &S : allSubcommands())
+    OS << "  " << llvm::left_justify(S.Usage, 36) << S.Summary << "\n";
+  OS << "  " << llvm::left_justify("help", 36) << "print this help\n";
+}
+
+std::optional<std::string> nearest(llvm::StringRef Name) {
+  std::vector<llvm::StringRef> Names;
+  for (const Subcommand &S : allSubcommands())
+    Names.push_back(S.Name);
+  return closestSpelling(Name, Names, /*MaxDistance=*/2);
+}
+} // namespace
+
+int koptMain(const std::vector<std::string> &Args) {
+  if (Args.empty()) {
+    printHelp(llvm::errs());
+    return 1;
+  }
+  llvm::StringRef Name = Args.front();
+  if (Name == "help" || Name == "--help" || Name == "-h") {
+    printHelp(llvm::outs());
+    return 0;
+  }
+  if (Name == "--version")
+    Name = "version";
+  const Subcommand *Command = findSubcommand(Name);
+  if (!Command) {
+    std::string Message = "unknown subcommand '" + Name.str() + "'";
+    if (std::optional<std::string> Near = nearest(Name))
+      Message += "; did you mean '" + *Near + "'?";
+    reportError("kopt", Message + " (see kopt --help)");
+    return 1;
+  }
+  return Command->Run(std::vector<std::string>(Args.begin() + 1, Args.end()));
+}
+
+} // namespace kopt::driver

@@ -1,0 +1,290 @@
+// `kopt rewrite-tu` (kcc's front end) and `kopt apply` (the same for a user who
+// wants to look at a spliced file). Exit status: 0 the output is written; 1 a
+// mistake in a `#pragma kopt` (clang-style diagnostics on stderr); 2 anything
+// else, with one line "kopt rewrite-tu: error: ..." last on stderr, on which
+// kcc compiles without kopt.
+#include "clang-plugin/parse/FileAccessLog.h"
+#include "clang-plugin/parse/KernelFinder.h"
+#include "clang-plugin/pragma/PragmaText.h"
+#include "clang-plugin/units/VariantSplice.h"
+#include "driver/commands/FrontendSetup.h"
+#include "driver/commands/Subcommand.h"
+#include "driver/config/CacheConfig.h"
+#include "driver/optimize/CacheVariantProvider.h"
+#include "driver/optimize/FrontEndLog.h"
+#include "driver/optimize/VariantProvider.h"
+#include "evaluator/KernelCompiler.h"
+#include "support/LineDirective.h"
+
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <cstdlib>
+
+namespace kopt::driver {
+
+namespace {
+
+struct RewriteRequest {
+  std::string Source, Output;
+  std::vector<std::string> VariantFiles;
+  std::string ManifestKey; // kcc's direct mode: record a manifest under this key.
+  SplitCommandLine Kopt;   // --kopt- flags.
+  std::vector<std::string> NvccFlags;
+};
+
+// How one run reports: kcc's voice for rewrite-tu (its notes are the build's).
+struct Voice {
+  std::string Tool;       // "kopt rewrite-tu"
+  std::string NotePrefix; // "kcc: note: "
+  std::string WarnPrefix; // "kcc: warning: "
+  bool AllKernels;        // apply: kernels without a pragma take variants too.
+};
+
+// The first error among clang's diagnostics, for a one-line reason.
+std::string firstError(llvm::StringRef Diagnostics) {
+  llvm::SmallVector<llvm::StringRef, 16> Lines;
+  Diagnostics.split(Lines, '\n');
+  for (llvm::StringRef L : Lines)
+    if (L.contains(": error: ") || L.contains(": fatal error: "))
+      return L.trim().str();
+  return "no error message";
+}
+
+// Exit 2 with its one line.
+int fail(const Voice &V, const llvm::Twine &Why) {
+  llvm::errs() << V.Tool << ": error: " << Why << "\n";
+  return 2;
+}
+
+llvm::Expected<RewriteRequest> parseRequest(const std::vector<std::string> &Args) {
+  RewriteRequest R;
+  std::vector<std::string> Own;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    if (Args[I] == "--") {
+      R.NvccFlags.assign(Args.begin() + I + 1, Args.end());
+      break;
+    }
+    Own.push_back(Args[I]);
+  }
+  llvm::Expected<SplitCommandLine> Split = splitKoptFlags(Own);
+  if (!Split)
+    return Split.takeError();
+  R.Kopt = std::move(*Split);
+  const std::vector<std::string> &Rest = R.Kopt.CompilerArgs;
+  for (size_t I = 0; I < Rest.size(); ++I) {
+    llvm::StringRef A = Rest[I];
+    bool TakesValue = A == "-o" || A == "--variant" || A == "--manifest";
+    if (TakesValue && I + 1 == Rest.size())
+      return llvm::createStringError("option '%s' needs a value", A.str().c_str());
+    if (A == "-o")
+      R.Output = Rest[++I];
+    else if (A == "--variant")
+      R.VariantFiles.push_back(Rest[++I]);
+    else if (A == "--manifest")
+      R.ManifestKey = Rest[++I];
+    else if (A.starts_with("--variant="))
+      R.VariantFiles.push_back(A.drop_front(strlen("--variant=")).str());
+    else if (A.starts_with("-") && A != "-")
+      return llvm::createStringError("unknown option '%s'", A.str().c_str());
+    else if (!R.Source.empty())
+      return llvm::createStringError("more than one source: %s and %s", R.Source.c_str(),
+                                     A.str().c_str());
+    else
+      R.Source = A.str();
+  }
+  if (R.Source.empty() || R.Output.empty())
+    return llvm::createStringError("needs a source and -o OUT");
+  R.Kopt.CompilerArgs.clear();
+  return R;
+}
+
+// The first provider's variant for K, checked by splicing it alone; a failing
+// provider or variant gives a warning and leaves K as it is (an error under
+// --kopt-strict).
+llvm::Expected<std::optional<frontend::VariantSplice>>
+variantFor(const frontend::KernelSummary &K, llvm::StringRef Text, const TuContext &Tu,
+           llvm::ArrayRef<VariantProvider *> Providers, FrontEndLog &Log) {
+  std::string Where = Tu.SourcePath + ":" + std::to_string(K.Line) + ": " + K.Name + ": ";
+  for (VariantProvider *P : Providers) {
+    llvm::Expected<std::optional<ProvidedVariant>> Found = P->variantFor(K, Tu);
+    std::string Why;
+    if (!Found)
+      Why = llvm::toString(Found.takeError());
+    else if (!*Found)
+      continue;
+    frontend::VariantSplice S;
+    if (Why.empty()) {
+      S = {(*Found)->Variant, K.Unit.Definition, K.Params, K.LaunchSites};
+      llvm::Expected<std::string> Alone = frontend::spliceVariants(Text, Tu.SourcePath, {S});
+      if (!Alone)
+        Why = llvm::toString(Alone.takeError());
+    }
+    if (!Why.empty()) {
+      if (Tu.Options.strict())
+        return llvm::createStringError("%s%s (--kopt-strict)", Where.c_str(), Why.c_str());
+      Log.warning(Where + Why + "; keeping the original kernel");
+      return std::nullopt;
+    }
+    Log.note(Where + (*Found)->Note);
+    return S;
+  }
+  return std::nullopt;
+}
+
+// kcc's direct mode: where every annotated kernel hit the cache and nothing
+// warned, a manifest of what this run read and wrote, so that kcc can skip the
+// parse next time (memory/DirectManifest.h). Says why not under --kopt-verbose.
+void recordManifest(const RewriteRequest &R, llvm::StringRef Text, llvm::StringRef Output,
+                    const frontend::FileAccessLog &Accesses, CacheVariantProvider *Cached,
+                    const FrontEndLog &Log) {
+  auto Note = [&Log](const llvm::Twine &Message) {
+    if (Log.verbose())
+      llvm::errs() << "kcc: note: " << Message << "\n";
+  };
+  const char *WhyNot = !Cached                   ? "no result cache"
+                       : !R.VariantFiles.empty() ? "variant files given"
+                       : !Cached->allHit()       ? "a kernel missed the cache"
+                       : Log.warned()            ? "a warning"
+                                                 : nullptr;
+  if (WhyNot)
+    return Note(R.Source + ": no direct-mode manifest: " + WhyNot);
+  memory::DirectManifest M;
+  M.Key = R.ManifestKey;
+  M.Inputs.push_back({R.Source, FileObservation::Kind::File, contentDigest(Text), {}, {}});
+  for (FileObservation &O : Accesses.observations())
+    if (O.Path != R.Source)
+      M.Inputs.push_back(std::move(O));
+  // The CUDA version in the cache keys comes from this library: too big to hash.
+  if (llvm::Expected<std::string> Nvrtc = evaluator::nvrtcLibraryPath()) {
+    llvm::sys::fs::file_status Status;
+    if (!llvm::sys::fs::status(*Nvrtc, Status))
+      M.Inputs.push_back(
+          {*Nvrtc, kindOf(Status.type()), std::nullopt, std::nullopt, stampOf(Status)});
+  } else {
+    llvm::consumeError(Nvrtc.takeError());
+  }
+  M.Entries = Cached->entriesRead();
+  M.Log = Log.lines();
+  M.Output = Output.str();
+  if (llvm::Error E = Cached->cache().storeManifest(M))
+    return Note(R.Source + ": no direct-mode manifest: " + llvm::toString(std::move(E)));
+  Note(R.Source + ": recorded a direct-mode manifest (" + llvm::Twine(M.Inputs.size()) +
+       " files, " + llvm::Twine(M.Entries.size()) + " cache entries)");
+}
+
+int rewrite(const std::vector<std::string> &Args, const Voice &V) {
+  llvm::Expected<RewriteRequest> R = parseRequest(Args);
+  if (!R)
+    return fail(V,
+                llvm::toString(R.takeError()) + " (usage: kopt " + V.Tool.substr(strlen("kopt ")) +
+                    " SOURCE -o OUT [--variant FILE.json]... [--manifest KEY] [--kopt-OPTION]... "
+                    "[-- FLAGS])");
+  TuContext Tu;
+  Tu.SourcePath = R->Source;
+  Tu.NvccFlags = R->NvccFlags;
+  GetEnvFn GetEnv = [](const char *Name) -> std::optional<std::string> {
+    const char *Value = std::getenv(Name);
+    return Value && *Value ? std::optional<std::string>(Value) : std::nullopt;
+  };
+  if (llvm::Error E = applyEnvironmentAndFlags(Tu.Options, GetEnv, R->Kopt))
+    return fail(V, llvm::toString(std::move(E)));
+  FrontEndLog Log(V.NotePrefix, V.WarnPrefix, Tu.Options.verbose());
+
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Source =
+      llvm::MemoryBuffer::getFile(R->Source, /*IsText=*/true);
+  if (!Source)
+    return fail(V, "cannot read " + R->Source + ": " + Source.getError().message());
+  llvm::StringRef Text = (*Source)->getBuffer();
+  llvm::Expected<frontend::CudaParseSetup> Setup = frontendSetupFor(R->NvccFlags);
+  if (!Setup)
+    return fail(V, llvm::toString(Setup.takeError()));
+  Tu.ClangArgs = Setup->clangArgs();
+  Tu.Arch = Setup->GpuArch;
+
+  llvm::Expected<std::unique_ptr<FileVariantProvider>> Files =
+      FileVariantProvider::load(R->VariantFiles);
+  if (!Files)
+    return fail(V, llvm::toString(Files.takeError()));
+  std::vector<VariantProvider *> Providers = {Files->get()};
+  // Then the result cache (which optimizes on a miss where it may); kopt apply
+  // splices only the given files.
+  std::unique_ptr<CacheVariantProvider> Cached;
+  if (!V.AllKernels && Tu.Options.get("mode").Value != "off") {
+    auto Config = cacheConfigFrom(Tu.Options, GetEnv);
+    auto Cache = Config ? memory::ResultCache::open(*Config) : Config.takeError();
+    if (Cache) {
+      Cached = std::make_unique<CacheVariantProvider>(std::move(*Cache), Log);
+      Providers.push_back(Cached.get());
+    } else if (Tu.Options.verbose()) { // Without HOME or a cache_dir: no cache, quietly.
+      llvm::errs() << V.NotePrefix << "no result cache: " << llvm::toString(Cache.takeError())
+                   << "\n";
+    } else {
+      llvm::consumeError(Cache.takeError());
+    }
+  }
+
+  // clang's own warnings would repeat nvcc's: shown only for a pragma's error
+  // or with --kopt-verbose.
+  std::string Diagnostics;
+  llvm::raw_string_ostream DiagOS(Diagnostics);
+  frontend::FileAccessLog Accesses;
+  llvm::Expected<std::vector<frontend::KernelSummary>> Kernels = frontend::findKernelsInCode(
+      Text, R->Source, Tu.ClangArgs, DiagOS, R->ManifestKey.empty() ? nullptr : &Accesses);
+  bool UserError = !Kernels && Kernels.errorIsA<frontend::PragmaErrors>();
+  if (UserError)
+    llvm::errs() << Diagnostics;
+  else
+    Log.verboseText(Diagnostics);
+  if (!Kernels) {
+    llvm::consumeError(Kernels.takeError());
+    return UserError ? 1
+                     : fail(V, "kopt's clang front end cannot parse this file: " +
+                                   firstError(Diagnostics));
+  }
+
+  std::vector<frontend::VariantSplice> Splices;
+  for (const frontend::KernelSummary &K : *Kernels) {
+    if (!K.Pragma && !V.AllKernels)
+      continue;
+    llvm::Expected<std::optional<frontend::VariantSplice>> S =
+        variantFor(K, Text, Tu, Providers, Log);
+    if (!S)
+      return fail(V, llvm::toString(S.takeError()));
+    if (*S)
+      Splices.push_back(std::move(**S));
+  }
+  for (const std::string &Name : (*Files)->unusedKernels())
+    Log.warning(llvm::Twine("no ") + (V.AllKernels ? "" : "annotated ") + "kernel '" + Name +
+                "' in " + R->Source + " for its variant");
+
+  llvm::Expected<std::string> Spliced = frontend::spliceVariants(Text, R->Source, Splices);
+  if (!Spliced)
+    return fail(V, llvm::toString(Spliced.takeError()));
+  std::string Rewritten = lineDirective(R->Source) + frontend::blankKoptPragmas(*Spliced);
+  std::error_code EC;
+  llvm::raw_fd_ostream Out(R->Output, EC);
+  if (EC)
+    return fail(V, "cannot write " + R->Output + ": " + EC.message());
+  Out << Rewritten;
+  Out.close();
+  if (Out.has_error())
+    return fail(V, "cannot write " + R->Output + ": " + Out.error().message());
+  if (!R->ManifestKey.empty())
+    recordManifest(*R, Text, Rewritten, Accesses, Cached.get(), Log);
+  return 0;
+}
+
+} // namespace
+
+int runRewriteTu(const std::vector<std::string> &Args) {
+  return rewrite(Args, {"kopt rewrite-tu", "kcc: note: ", "kcc: warning: ", false});
+}
+
+int runApply(const std::vector<std::string> &Args) {
+  int Status = rewrite(Args, {"kopt apply", "kopt: note: ", "kopt: warning: ", true});
+  return Status == 2 ? 1 : Status;
+}
+
+} // namespace kopt::driver

@@ -1,0 +1,158 @@
+// kopt transform: applies mechanical transforms to one kernel's unit, or lists
+// their parameter spaces for it.
+#include "clang-plugin/transforms/LaunchCompose.h"
+#include "clang-plugin/transforms/ParamSetText.h"
+#include "clang-plugin/transforms/TransformPipeline.h"
+#include "driver/Diagnostics.h"
+#include "driver/commands/FrontendSetup.h"
+#include "driver/commands/Subcommand.h"
+
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace kopt::driver {
+
+namespace {
+constexpr llvm::StringLiteral Tool = "kopt transform";
+constexpr llvm::StringLiteral Usage =
+    "usage: kopt transform FILE --kernel NAME (--apply ID[:k=v,...])... [-- FLAGS]\n"
+    "       kopt transform --list FILE --kernel NAME [-- FLAGS]";
+
+struct TransformOptions {
+  std::string File, Kernel;
+  bool List = false;
+  std::vector<std::string> Apply;
+  std::vector<std::string> Flags; // After '--'.
+};
+
+// The value of `Name VALUE` or `Name=VALUE` at Args[I] (I then at its last
+// word); empty where Args[I] is another argument.
+llvm::Expected<std::optional<std::string>> optionValue(const std::vector<std::string> &Args,
+                                                       size_t &I, llvm::StringRef Name) {
+  llvm::StringRef A = Args[I];
+  if (A.consume_front(Name) && A.consume_front("="))
+    return A.str();
+  if (Args[I] != Name)
+    return std::nullopt;
+  if (I + 1 == Args.size() || Args[I + 1] == "--")
+    return llvm::createStringError("%s needs a value", Name.str().c_str());
+  return Args[++I];
+}
+
+llvm::Expected<TransformOptions> parseOptions(const std::vector<std::string> &Args) {
+  TransformOptions O;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    llvm::StringRef A = Args[I];
+    if (A == "--") {
+      O.Flags.assign(Args.begin() + I + 1, Args.end());
+      break;
+    }
+    if (A == "--list") {
+      O.List = true;
+      continue;
+    }
+    llvm::Expected<std::optional<std::string>> Kernel = optionValue(Args, I, "--kernel");
+    if (!Kernel)
+      return Kernel.takeError();
+    if (*Kernel) {
+      O.Kernel = **Kernel;
+      continue;
+    }
+    llvm::Expected<std::optional<std::string>> Apply = optionValue(Args, I, "--apply");
+    if (!Apply)
+      return Apply.takeError();
+    if (*Apply) {
+      O.Apply.push_back(**Apply);
+      continue;
+    }
+    if (A.starts_with("-") || !O.File.empty())
+      return llvm::createStringError("unexpected argument '%s' (compiler flags go after '--')",
+                                     A.str().c_str());
+    O.File = A.str();
+  }
+  if (O.File.empty() || O.Kernel.empty())
+    return llvm::createStringError(O.File.empty() ? "no input file" : "no --kernel given");
+  if (O.List == !O.Apply.empty())
+    return llvm::createStringError("give either --list or at least one --apply");
+  return O;
+}
+
+llvm::Expected<std::vector<transform::Step>> parseSteps(const std::vector<std::string> &Specs) {
+  std::vector<transform::Step> Steps;
+  for (const std::string &Text : Specs) {
+    llvm::Expected<transform::StepSpec> Spec = transform::parseStepSpec(Text);
+    if (!Spec)
+      return Spec.takeError();
+    const transform::Transform *T = transform::findTransform(Spec->Id);
+    if (!T)
+      return llvm::createStringError("no transform named '%s'", Spec->Id.c_str());
+    Steps.push_back({T, std::move(Spec->Params)});
+  }
+  return Steps;
+}
+
+void printSpaces(const frontend::KernelSummary &Kernel) {
+  for (const std::unique_ptr<transform::Transform> &T : transform::allTransforms()) {
+    std::vector<transform::ParamSet> Space = T->parameterSpace(Kernel);
+    llvm::outs() << T->id() << ":";
+    if (Space.empty())
+      llvm::outs() << " (does not apply)";
+    for (size_t I = 0; I < Space.size(); ++I) {
+      std::string Point = transform::formatParamSet(Space[I]);
+      llvm::outs() << (I ? " | " : " ") << (Point.empty() ? "(no parameters)" : Point);
+    }
+    llvm::outs() << "\n";
+  }
+}
+
+int run(const TransformOptions &O) {
+  if (!llvm::sys::fs::exists(O.File))
+    return reportError(Tool, "no such file: " + O.File), 1;
+  llvm::Expected<std::vector<transform::Step>> Steps = parseSteps(O.Apply);
+  if (!Steps)
+    return reportError(Tool, Steps.takeError()), 1;
+  llvm::Expected<frontend::CudaParseSetup> Setup = frontendSetupFor(O.Flags);
+  if (!Setup)
+    return reportError(Tool, Setup.takeError()), 1;
+  llvm::Expected<std::vector<frontend::KernelSummary>> Kernels =
+      frontend::findKernels(O.File, *Setup);
+  if (!Kernels)
+    return reportError(Tool, Kernels.takeError()), 1;
+  llvm::Expected<const frontend::KernelSummary *> Kernel = findKernelNamed(*Kernels, O.Kernel);
+  if (!Kernel)
+    return reportError(Tool, Kernel.takeError()), 1;
+  std::vector<std::string> ClangArgs = Setup->clangArgs();
+
+  if (O.List) {
+    // The space as the transforms see the unit (what --apply would transform).
+    llvm::Expected<frontend::KernelSummary> Unit = transform::summarizeUnit(
+        (*Kernel)->Unit.Text, (*Kernel)->Name, ClangArgs, (*Kernel)->Pragma);
+    if (!Unit)
+      return reportError(Tool, Unit.takeError()), 1;
+    printSpaces(*Unit);
+    return 0;
+  }
+  llvm::Expected<transform::ChainResult> Result =
+      transform::applyChain(**Kernel, ClangArgs, *Steps);
+  if (!Result)
+    return reportError(Tool, Result.takeError()), 1;
+  for (const std::string &Line : Result->Summaries)
+    llvm::errs() << Tool << ": " << Line << "\n";
+  llvm::outs() << Result->UnitText;
+  if (Result->Launch)
+    llvm::outs() << "// launch: " << transform::formatLaunch(*Result->Launch) << "\n";
+  return 0;
+}
+} // namespace
+
+int runTransform(const std::vector<std::string> &Args) {
+  llvm::Expected<TransformOptions> Options = parseOptions(Args);
+  if (!Options) {
+    reportError(Tool, Options.takeError());
+    llvm::errs() << Usage << "\n";
+    return 1;
+  }
+  return run(*Options);
+}
+
+} // namespace kopt::driver

@@ -1,0 +1,24 @@
+// The result cache's configuration from kcc's options (cache_dir,
+// cache_max_size, project_cache), shared by kcc and `kopt cache`.
+#pragma once
+
+#include "driver/config/KoptOptions.h"
+#include "memory/ResultCache.h"
+
+namespace kopt::driver {
+
+// $XDG_CACHE_HOME/kopt, else $HOME/.cache/kopt.
+llvm::Expected<std::string> defaultCacheDir(const GetEnvFn &GetEnv);
+
+// "500M" -> 524288000; K, M, G, T are powers of 1024; "0" means no limit.
+llvm::Expected<uint64_t> parseSize(llvm::StringRef Text);
+
+// kopt's options as kcc would see them from the current directory: the nearest
+// .kopt.yaml, then KOPT_ variables, then the --kopt- flags among Args (which
+// are removed from Args).
+llvm::Expected<KoptOptions> koptOptionsFor(std::vector<std::string> &Args);
+
+llvm::Expected<memory::CacheConfig> cacheConfigFrom(const KoptOptions &Options,
+                                                    const GetEnvFn &GetEnv);
+
+} // namespace kopt::driver

@@ -1,0 +1,16 @@
+#include "driver/optimize/FrontEndLog.h"
+
+#include <llvm/Support/raw_ostream.h>
+
+namespace kopt::driver {
+
+void FrontEndLog::add(const llvm::Twine &Text, bool VerboseOnly) {
+  memory::ManifestLine Line{Text.str(), VerboseOnly};
+  if (Line.Text.empty())
+    return;
+  if (!VerboseOnly || Verbose)
+    llvm::errs() << Line.Text;
+  Lines.push_back(std::move(Line));
+}
+
+} // namespace kopt::driver

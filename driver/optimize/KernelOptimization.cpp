@@ -1,0 +1,283 @@
+#include "driver/optimize/KernelOptimization.h"
+
+#include "agents/LlmOptimizer.h"
+#include "clang-plugin/pragma/PragmaJson.h"
+#include "driver/optimize/BaselineFacts.h"
+#include "driver/optimize/SkillRetrieval.h"
+#include "driver/optimize/WorkloadFromKernel.h"
+#include "evaluator/WorkerProtocol.h"
+#include "kopt/Version.h"
+#include "memory/ExperienceStore.h"
+#include "memory/KernelFacts.h"
+#include "support/Duration.h"
+
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/Format.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <ctime>
+
+namespace kopt::driver {
+
+namespace {
+std::string cudaVersion() {
+  if (auto V = evaluator::nvrtcVersion())
+    return *V;
+  else
+    llvm::consumeError(V.takeError());
+  return std::to_string(CUDA_VERSION / 1000) + "." + std::to_string(CUDA_VERSION % 1000 / 10);
+}
+
+// The clauses without their position: moving a pragma does not change the result.
+std::string canonicalClauses(const frontend::KernelSummary &K) {
+  nlohmann::ordered_json J = frontend::pragmaToJson(K.Pragma);
+  if (J.is_object()) {
+    J.erase("line");
+    J.erase("column");
+  }
+  return J.dump();
+}
+
+std::string utcNow() {
+  std::time_t T = std::time(nullptr);
+  char Buffer[32];
+  std::strftime(Buffer, sizeof(Buffer), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&T));
+  return Buffer;
+}
+memory::Outcome experienceOutcome(evaluator::Verdict V) {
+  switch (V) {
+  case evaluator::Verdict::Faster:
+    return memory::Outcome::Faster;
+  case evaluator::Verdict::NotFaster:
+    return memory::Outcome::NotFaster;
+  case evaluator::Verdict::CompileError:
+    return memory::Outcome::CompileError;
+  case evaluator::Verdict::Crashed:
+  case evaluator::Verdict::TimedOut:
+  case evaluator::Verdict::LaunchRejected:
+    return memory::Outcome::Crashed;
+  default:
+    return memory::Outcome::Wrong;
+  }
+}
+
+} // namespace
+
+memory::CacheKey cacheKeyFor(const frontend::KernelSummary &Kernel, llvm::StringRef Arch,
+                             const std::vector<std::string> &NvccFlags, llvm::StringRef File) {
+  memory::CacheKeyInputs In;
+  In.UnitHash = Kernel.Unit.Hash;
+  In.Clauses = canonicalClauses(Kernel);
+  In.Arch = Arch.str();
+  In.CudaVersion = cudaVersion();
+  // The unit compiles with these; include paths are left out (the unit's text
+  // holds what the user's headers contribute).
+  for (const std::string &O : unitCompileOptions(NvccFlags, File))
+    if (!llvm::StringRef(O).starts_with("-I"))
+      In.CodegenFlags.push_back(O);
+  for (const std::string &F : NvccFlags)
+    if (llvm::StringRef(F).starts_with("-O") || F == "-G" || F == "--device-debug")
+      In.CodegenFlags.push_back(F);
+  In.KoptVersion = Version;
+  return memory::makeCacheKey(In);
+}
+
+llvm::Expected<KernelJob> jobFor(const frontend::KernelSummary &Kernel, std::string File,
+                                 std::vector<std::string> NvccFlags,
+                                 std::vector<std::string> ClangArgs, const KoptOptions &Options,
+                                 llvm::StringRef CacheDir, const agents::EnvLookup &GetEnv) {
+  auto Engine = chooseEngine(Kernel, File, Options, GetEnv);
+  if (!Engine)
+    return Engine.takeError();
+  KernelJob Job;
+  Job.Kernel = &Kernel;
+  Job.File = std::move(File);
+  Job.NvccFlags = std::move(NvccFlags);
+  Job.ClangArgs = std::move(ClangArgs);
+  Job.Engine = Engine->Engine;
+  Job.Llm = std::move(Engine->Llm);
+  if (std::optional<double> Seconds = parseDurationSeconds(Options.get("budget").Value))
+    Job.BudgetSeconds = *Seconds;
+  llvm::to_integer(Options.get("llm_token_budget").Value, Job.BudgetTokens);
+  Job.ExperiencePath = (CacheDir + "/experience.json").str();
+  return Job;
+}
+
+namespace {
+// The job's budget with the pragma's budget(...) clause over the options'.
+struct JobBudget {
+  double Seconds;
+  unsigned Evaluations;
+  int64_t Tokens;
+};
+
+JobBudget budgetOf(const KernelJob &Job) {
+  JobBudget B{Job.BudgetSeconds, Job.BudgetEvaluations, Job.BudgetTokens};
+  const frontend::KernelSummary &K = *Job.Kernel;
+  if (K.Pragma && K.Pragma->Budget) {
+    if (K.Pragma->Budget->TimeSeconds)
+      B.Seconds = *K.Pragma->Budget->TimeSeconds;
+    if (K.Pragma->Budget->Evals)
+      B.Evaluations = static_cast<unsigned>(*K.Pragma->Budget->Evals);
+    if (K.Pragma->Budget->Tokens)
+      B.Tokens = *K.Pragma->Budget->Tokens;
+  }
+  return B;
+}
+
+llvm::Expected<agents::OptimizeResult>
+runSkillsEngine(const KernelJob &Job, const evaluator::Workload &W, const JobBudget &Budget,
+                evaluator::VariantEvaluator &Eval, const memory::ExperienceStore &Experience,
+                const agents::ProgressFn &Progress, llvm::raw_ostream *Log) {
+  const frontend::KernelSummary &K = *Job.Kernel;
+  agents::OptimizeRequest R;
+  R.Kernel = &K;
+  R.Work = W;
+  R.CompileOptions = unitCompileOptions(Job.NvccFlags, Job.File);
+  R.ClangArgs = Job.ClangArgs;
+  R.Budget.Seconds = Budget.Seconds;
+  R.Budget.Evaluations = Budget.Evaluations;
+  if (K.Pragma && K.Pragma->Skills)
+    for (const frontend::SkillToggle &T : *K.Pragma->Skills)
+      (T.Enabled ? R.Forced : R.Disabled).push_back(T.Id);
+  R.Rank = [&](const evaluator::Baseline &B) {
+    if (Log && !B.Counters.available())
+      *Log << "  (no profile: " << B.Counters.Error << ")\n";
+    return rankedTransforms(K, baselineMetrics(B, W.Launch), Experience, Log);
+  };
+  return agents::optimizeKernel(R, Eval, Progress);
+}
+
+llvm::Expected<agents::OptimizeResult>
+runLlmEngine(const KernelJob &Job, const evaluator::Workload &W, const JobBudget &Budget,
+             evaluator::VariantEvaluator &Eval, const memory::ExperienceStore &Experience,
+             const agents::ProgressFn &Progress, llvm::raw_ostream *Log) {
+  if (!Job.Llm)
+    return llvm::createStringError("the llm engine has no configuration");
+  auto Model = agents::createChatModel(*Job.Llm);
+  if (!Model)
+    return Model.takeError();
+  const frontend::KernelSummary &K = *Job.Kernel;
+  agents::LlmRequest R;
+  R.Kernel = &K;
+  R.Work = W;
+  R.Source = kernelSourceFor(K, K.Unit.Text, unitCompileOptions(Job.NvccFlags, Job.File));
+  R.ClangArgs = Job.ClangArgs;
+  R.Budget.Seconds = Budget.Seconds;
+  R.Budget.Evaluations = Budget.Evaluations;
+  R.Budget.Tokens = Budget.Tokens;
+  R.Model = Job.Llm->Model;
+  R.Retrieve = [&](const evaluator::Baseline &B) {
+    if (Log && !B.Counters.available())
+      *Log << "  (no profile: " << B.Counters.Error << ")\n";
+    return llmRetrieval(K, baselineMetrics(B, W.Launch), Experience, Log);
+  };
+  if (Log)
+    R.Note = [Log](llvm::StringRef Line) {
+      *Log << "  llm: " << Line << "\n";
+      Log->flush();
+    };
+  return agents::optimizeWithLlm(R, **Model, Eval, Progress);
+}
+
+// Whether long-term memory learns from an attempt. An llm variant that does
+// not compile or verify says more about the model's code than about the
+// skill, so the llm engine's attempts count only once verified.
+bool teachesExperience(const KernelJob &Job, const agents::Attempt &A) {
+  if (A.Steps.empty())
+    return false;
+  return Job.Engine != "llm" || A.Result == evaluator::Verdict::Faster ||
+         A.Result == evaluator::Verdict::NotFaster;
+}
+} // namespace
+
+llvm::Expected<KernelJobResult>
+optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::raw_ostream *Log) {
+  memory::ExperienceStore Experience = Job.ExperiencePath.empty()
+                                           ? memory::ExperienceStore::inMemory()
+                                           : memory::ExperienceStore::open(Job.ExperiencePath);
+  const frontend::KernelSummary &K = *Job.Kernel;
+  auto W = workloadFor(K, Job.File);
+  if (!W)
+    return W.takeError();
+  auto Progress = [&](const agents::Attempt &A, unsigned Index, double Best) {
+    if (!Log)
+      return;
+    *Log << "  [" << llvm::format("%2u", Index) << " " << llvm::format("%6.1f", A.Seconds) << "s] "
+         << llvm::format("%-48s", llvm::join(A.Steps, " + ").c_str()) << " "
+         << llvm::format("%-15s", spelling(A.Result).str().c_str());
+    if (A.Result == evaluator::Verdict::Faster || A.Result == evaluator::Verdict::NotFaster)
+      *Log << llvm::format("%6.2fx", A.Speedup);
+    else
+      *Log << "       ";
+    *Log << "  best " << llvm::format("%.2fx", Best) << "\n";
+    Log->flush();
+  };
+  JobBudget Budget = budgetOf(Job);
+  auto Optimized = Job.Engine == "llm"
+                       ? runLlmEngine(Job, *W, Budget, Eval, Experience, Progress, Log)
+                       : runSkillsEngine(Job, *W, Budget, Eval, Experience, Progress, Log);
+  if (!Optimized)
+    return Optimized.takeError();
+
+  // Long-term memory learns from the attempts: their last step's skill, on
+  // this kind of kernel and this device.
+  std::string Kind = memory::kernelKind(K.Features);
+  for (const agents::Attempt &A : Optimized->Trajectory) {
+    if (!teachesExperience(Job, A))
+      continue;
+    llvm::StringRef Skill = llvm::StringRef(A.Steps.back()).split(':').first;
+    if (llvm::Error E = Experience.record(Skill, Kind, Optimized->Original.Device.Name,
+                                          experienceOutcome(A.Result), A.Speedup))
+      llvm::consumeError(std::move(E)); // Experience is advisory; the result stands.
+  }
+
+  KernelJobResult Out;
+  Out.Optimized = std::move(*Optimized);
+  const agents::OptimizeResult &O = Out.Optimized;
+  memory::CacheEntry &E = Out.Entry;
+  E.KernelName = K.Name;
+  E.Variant = O.Best;
+  E.Speedup = O.Best ? O.BestOutcome.Speedup : 1.0;
+  E.Timing = {{"original", O.Original.Timing}};
+  if (O.Best) {
+    E.Timing["variant"] = O.BestOutcome.Variant;
+    E.Timing["original_interleaved"] = O.BestOutcome.Original;
+    E.Timing["p_value"] = O.BestOutcome.PValue;
+    E.Verification = {{"seeds", O.BestOutcome.SeedsVerified},
+                      {"worst_tolerance_ratio", O.BestOutcome.WorstToleranceRatio}};
+  }
+  E.Trajectory = nlohmann::json::array();
+  for (const agents::Attempt &A : O.Trajectory)
+    E.Trajectory.push_back({{"steps", A.Steps},
+                            {"hash", A.Hash},
+                            {"verdict", spelling(A.Result).str()},
+                            {"speedup", A.Speedup},
+                            {"detail", A.Detail.substr(0, 300)}});
+  E.Origin.Engine = Job.Engine;
+  E.Origin.Device = O.Original.Device.Name;
+  E.Origin.Date = utcNow();
+  E.Origin.KoptVersion = Version;
+  E.Origin.Skills = O.BestSteps;
+  if (O.Llm) {
+    E.Origin.Model = O.Llm->Model;
+    E.Origin.Usage =
+        memory::Provenance::LlmUsage{O.Llm->InputTokens, O.Llm->OutputTokens, std::nullopt};
+    if (O.Llm->Priced)
+      E.Origin.Usage->CostUsd = O.Llm->CostUsd;
+  }
+  return Out;
+}
+
+std::string describeEntry(const memory::CacheEntry &E) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  if (E.Variant)
+    OS << "verified variant (" << llvm::join(E.Origin.Skills, " + ") << "), "
+       << llvm::format("%.2f", E.Speedup) << "x faster on " << E.Origin.Device;
+  else
+    OS << "no variant beat the original on " << E.Origin.Device;
+  return Text;
+}
+
+} // namespace kopt::driver

@@ -1,0 +1,184 @@
+#include "driver/optimize/WorkloadFromKernel.h"
+
+#include "clang-plugin/parse/CudaParseSetup.h"
+
+#include <llvm/Support/Path.h>
+
+#include <map>
+
+namespace kopt::driver {
+
+using evaluator::BufferArg;
+using evaluator::Direction;
+using evaluator::KernelArg;
+using evaluator::ScalarArg;
+using evaluator::Workload;
+
+namespace {
+llvm::Error pragmaError(const frontend::KernelSummary &K, llvm::StringRef File,
+                        const std::string &Message) {
+  return llvm::createStringError("%s:%u:%u: error: kernel '%s': %s", File.str().c_str(),
+                                 K.Pragma->Line, K.Pragma->Column, K.Name.c_str(), Message.c_str());
+}
+
+frontend::IntBindings integerArgs(const frontend::NumberBindings &Args) {
+  frontend::IntBindings Ints;
+  for (const auto &[Name, Value] : Args)
+    if (const int64_t *I = std::get_if<int64_t>(&Value))
+      Ints[Name] = *I;
+  return Ints;
+}
+} // namespace
+
+llvm::Expected<Workload> workloadFor(const frontend::KernelSummary &K, llvm::StringRef File) {
+  if (!K.Pragma)
+    return llvm::createStringError("kernel '%s' has no '#pragma kopt optimize'", K.Name.c_str());
+  const frontend::PragmaClauses &P = *K.Pragma;
+  if (!P.Launch)
+    return pragmaError(K, File, "the evaluator needs launch(grid: ...; block: ...) to run it");
+  frontend::NumberBindings Values = frontend::resolveArgValues(P);
+  frontend::IntBindings Ints = integerArgs(Values);
+
+  Workload W;
+  auto Dims = [&](const std::vector<frontend::ClauseExpr> &Exprs, std::array<uint32_t, 3> &Out,
+                  const char *What) -> llvm::Error {
+    for (size_t I = 0; I < Exprs.size() && I < 3; ++I) {
+      auto V = frontend::evaluate(Exprs[I], Ints);
+      if (!V)
+        return pragmaError(K, File,
+                           std::string(What) + " '" + Exprs[I].Text +
+                               "' does not evaluate: " + llvm::toString(V.takeError()));
+      if (*V <= 0 || *V > UINT32_MAX)
+        return pragmaError(K, File,
+                           std::string(What) + " '" + Exprs[I].Text + "' is " + std::to_string(*V) +
+                               ", not a valid dimension");
+      Out[I] = static_cast<uint32_t>(*V);
+    }
+    return llvm::Error::success();
+  };
+  if (auto E = Dims(P.Launch->Grid, W.Launch.Grid, "grid dimension"))
+    return E;
+  if (auto E = Dims(P.Launch->Block, W.Launch.Block, "block dimension"))
+    return E;
+  if (P.Launch->SharedMemory) {
+    auto V = frontend::evaluate(*P.Launch->SharedMemory, Ints);
+    if (!V || *V < 0)
+      return pragmaError(
+          K, File, "smem '" + P.Launch->SharedMemory->Text + "' does not evaluate to a byte count");
+    W.Launch.SharedBytes = static_cast<uint32_t>(*V);
+  }
+
+  std::map<std::string, const frontend::BufferSpec *> Buffers;
+  if (P.Buffers)
+    for (const frontend::BufferSpec &B : *P.Buffers)
+      Buffers[B.Name] = &B;
+  for (const frontend::KernelParam &Param : K.Params) {
+    KernelArg Arg;
+    Arg.Name = Param.Name;
+    auto Type = evaluator::scalarTypeOfCType(Param.Type);
+    if (Param.Category == frontend::ParamCategory::Pointer) {
+      auto It = Buffers.find(Param.Name);
+      if (It == Buffers.end())
+        return pragmaError(K, File,
+                           "pointer parameter '" + Param.Name +
+                               "' needs its element count in buffers(" + Param.Name + "[N])");
+      if (!Type)
+        return pragmaError(K, File,
+                           "cannot generate elements of type '" + Param.Type + "' for buffer '" +
+                               Param.Name + "'");
+      auto Count = frontend::evaluate(It->second->Size, Ints);
+      if (!Count || *Count < 0)
+        return pragmaError(K, File,
+                           "the size of buffer '" + Param.Name + "' ('" + It->second->Size.Text +
+                               "') does not evaluate");
+      BufferArg B;
+      B.Element = *Type;
+      B.Count = static_cast<uint64_t>(*Count);
+      if (It->second->Access)
+        B.Dir = *It->second->Access == frontend::BufferAccess::In    ? Direction::In
+                : *It->second->Access == frontend::BufferAccess::Out ? Direction::Out
+                                                                     : Direction::InOut;
+      else
+        B.Dir = Param.PointeeIsConst ? Direction::In : Direction::InOut;
+      Arg.Value = B;
+    } else {
+      auto It = Values.find(Param.Name);
+      if (It == Values.end())
+        return pragmaError(K, File,
+                           "scalar parameter '" + Param.Name + "' needs a value in args(" +
+                               Param.Name + " = ...)");
+      if (!Type)
+        return pragmaError(
+            K, File, "cannot pass a value of type '" + Param.Type + "' for '" + Param.Name + "'");
+      double V = std::visit([](auto X) { return static_cast<double>(X); }, It->second);
+      Arg.Value = ScalarArg{*Type, V};
+    }
+    W.Args.push_back(std::move(Arg));
+  }
+  if (P.Tol) {
+    // A missing rtol or atol keeps the default of the first written floating buffer.
+    evaluator::Tolerance Default{1e-4, 1e-5};
+    for (const KernelArg &A : W.Args)
+      if (const BufferArg *B = A.buffer();
+          B && B->Dir != Direction::In && evaluator::isFloating(B->Element)) {
+        Default = evaluator::defaultTolerance(B->Element);
+        break;
+      }
+    W.Tol = evaluator::Tolerance{P.Tol->Rtol.value_or(Default.Rtol),
+                                 P.Tol->Atol.value_or(Default.Atol)};
+  }
+  return W;
+}
+
+std::vector<std::string> unitCompileOptions(const std::vector<std::string> &NvccFlags,
+                                            llvm::StringRef File) {
+  std::vector<std::string> Relevant = frontend::parseRelevantFlags(NvccFlags);
+  std::vector<std::string> Options;
+  llvm::StringRef Dir = llvm::sys::path::parent_path(File);
+  Options.push_back("-I" + (Dir.empty() ? std::string(".") : Dir.str()));
+  for (size_t I = 0; I < Relevant.size(); ++I) {
+    const std::string &F = Relevant[I];
+    bool HasValue = I + 1 < Relevant.size();
+    if ((F == "-I" || F == "-isystem") && HasValue)
+      Options.push_back("-I" + Relevant[++I]);
+    else if ((F == "-D" || F == "-U") && HasValue)
+      Options.push_back(F + Relevant[++I]);
+    else if (F == "-include" && HasValue)
+      Options.push_back("--pre-include=" + Relevant[++I]);
+    else
+      Options.push_back(F);
+  }
+  for (size_t I = 0; I < NvccFlags.size(); ++I) {
+    llvm::StringRef F = NvccFlags[I];
+    if (F == "--use_fast_math" || F == "-use_fast_math")
+      Options.push_back("--use_fast_math");
+    for (const char *Name : {"ftz", "prec-div", "prec-sqrt", "fmad"}) {
+      llvm::StringRef Rest = F;
+      if (Rest.consume_front("-") && (Rest.consume_front("-"), Rest.consume_front(Name)) &&
+          Rest.consume_front("="))
+        Options.push_back((llvm::Twine("--") + Name + "=" + Rest).str());
+    }
+    if ((F == "-maxrregcount" || F == "--maxrregcount") && I + 1 < NvccFlags.size())
+      Options.push_back("--maxrregcount=" + NvccFlags[++I]);
+    else if (F.starts_with("-maxrregcount=") || F.starts_with("--maxrregcount="))
+      Options.push_back("--maxrregcount=" + F.substr(F.find('=') + 1).str());
+  }
+  return Options;
+}
+
+evaluator::KernelSource kernelSourceFor(const frontend::KernelSummary &K,
+                                        const std::string &UnitText,
+                                        const std::vector<std::string> &Options) {
+  evaluator::KernelSource S;
+  S.Code = UnitText;
+  S.NameExpression = K.Name;
+  S.MangledName = K.MangledName;
+  if (K.IsTemplate && !K.Instantiations.empty()) {
+    S.NameExpression += "<" + K.Instantiations.front().TemplateArgs + ">";
+    S.MangledName = K.Instantiations.front().MangledName;
+  }
+  S.Options = Options;
+  return S;
+}
+
+} // namespace kopt::driver

@@ -1,0 +1,37 @@
+// Turns an annotated kernel's pragma clauses into what the evaluator runs: the
+// workload (arguments in parameter order, launch, tolerance) and the kernel's
+// source with the compile options of the user's build.
+#pragma once
+
+#include "clang-plugin/parse/KernelFinder.h"
+#include "evaluator/KernelCompiler.h"
+#include "evaluator/Workload.h"
+
+#include <llvm/Support/Error.h>
+
+#include <string>
+#include <vector>
+
+namespace kopt::driver {
+
+// Fails, naming File:line:col of the pragma, where a clause the evaluator
+// needs is missing: no launch(...), a scalar without a value in args(...), a
+// pointer without an entry in buffers(...), a type kopt cannot generate.
+llvm::Expected<evaluator::Workload> workloadFor(const frontend::KernelSummary &Kernel,
+                                                llvm::StringRef File);
+
+// The options NVRTC (or nvcc -cubin) needs to compile the kernel's unit as the
+// user's build compiles it: -I/-D/-U/-std/-include and the code-generation
+// flags (fast math, ftz, prec-div, prec-sqrt, fmad, maxrregcount), plus the
+// source's directory for its quoted includes.
+std::vector<std::string> unitCompileOptions(const std::vector<std::string> &NvccFlags,
+                                            llvm::StringRef File);
+
+// The kernel's unit (or UnitText in its place, for a variant) as the
+// evaluator compiles it; a template kernel is instantiated as the TU's first
+// instantiation.
+evaluator::KernelSource kernelSourceFor(const frontend::KernelSummary &Kernel,
+                                        const std::string &UnitText,
+                                        const std::vector<std::string> &Options);
+
+} // namespace kopt::driver
