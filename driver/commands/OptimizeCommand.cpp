@@ -6,6 +6,7 @@
 
 #include "driver/Diagnostics.h"
 #include "driver/commands/FrontendSetup.h"
+#include "driver/commands/ResultCacheSetup.h"
 #include "driver/commands/SourceKernels.h"
 #include "driver/commands/Subcommand.h"
 #include "driver/config/CacheConfig.h"
@@ -90,8 +91,7 @@ int runOptimizeWith(const std::vector<std::string> &Arguments, const EvaluatorFa
     reportError(Tool, Setup.takeError());
     return 1;
   }
-  auto CacheConfig = cacheConfigFrom(*Options, NvccSearchEnvironment::current().GetEnv);
-  auto Cache = CacheConfig ? memory::ResultCache::open(*CacheConfig) : CacheConfig.takeError();
+  auto Cache = openResultCache(*Options, NvccSearchEnvironment::current().GetEnv);
   if (!Cache) {
     reportError(Tool, Cache.takeError());
     return 1;
@@ -101,8 +101,8 @@ int runOptimizeWith(const std::vector<std::string> &Arguments, const EvaluatorFa
   int Status = 0;
   std::vector<KernelJob> Jobs;
   for (const frontend::KernelSummary *K : Targets) {
-    auto Job =
-        jobFor(*K, Loaded->File, Loaded->Flags, Setup->clangArgs(), *Options, CacheConfig->UserDir);
+    auto Job = jobFor(*K, Loaded->File, Loaded->Flags, Setup->clangArgs(), *Options,
+                      Cache->config().UserDir);
     if (Job) {
       Jobs.push_back(std::move(*Job));
       continue;
@@ -143,8 +143,11 @@ int runOptimizeWith(const std::vector<std::string> &Arguments, const EvaluatorFa
       continue;
     }
     memory::CacheKey Key = cacheKeyFor(*K, Setup->GpuArch, Loaded->Flags, Loaded->File);
-    if (llvm::Error E = (*Cache).store(Key, Result->Entry))
+    std::string RemoteWarning;
+    if (llvm::Error E = (*Cache).store(Key, Result->Entry, &RemoteWarning))
       llvm::errs() << Tool << ": warning: not cached: " << llvm::toString(std::move(E)) << "\n";
+    if (!RemoteWarning.empty())
+      llvm::errs() << Tool << ": warning: " << RemoteWarning << "\n";
     const agents::OptimizeResult &O = Result->Optimized;
     Rows.push_back({K->Name, Result->Entry, O.Original.Timing.MedianMs,
                     O.Best ? O.BestOutcome.Variant.MedianMs : O.Original.Timing.MedianMs, O.Seconds,

@@ -8,6 +8,7 @@
 #include "clang-plugin/pragma/PragmaText.h"
 #include "clang-plugin/units/VariantSplice.h"
 #include "driver/commands/FrontendSetup.h"
+#include "driver/commands/ResultCacheSetup.h"
 #include "driver/commands/Subcommand.h"
 #include "driver/config/CacheConfig.h"
 #include "driver/optimize/CacheVariantProvider.h"
@@ -212,8 +213,7 @@ int rewrite(const std::vector<std::string> &Args, const Voice &V) {
   // splices only the given files.
   std::unique_ptr<CacheVariantProvider> Cached;
   if (!V.AllKernels && Tu.Options.get("mode").Value != "off") {
-    auto Config = cacheConfigFrom(Tu.Options, GetEnv);
-    auto Cache = Config ? memory::ResultCache::open(*Config) : Config.takeError();
+    auto Cache = openResultCache(Tu.Options, GetEnv);
     if (Cache) {
       Cached = std::make_unique<CacheVariantProvider>(std::move(*Cache), Log);
       Providers.push_back(Cached.get());

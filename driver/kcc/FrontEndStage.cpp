@@ -6,6 +6,8 @@
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 
+#include <cstdlib>
+
 namespace kopt::driver {
 
 namespace {
@@ -32,6 +34,11 @@ std::vector<std::pair<std::string, std::string>> frontEndOptions(const KoptOptio
     if (const OptionValue &V = Options.get(Key); !V.Value.empty())
       Values.emplace_back(Key.str(), V.Value);
   return Values;
+}
+
+void passSecretOptions(const KoptOptions &Options) {
+  for (llvm::StringRef Key : {"remote_cache"})
+    ::setenv(findOption(Key)->envVar().c_str(), Options.get(Key).Value.c_str(), /*overwrite=*/1);
 }
 
 std::vector<std::string> rewriteTuCommand(const std::string &Kopt, const KoptOptions &Options,

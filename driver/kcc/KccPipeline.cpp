@@ -96,6 +96,7 @@ llvm::Expected<bool> runFrontEndOn(const KccContext &C, std::optional<std::strin
   if (Failure)
     return true;
   std::string Kopt = koptToolPath(C.GetEnv);
+  passSecretOptions(C.Options);
   FrontEndResult R =
       runFrontEnd(Kopt, rewriteTuCommand(Kopt, C.Options, Source, Temp, Cmd.Args, ManifestKey));
   switch (R.Outcome) {

@@ -8,14 +8,16 @@ namespace kopt::driver {
 llvm::Expected<std::optional<ProvidedVariant>>
 CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuContext &Tu) {
   memory::CacheKey Key = cacheKeyFor(K, Tu.Arch, Tu.NvccFlags, Tu.SourcePath);
-  std::string Warning;
-  auto Hit = Cache.lookup(Key, &Warning, &Read);
+  std::string Warning, RemoteWarning;
+  auto Hit = Cache.lookup(Key, &Warning, &Read, &RemoteWarning);
   if (!Hit)
     return Hit.takeError();
   if (!Warning.empty()) {
     AllHit = false; // Recorded, the warning would hide a repaired entry.
     Log.note(Warning);
   }
+  if (!RemoteWarning.empty())
+    Log.warning(RemoteWarning); // Once a remote a compile: it is then skipped.
   std::string Where = Tu.SourcePath + ":" + std::to_string(K.Line) + ": " + K.Name + ": ";
   std::optional<memory::CacheEntry> Entry = std::move(*Hit);
   std::string Source = "cache";
@@ -74,8 +76,11 @@ CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuC
   auto Result = optimizeForCache(*Job, *Eval, Tu.Options.verbose() ? &llvm::errs() : nullptr);
   if (!Result)
     return Result.takeError();
-  if (llvm::Error E = Cache.store(Key, Result->Entry))
+  std::string RemoteWarning;
+  if (llvm::Error E = Cache.store(Key, Result->Entry, &RemoteWarning))
     Log.note(Where + "not cached: " + llvm::toString(std::move(E)));
+  if (!RemoteWarning.empty())
+    Log.warning(RemoteWarning);
   return Result->Entry;
 }
 
