@@ -14,18 +14,18 @@ namespace kopt::memory {
 enum class Counter {
   ProjectHits,
   UserHits,
+  RemoteHits,
   Misses,
   Stores,
   Errors,
   Evictions,
   DirectHits,
-  DirectMisses,
-  RemoteHits
+  DirectMisses
 };
 constexpr size_t NumCounters = 9;
 
-// "hits_project", "hits_user", "misses", "stores", "errors", "evictions",
-// "direct_hits", "direct_misses", "hits_remote".
+// "hits_project", "hits_user", "hits_remote", "misses", "stores", "errors",
+// "evictions", "direct_hits", "direct_misses".
 llvm::StringRef counterName(Counter C);
 
 struct CacheCounters {

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Real cache servers for kopt's remote-cache tests, on a free port in a directory.
 
-  server.py start redis|http DIR   starts redis-server, or nginx with a WebDAV
+  server.py start redis|http DIR [--password PW]
+                                   starts redis-server (requiring PW), or nginx with a WebDAV
                                    location (dav_methods PUT), in DIR; writes DIR/url
                                    (the remote_cache URL), waits until it answers
-  server.py config DIR OUT [ATTR...] [--set KEY=VALUE...]
+  server.py config DIR OUT [ATTR...] [--set KEY=VALUE...] [--userinfo=U:P]
                                    writes OUT (a .kopt.yaml) with remote_cache: the
                                    URL of DIR with |ATTR each (and generous
                                    timeouts), and KEY: VALUE lines
@@ -41,18 +42,19 @@ def answers(port):
         return False
 
 
-def start_redis(d, port):
+def start_redis(d, port, password):
     exe = shutil.which("redis-server")
     if not exe:
         sys.exit("server.py: redis-server not found (Debian package redis-server)")
+    auth = ["--requirepass", password] if password else []
     proc = subprocess.Popen(
         [exe, "--port", str(port), "--bind", "127.0.0.1", "--dir", d, "--save", "",
-         "--appendonly", "no", "--logfile", os.path.join(d, "redis.log")],
+         "--appendonly", "no", "--logfile", os.path.join(d, "redis.log")] + auth,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     return proc.pid, "redis://127.0.0.1:%d" % port
 
 
-def start_http(d, port):
+def start_http(d, port, password):
     exe = shutil.which("nginx") or "/usr/sbin/nginx"
     if not os.access(exe, os.X_OK):
         sys.exit("server.py: nginx not found (Debian package nginx)")
@@ -121,12 +123,12 @@ def watchdog(pid, seconds=900):
     os._exit(0)
 
 
-def start(kind, d):
+def start(kind, d, password=None):
     stop(d, signal.SIGKILL)  # A server left by an earlier run of the same test.
     os.makedirs(d, exist_ok=True)
     for _ in range(5):  # A port taken between the probe and the bind: another one.
         port = free_port()
-        pid, url = (start_redis if kind == "redis" else start_http)(d, port)
+        pid, url = (start_redis if kind == "redis" else start_http)(d, port, password)
         for _ in range(100):
             if answers(port):
                 with open(os.path.join(d, "pid"), "w") as f:
@@ -142,13 +144,16 @@ def start(kind, d):
 
 
 def config(d, out, rest):
-    attrs = [a for a in rest if not a.startswith("--set")]
+    attrs = [a for a in rest if not a.startswith("--")]
+    userinfo = [a.split("=", 1)[1] for a in rest if a.startswith("--userinfo=")]
     # The defaults (100 ms, 1 s) are for a quiet network; a CI machine running
     # many tests at once needs more, or a slow answer reads as a dead server.
     attrs += ["connect-timeout=5000", "operation-timeout=10000"]
     sets = [a.split("=", 1)[1] for a in rest if a.startswith("--set=")]
     with open(os.path.join(d, "url")) as f:
         url = f.read().strip()
+    if userinfo:
+        url = url.replace("://", "://" + userinfo[0] + "@", 1)
     with open(out, "w") as f:
         f.write("remote_cache: '%s'\n" % "".join([url] + ["|" + a for a in attrs]))
         for s in sets:
@@ -212,7 +217,8 @@ def stop(d, sig):
 def main():
     cmd, rest = sys.argv[1], sys.argv[2:]
     if cmd == "start":
-        start(rest[0], os.path.abspath(rest[1]))
+        password = rest[3] if len(rest) > 3 and rest[2] == "--password" else None
+        start(rest[0], os.path.abspath(rest[1]), password)
     elif cmd == "config":
         config(rest[0], rest[1], rest[2:])
     elif cmd == "plant":
