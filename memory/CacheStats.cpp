@@ -3,9 +3,10 @@
 namespace kopt::memory {
 
 namespace {
-constexpr llvm::StringRef Names[NumCounters] = {"hits_project", "hits_user",     "misses",
-                                                "stores",       "errors",        "evictions",
-                                                "direct_hits",  "direct_misses", "hits_remote"};
+// In Counter's order; shards store names, so the order is free to change.
+constexpr llvm::StringRef Names[NumCounters] = {"hits_project", "hits_user",   "hits_remote",
+                                                "misses",       "stores",      "errors",
+                                                "evictions",    "direct_hits", "direct_misses"};
 } // namespace
 
 llvm::StringRef counterName(Counter C) { return Names[static_cast<size_t>(C)]; }
