@@ -136,8 +136,16 @@ private:
 llvm::Expected<clang::CharSourceRange> statementRange(const UnitAST &U, const clang::Stmt &S) {
   const clang::SourceManager &SM = U.Ctx.getSourceManager();
   clang::SourceLocation Begin = S.getBeginLoc(), End = S.getEndLoc();
-  if (Begin.isMacroID() || End.isMacroID())
-    return unsupported(U, SM.getExpansionLoc(Begin), "the statement comes from a macro");
+  if (Begin.isMacroID() || End.isMacroID()) {
+    // A statement that starts or ends with a macro (x /= SCALE;) is its
+    // invocation's text; one inside a macro's expansion has none.
+    clang::CharSourceRange File = clang::Lexer::makeFileCharRange(
+        clang::CharSourceRange::getTokenRange(Begin, End), SM, U.Ctx.getLangOpts());
+    if (File.isInvalid())
+      return unsupported(U, SM.getExpansionLoc(Begin), "the statement comes from a macro");
+    Begin = File.getBegin();
+    End = SM.getExpansionRange(End).getEnd();
+  }
   clang::SourceLocation After = clang::Lexer::getLocForEndOfToken(End, 0, SM, U.Ctx.getLangOpts());
   if (endsWithSemicolon(S)) {
     std::optional<clang::Token> Next = clang::Lexer::findNextToken(End, SM, U.Ctx.getLangOpts());

@@ -4,6 +4,7 @@
 #include "clang-plugin/transforms/AstWalk.h"
 
 #include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/Stmt.h>
@@ -536,5 +537,51 @@ llvm::Error CooperativePlanner::run() { return P->run(); }
 
 unsigned CooperativePlanner::loops() const { return P->Loops; }
 unsigned CooperativePlanner::reductions() const { return P->Reductions; }
+
+llvm::Expected<CooperativeRewrite> rewriteCooperative(const TransformInput &In,
+                                                      const LaneGroup &Group) {
+  CooperativeRewrite Out;
+  llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &AST) -> llvm::Error {
+    if (AST.Kernel.hasAttr<clang::CUDALaunchBoundsAttr>())
+      return llvm::createStringError("the kernel has __launch_bounds__");
+    std::vector<PositionSum> Sums;
+    if (llvm::Error E = checkGlobalIndexForm(AST, Group.TwoD ? "xy" : "x", /*AllowBlockZ=*/true,
+                                             &Sums))
+      return E;
+    bool X = false;
+    for (const PositionSum &S : Sums)
+      X |= S.Dim == 'x';
+    if (!X)
+      return llvm::createStringError("the kernel has no x position blockIdx.x * blockDim.x + "
+                                     "threadIdx.x");
+    const auto *Body = llvm::dyn_cast<clang::CompoundStmt>(AST.Kernel.getBody());
+    if (!Body || Body->getLBracLoc().isMacroID())
+      return llvm::createStringError("the kernel's body is not a plain block");
+    CooperativePlanner Plan(AST, Group, In.Kernel.Pragma && In.Kernel.Pragma->NoAlias);
+    if (llvm::Error E = Plan.run())
+      return E;
+    if (Plan.loops() == 0)
+      return llvm::createStringError("the kernel has no loop to spread over the lanes");
+    for (const PositionSum &S : Sums) {
+      std::string Position = Group.position(S.Dim);
+      if (!Position.empty() && AST.Rewrite.ReplaceText(S.Sum->getSourceRange(), Position))
+        return unsupported(AST, S.Sum->getBeginLoc(), "cannot rewrite the thread's position");
+    }
+    AST.Rewrite.InsertTextAfterToken(Body->getLBracLoc(), Group.prologue());
+    if (std::string Attributes = Group.kernelAttributes(); !Attributes.empty()) {
+      clang::SourceLocation Name = AST.Kernel.getLocation();
+      if (Name.isMacroID())
+        return llvm::createStringError("the kernel's name comes from a macro");
+      AST.Rewrite.InsertTextBefore(Name, Attributes);
+    }
+    Out.Loops = Plan.loops();
+    Out.Reductions = Plan.reductions();
+    return llvm::Error::success();
+  });
+  if (!Text)
+    return Text.takeError();
+  Out.Unit = Group.needsCooperativeGroups() ? "#include <cooperative_groups.h>\n" + *Text : *Text;
+  return Out;
+}
 
 } // namespace kopt::transform
