@@ -2,6 +2,7 @@
 
 #include "clang-plugin/transforms/AstEdit.h"
 #include "clang-plugin/transforms/AstWalk.h"
+#include "clang-plugin/transforms/TransformSupport.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>
@@ -582,6 +583,29 @@ llvm::Expected<CooperativeRewrite> rewriteCooperative(const TransformInput &In,
     return Text.takeError();
   Out.Unit = Group.needsCooperativeGroups() ? "#include <cooperative_groups.h>\n" + *Text : *Text;
   return Out;
+}
+
+} // namespace kopt::transform
+
+namespace kopt::transform {
+
+bool cooperativeCandidate(const frontend::KernelSummary &Kernel) {
+  const frontend::KernelFeatures &F = Kernel.Features;
+  if (F.Dimensions < 1 || F.Dimensions > 2 || F.Guards.empty() || !F.SharedVariables.empty() ||
+      !F.Barriers.empty() || !F.WarpIntrinsics.empty())
+    return false;
+  for (const std::string &B : F.IndexBuiltins)
+    if (llvm::StringRef(B).starts_with("gridDim"))
+      return false;
+  std::optional<std::array<int64_t, 3>> Block = pragmaBlockDims(Kernel);
+  return !Block || (*Block)[2] == 1;
+}
+
+bool readsY(const frontend::KernelSummary &Kernel) {
+  for (const std::string &B : Kernel.Features.IndexBuiltins)
+    if (llvm::StringRef(B).ends_with(".y"))
+      return true;
+  return false;
 }
 
 } // namespace kopt::transform

@@ -28,7 +28,7 @@ public:
   llvm::StringRef id() const override { return "inner-loop-parallel"; }
 
   std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
-    if (!applicable(Kernel) || Kernel.Features.Loops.empty())
+    if (!cooperativeCandidate(Kernel) || Kernel.Features.Loops.empty())
       return {};
     // Loops whose accesses are a row apart between threads want lanes along
     // the loop (side by side); loops that read along the thread index want
@@ -61,12 +61,12 @@ public:
     llvm::Expected<int64_t> Order = requireParam(Params, "order", {0, 1});
     if (!Order)
       return Order.takeError();
-    if (!applicable(In.Kernel))
+    if (!cooperativeCandidate(In.Kernel))
       return llvm::createStringError(
           "the kernel is not a guarded 1D or 2D kernel without grid-stride loops, shared memory, "
           "barriers or warp intrinsics");
     LaneGroup Group;
-    Group.TwoD = twoD(In.Kernel);
+    Group.TwoD = readsY(In.Kernel);
     if (*Lanes <= 32) {
       Group.Shape = LaneGroup::Kind::Warp;
       Group.Lanes = static_cast<unsigned>(*Lanes);
@@ -87,28 +87,6 @@ public:
                                " reductions)"};
   }
 
-private:
-  static bool twoD(const frontend::KernelSummary &Kernel) {
-    for (const std::string &B : Kernel.Features.IndexBuiltins)
-      if (llvm::StringRef(B).ends_with(".y"))
-        return true;
-    return false;
-  }
-
-  // Threads that differ only in their x (and y) positions, a bounds check
-  // (the extra groups of a rounded grid leave by it), nothing that ties
-  // threads together, and no grid-stride loop.
-  static bool applicable(const frontend::KernelSummary &Kernel) {
-    const frontend::KernelFeatures &F = Kernel.Features;
-    if (F.Dimensions < 1 || F.Dimensions > 2 || F.Guards.empty() || !F.SharedVariables.empty() ||
-        !F.Barriers.empty() || !F.WarpIntrinsics.empty())
-      return false;
-    for (const std::string &B : F.IndexBuiltins)
-      if (llvm::StringRef(B).starts_with("gridDim"))
-        return false;
-    std::optional<std::array<int64_t, 3>> Block = pragmaBlockDims(Kernel);
-    return !Block || (*Block)[2] == 1;
-  }
 };
 } // namespace
 
