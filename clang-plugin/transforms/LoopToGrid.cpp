@@ -38,21 +38,6 @@ namespace {
 constexpr unsigned BlockX = 32, BlockY = 8;
 constexpr llvm::StringLiteral FirstY = "blockIdx.y == 0 && threadIdx.y == 0";
 
-// The for loops that no other loop holds, in source order.
-std::vector<const clang::ForStmt *> outerLoops(const UnitAST &U) {
-  std::vector<const clang::ForStmt *> Out;
-  forEachStmt(U.Kernel.getBody(), [&](const clang::Stmt *X) {
-    const auto *For = llvm::dyn_cast<clang::ForStmt>(X);
-    if (!For)
-      return;
-    for (const clang::Stmt *Up = parentOf(For, U.Ctx); Up; Up = parentOf(Up, U.Ctx))
-      if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt>(Up))
-        return;
-    Out.push_back(For);
-  });
-  return Out;
-}
-
 bool inside(const UnitAST &U, const clang::Stmt *X, const clang::Stmt *Outer) {
   const clang::SourceManager &SM = U.Ctx.getSourceManager();
   return !SM.isBeforeInTranslationUnit(X->getBeginLoc(), Outer->getBeginLoc()) &&

@@ -113,6 +113,20 @@ bool containsLoop(const clang::Stmt *S) {
   return Found;
 }
 
+std::vector<const clang::ForStmt *> outerLoops(const UnitAST &U) {
+  std::vector<const clang::ForStmt *> Out;
+  forEachStmt(U.Kernel.getBody(), [&](const clang::Stmt *X) {
+    const auto *For = llvm::dyn_cast<clang::ForStmt>(X);
+    if (!For)
+      return;
+    for (const clang::Stmt *Up = parentOf(For, U.Ctx); Up; Up = parentOf(Up, U.Ctx))
+      if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::CXXForRangeStmt>(Up))
+        return;
+    Out.push_back(For);
+  });
+  return Out;
+}
+
 bool mentions(const clang::Stmt *S, const clang::VarDecl *V) { return countRefs(S, V) > 0; }
 
 unsigned countRefs(const clang::Stmt *S, const clang::VarDecl *V) {

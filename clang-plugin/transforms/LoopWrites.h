@@ -57,6 +57,8 @@ std::string indexText(const UnitAST &U, const Subscripted &S);
 llvm::Expected<std::vector<Write>> writesIn(const UnitAST &U, const clang::Stmt *S);
 
 bool containsLoop(const clang::Stmt *S);
+// The for loops of the kernel that no other loop holds, in source order.
+std::vector<const clang::ForStmt *> outerLoops(const UnitAST &U);
 bool mentions(const clang::Stmt *S, const clang::VarDecl *V);
 unsigned countRefs(const clang::Stmt *S, const clang::VarDecl *V);
 // Whether S may read memory: a subscript, a dereference or an arrow.
