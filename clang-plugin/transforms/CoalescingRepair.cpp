@@ -32,7 +32,7 @@
 namespace kopt::transform {
 
 namespace {
-constexpr int64_t Columns = 32;          // T: the columns of a tile.
+constexpr int64_t Columns = 32;             // T: the columns of a tile.
 constexpr int64_t SharedBudget = 48 * 1024; // Static shared memory a block may have.
 
 // A read the tile serves: its buffer and index as i * Stride + k + Rest, and
@@ -159,14 +159,16 @@ private:
           continue;
       }
       Linear Rest = Flat.without(I);
-      if (Rest.coefficientOf(Counter.Var) != 1 || (Rest - Rest.without(Counter.Var)).Terms.size() != 1)
+      if (Rest.coefficientOf(Counter.Var) != 1 ||
+          (Rest - Rest.without(Counter.Var)).Terms.size() != 1)
         continue;
       S.Rest = Rest.without(Counter.Var);
       if (!invariantText(S.Stride) || !invariantText(S.Rest) || !everyIteration(A.At))
         continue;
       if (Written.count(A.Root))
         return unsupported(U, A.At->getBeginLoc(),
-                           "the loop writes '" + A.Root->getName() + "', which it reads a row apart");
+                           "the loop writes '" + A.Root->getName() +
+                               "', which it reads a row apart");
       if (!Written.empty() && !NoAliasClause && !A.Root->getType().isRestrictQualified())
         return unsupported(U, A.At->getBeginLoc(),
                            "'" + A.Root->getName() +
@@ -253,7 +255,8 @@ private:
     std::vector<TextEdit> Uses;
     std::string Out;
     llvm::raw_string_ostream OS(Out);
-    OS << "{ // kopt coalescing-repair: " << Reads.size() << " read(s) through shared-memory tiles\n";
+    OS << "{ // kopt coalescing-repair: " << Reads.size()
+       << " read(s) through shared-memory tiles\n";
     for (size_t N = 0; N < Reads.size(); ++N)
       OS << "__shared__ " << Reads[N].Type << " kopt_rows" << N << "[" << B << "][" << T
          << " + 1];\n";

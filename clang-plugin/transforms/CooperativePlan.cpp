@@ -546,8 +546,8 @@ llvm::Expected<CooperativeRewrite> rewriteCooperative(const TransformInput &In,
     if (AST.Kernel.hasAttr<clang::CUDALaunchBoundsAttr>())
       return llvm::createStringError("the kernel has __launch_bounds__");
     std::vector<PositionSum> Sums;
-    if (llvm::Error E = checkGlobalIndexForm(AST, Group.TwoD ? "xy" : "x", /*AllowBlockZ=*/true,
-                                             &Sums))
+    if (llvm::Error E =
+            checkGlobalIndexForm(AST, Group.TwoD ? "xy" : "x", /*AllowBlockZ=*/true, &Sums))
       return E;
     bool X = false;
     for (const PositionSum &S : Sums)

@@ -40,10 +40,11 @@ public:
       Strided |= A.Pattern == frontend::AccessPattern::Strided;
       Coalesced |= A.Pattern == frontend::AccessPattern::Coalesced;
     }
-    std::vector<ParamSet> Rows = {{{"lanes", 32}, {"order", 0}}, {{"lanes", 256}, {"order", 0}},
+    std::vector<ParamSet> Rows = {{{"lanes", 32}, {"order", 0}},
+                                  {{"lanes", 256}, {"order", 0}},
                                   {{"lanes", 8}, {"order", 0}}};
-    std::vector<ParamSet> Columns = {{{"lanes", 4}, {"order", 1}}, {{"lanes", 8}, {"order", 1}},
-                                     {{"lanes", 16}, {"order", 1}}};
+    std::vector<ParamSet> Columns = {
+        {{"lanes", 4}, {"order", 1}}, {{"lanes", 8}, {"order", 1}}, {{"lanes", 16}, {"order", 1}}};
     std::vector<ParamSet> Space = Strided || !Coalesced ? Rows : Columns;
     for (const ParamSet &P : Strided || !Coalesced ? Columns : Rows)
       Space.push_back(P);
@@ -86,7 +87,6 @@ public:
                                " loops spread, " + std::to_string(Out->Reductions) +
                                " reductions)"};
   }
-
 };
 } // namespace
 

@@ -120,7 +120,7 @@ linearize(const clang::Expr *E, const clang::ASTContext &Ctx,
   if (!Bin)
     return std::nullopt;
   std::optional<Linear> L = linearize(Bin->getLHS(), Ctx, ValueOf),
-                       R = linearize(Bin->getRHS(), Ctx, ValueOf);
+                        R = linearize(Bin->getRHS(), Ctx, ValueOf);
   if (!L || !R)
     return std::nullopt;
   switch (Bin->getOpcode()) {

@@ -75,14 +75,16 @@ std::vector<IndexedAccess> AccessIndexer::accessesIn(const clang::Stmt *S) const
     if (const auto *Bin = llvm::dyn_cast<clang::BinaryOperator>(X); Bin && Bin->isAssignmentOp())
       (Bin->isCompoundAssignmentOp() ? ReadWritten : Written)
           .insert(Bin->getLHS()->IgnoreParenImpCasts());
-    if (const auto *Un = llvm::dyn_cast<clang::UnaryOperator>(X); Un && Un->isIncrementDecrementOp())
+    if (const auto *Un = llvm::dyn_cast<clang::UnaryOperator>(X);
+        Un && Un->isIncrementDecrementOp())
       ReadWritten.insert(Un->getSubExpr()->IgnoreParenImpCasts());
   });
   forEachStmt(S, [&](const clang::Stmt *X) {
     const auto *E = llvm::dyn_cast<clang::Expr>(X);
     if (!E || !llvm::isa<clang::ArraySubscriptExpr, clang::UnaryOperator>(E))
       return;
-    if (const auto *Un = llvm::dyn_cast<clang::UnaryOperator>(E); Un && Un->getOpcode() != clang::UO_Deref)
+    if (const auto *Un = llvm::dyn_cast<clang::UnaryOperator>(E);
+        Un && Un->getOpcode() != clang::UO_Deref)
       return;
     // Only the whole p[i][k], not its p[i].
     const clang::Stmt *Up = parentOf(E, U.Ctx);
@@ -275,8 +277,8 @@ enum class Meeting { Never, SameIteration, Maybe };
 
 // Whether access A (in iteration a, or once beside the loop) and access B (in
 // iteration b != a, or beside) can reach one location.
-Meeting meet(const std::vector<Linear> &A, bool AInside, const std::vector<Linear> &B,
-             bool BInside, const clang::VarDecl *V, const Ranges &Known) {
+Meeting meet(const std::vector<Linear> &A, bool AInside, const std::vector<Linear> &B, bool BInside,
+             const clang::VarDecl *V, const Ranges &Known) {
   std::optional<Linear> PinA, PinB;
   bool Same = false;
   for (size_t I = 0; I < A.size(); ++I) {

@@ -85,8 +85,7 @@ public:
     if (Hi)
       Known.addUpper(Counter.Var, Counter.Comparison == "<=" ? *Hi + Linear::constant(1) : *Hi);
     std::vector<IndexedAccess> Inside = Indexer.accessesIn(For.getBody());
-    if (llvm::Error E =
-            checkIndependent(U, Counter.Var, Inside, Outside, Known, NoAlias))
+    if (llvm::Error E = checkIndependent(U, Counter.Var, Inside, Outside, Known, NoAlias))
       return E;
     for (const IndexedAccess &A : Inside)
       if (A.Write)
@@ -175,8 +174,8 @@ private:
       if (Ref && Ref->getDecl() == V && !First)
         First = Ref;
     });
-    const auto *Set = First ? llvm::dyn_cast_or_null<clang::BinaryOperator>(parentOf(First, U.Ctx))
-                            : nullptr;
+    const auto *Set =
+        First ? llvm::dyn_cast_or_null<clang::BinaryOperator>(parentOf(First, U.Ctx)) : nullptr;
     bool Fresh = Set && Body && Set->getOpcode() == clang::BO_Assign && Set->getLHS() == First &&
                  !mentions(Set->getRHS(), V);
     if (Fresh) {
@@ -196,8 +195,7 @@ private:
         Later = Ref->getBeginLoc();
     });
     if (Later)
-      return unsupported(U, *Later,
-                         "'" + V->getName() + "' is read after the loop, which sets it");
+      return unsupported(U, *Later, "'" + V->getName() + "' is read after the loop, which sets it");
     return llvm::Error::success();
   }
 
@@ -210,8 +208,8 @@ private:
     U.Rewrite.InsertTextBefore(Counter.Init->getBeginLoc(), "(");
     U.Rewrite.InsertTextAfterToken(Counter.Init->getEndLoc(),
                                    ") + (" + T + ")(blockIdx.y * blockDim.y + threadIdx.y)");
-    U.Rewrite.ReplaceText(Inc->getSourceRange(), Counter.Var->getName().str() + " += (" + T +
-                                                     ")(gridDim.y * blockDim.y)");
+    U.Rewrite.ReplaceText(Inc->getSourceRange(),
+                          Counter.Var->getName().str() + " += (" + T + ")(gridDim.y * blockDim.y)");
     for (const clang::Stmt *S : FirstYOnly) {
       llvm::Expected<clang::CharSourceRange> Range = statementRange(U, *S);
       if (!Range)
@@ -300,8 +298,8 @@ public:
       return Text.takeError();
     frontend::LaunchMapping Launch;
     Launch.Block = {std::to_string(BlockX), std::to_string(BlockY), "1"};
-    Launch.Grid[0] = "(grid_x * block_x + " + std::to_string(BlockX - 1) + ") / " +
-                     std::to_string(BlockX);
+    Launch.Grid[0] =
+        "(grid_x * block_x + " + std::to_string(BlockX - 1) + ") / " + std::to_string(BlockX);
     Launch.Grid[1] = std::to_string(*YThreads / BlockY);
     return TransformOutput{std::move(*Text), Launch,
                            "the loop at line " + std::to_string(Line) + " over " +

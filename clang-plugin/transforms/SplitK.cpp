@@ -71,11 +71,9 @@ public:
     if (Out->Reductions == 0)
       return llvm::createStringError("the kernel's loops fold nothing: no k range to split");
     return TransformOutput{std::move(Out->Unit), Group.launch(),
-                           Group.describe() + " (" + std::to_string(Out->Loops) +
-                               " loops split, " + std::to_string(Out->Reductions) +
-                               " reductions)"};
+                           Group.describe() + " (" + std::to_string(Out->Loops) + " loops split, " +
+                               std::to_string(Out->Reductions) + " reductions)"};
   }
-
 };
 } // namespace
 

@@ -118,6 +118,51 @@ __global__ void covar(double *symmat, double *data) {
   }
 }
 
+// y = A^T tmp, one thread a column (PolyBench-like: the sum kept in y, macro
+// sizes, y set to zero before the loop).
+#pragma kopt optimize launch(grid: (NY + 255) / 256; block: 256) \
+    buffers(A[NX * NY] in, tmp[NX] in, y[NY] out) noalias
+__global__ void atax_cols(float *A, float *tmp, float *y) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j < NY) {
+    int i;
+    y[j] = 0;
+    for (i = 0; i < NX; i++)
+      y[j] = y[j] + A[i * NY + j] * tmp[i];
+  }
+}
+
+// x2 += a^T y2 over a 2D array, double, an early return (mvt's second half).
+#define NN 96
+#pragma kopt optimize launch(grid: (NN + 63) / 64; block: 64) \
+    buffers(a[NN * NN] in, y2[NN] in, x2[NN] inout) noalias
+__global__ void mvt_cols(const double (*a)[NN], const double *y2, double *x2) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= NN)
+    return;
+  double sum = x2[i];
+  for (int j = 0; j < NN; ++j)
+    sum += a[j][i] * y2[j];
+  x2[i] = sum;
+}
+
+// Column variance from two sums in one loop (sum and sum of squares), j += 1.
+#pragma kopt optimize launch(grid: (cols + 127) / 128; block: 128) args(rows = 52, cols = 80) \
+    buffers(x[rows * cols] in, var[cols] out)
+__global__ void col_var(int rows, int cols, const float *x, float *var) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c < cols) {
+    float s = 0.0f, ss = 0.0f;
+    for (int r = 0; r < rows; r += 1) {
+      float v = x[r * cols + c];
+      s += v;
+      ss += v * v;
+    }
+    float m = s / rows;
+    var[c] = ss / rows - m * m;
+  }
+}
+
 // Refused: a recurrence (Horner's rule) is not a reduction.
 #pragma kopt optimize launch(grid: (n + 255) / 256; block: 256) args(n = 64, m = 30) \
     buffers(c[n * m] in, x[n] in, y[n] out)
