@@ -342,15 +342,10 @@ public:
     unsigned Line = 0;
     size_t Rows = 0;
     llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &AST) -> llvm::Error {
-      if (AST.Kernel.hasAttr<clang::CUDALaunchBoundsAttr>())
-        return llvm::createStringError("the kernel has __launch_bounds__");
-      std::vector<PositionSum> Sums;
-      if (llvm::Error E = checkGlobalIndexForm(AST, "x", /*AllowBlockZ=*/true, &Sums))
-        return E;
-      std::vector<const clang::Expr *> Positions;
-      for (const PositionSum &S : Sums)
-        Positions.push_back(S.Sum);
-      const clang::VarDecl *Position = positionVar(AST, Positions);
+      llvm::Expected<std::vector<const clang::Expr *>> Positions = xPositions(AST);
+      if (!Positions)
+        return Positions.takeError();
+      const clang::VarDecl *Position = positionVar(AST, *Positions);
       if (!Position)
         return llvm::createStringError(
             "the thread's index is not one variable set from blockIdx.x * blockDim.x + "
@@ -360,7 +355,7 @@ public:
         std::optional<LoopCounter> L = loopCounter(*For, AST);
         if (!L)
           continue;
-        Planner Plan(AST, *For, *L, Position, Positions,
+        Planner Plan(AST, *For, *L, Position, *Positions,
                      In.Kernel.Pragma && In.Kernel.Pragma->NoAlias);
         llvm::Error E = Plan.run(*Block);
         if (!E) {
@@ -393,42 +388,8 @@ private:
   // every position of the kernel is that variable's.
   static const clang::VarDecl *positionVar(const UnitAST &U,
                                            llvm::ArrayRef<const clang::Expr *> Sums) {
-    const clang::VarDecl *Found = nullptr;
-    size_t Used = 0;
-    forEachStmt(U.Kernel.getBody(), [&](const clang::Stmt *X) {
-      const auto *D = llvm::dyn_cast<clang::DeclStmt>(X);
-      if (!D)
-        return;
-      for (const clang::Decl *Each : D->decls()) {
-        const auto *V = llvm::dyn_cast<clang::VarDecl>(Each);
-        const clang::Expr *Init = V && V->getInit() ? V->getInit()->IgnoreParenImpCasts() : nullptr;
-        if (!Init)
-          continue;
-        auto IsSum = [&](const clang::Expr *E) {
-          return llvm::is_contained(Sums, E->IgnoreParenImpCasts());
-        };
-        bool Holds = IsSum(Init);
-        if (const auto *Add = llvm::dyn_cast<clang::BinaryOperator>(Init);
-            !Holds && Add && Add->getOpcode() == clang::BO_Add)
-          Holds = (IsSum(Add->getLHS()) && !frontend::dependsOnThreadIndex(Add->getRHS())) ||
-                  (IsSum(Add->getRHS()) && !frontend::dependsOnThreadIndex(Add->getLHS()));
-        if (!Holds)
-          continue;
-        Found = Found ? nullptr : V;
-        ++Used;
-      }
-    });
-    if (Used != 1 || Sums.size() != 1 || !Found || Found->getType()->isReferenceType())
-      return nullptr;
-    bool Assigned = false;
-    forEachStmt(U.Kernel.getBody(), [&](const clang::Stmt *X) {
-      if (const auto *Bin = llvm::dyn_cast<clang::BinaryOperator>(X); Bin && Bin->isAssignmentOp())
-        Assigned |= varOf(Bin->getLHS()) == Found;
-      if (const auto *Un = llvm::dyn_cast<clang::UnaryOperator>(X))
-        Assigned |= (Un->isIncrementDecrementOp() || Un->getOpcode() == clang::UO_AddrOf) &&
-                    varOf(Un->getSubExpr()) == Found;
-    });
-    return Assigned ? nullptr : Found;
+    std::vector<AccessIndexer::PositionVar> Vars = AccessIndexer(U, Sums).positionVars();
+    return Sums.size() == 1 && Vars.size() == 1 ? Vars.front().Var : nullptr;
   }
 };
 } // namespace

@@ -7,6 +7,7 @@
 #include "clang-plugin/transforms/LoopWrites.h"
 
 #include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/Stmt.h>
@@ -14,6 +15,18 @@
 #include <map>
 
 namespace kopt::transform {
+
+llvm::Expected<std::vector<const clang::Expr *>> xPositions(const UnitAST &U) {
+  if (U.Kernel.hasAttr<clang::CUDALaunchBoundsAttr>())
+    return llvm::createStringError("the kernel has __launch_bounds__");
+  std::vector<PositionSum> Sums;
+  if (llvm::Error E = checkGlobalIndexForm(U, "x", /*AllowBlockZ=*/true, &Sums))
+    return E;
+  std::vector<const clang::Expr *> Positions;
+  for (const PositionSum &S : Sums)
+    Positions.push_back(S.Sum);
+  return Positions;
+}
 
 AccessIndexer::AccessIndexer(const UnitAST &AST, llvm::ArrayRef<const clang::Expr *> Positions)
     : U(AST), PositionSums(Positions.begin(), Positions.end()) {
@@ -175,20 +188,19 @@ void AccessIndexer::addBound(Ranges &R, const clang::Expr *Cond, bool Exit) cons
   }
 }
 
-Ranges AccessIndexer::rangesAt(const clang::Stmt &S) const {
-  Ranges R;
-  // Variables set from a thread position: at least the constant added.
+std::vector<AccessIndexer::PositionVar> AccessIndexer::positionVars() const {
+  std::vector<PositionVar> Out;
   forEachStmt(U.Kernel.getBody(), [&](const clang::Stmt *X) {
     const auto *D = llvm::dyn_cast<clang::DeclStmt>(X);
     if (!D)
       return;
     for (const clang::Decl *Each : D->decls()) {
       const auto *V = llvm::dyn_cast<clang::VarDecl>(Each);
-      if (!V || !V->getInit() || Assigned.count(V))
+      if (!V || !V->getInit() || Assigned.count(V) || V->getType()->isReferenceType())
         continue;
       const clang::Expr *Init = V->getInit()->IgnoreParenImpCasts();
       if (PositionSums.count(Init)) {
-        R.addLower(V, Linear());
+        Out.push_back({V, nullptr});
         continue;
       }
       const auto *Add = llvm::dyn_cast<clang::BinaryOperator>(Init);
@@ -196,12 +208,23 @@ Ranges AccessIndexer::rangesAt(const clang::Stmt &S) const {
         continue;
       for (int Swap = 0; Swap < 2; ++Swap) {
         const clang::Expr *Sum = (Swap ? Add->getRHS() : Add->getLHS())->IgnoreParenImpCasts();
-        std::optional<Linear> C = linear(Swap ? Add->getLHS() : Add->getRHS());
-        if (PositionSums.count(Sum) && C && C->isConstant())
-          R.addLower(V, *C);
+        const clang::Expr *Added = Swap ? Add->getLHS() : Add->getRHS();
+        if (PositionSums.count(Sum) && !frontend::dependsOnThreadIndex(Added))
+          Out.push_back({V, Added});
       }
     }
   });
+  return Out;
+}
+
+Ranges AccessIndexer::rangesAt(const clang::Stmt &S) const {
+  Ranges R;
+  // Variables set from a thread position: at least the constant added.
+  for (const PositionVar &P : positionVars()) {
+    std::optional<Linear> C = P.Added ? linear(P.Added) : Linear();
+    if (C && C->isConstant())
+      R.addLower(P.Var, *C);
+  }
   // The checks a thread passed to reach S.
   llvm::Expected<std::vector<PathStep>> Path = pathFromBody(U, S);
   if (!Path) {

@@ -50,6 +50,15 @@ public:
   std::optional<Linear> linear(const clang::Expr *E) const;
   bool assigned(const clang::VarDecl *V) const { return Assigned.count(V) > 0; }
 
+  // A variable that never changes after its initializer, a position plus
+  // Added (null for nothing), where Added is the same for every thread:
+  // int j1 = blockIdx.x * blockDim.x + threadIdx.x + 1.
+  struct PositionVar {
+    const clang::VarDecl *Var = nullptr;
+    const clang::Expr *Added = nullptr;
+  };
+  std::vector<PositionVar> positionVars() const;
+
 private:
   const clang::Expr *valueOf(const clang::VarDecl *V) const;
   void addBound(Ranges &R, const clang::Expr *Cond, bool Exit) const;
@@ -58,6 +67,11 @@ private:
   std::set<const clang::Expr *> PositionSums;
   std::set<const clang::VarDecl *> Assigned; // Assigned or incremented anywhere.
 };
+
+// The kernel's x positions, blockIdx.x * blockDim.x + threadIdx.x; fails where
+// it reads the thread geometry in any other way (blockIdx.z aside) or has
+// __launch_bounds__ (the transforms that need this change the block).
+llvm::Expected<std::vector<const clang::Expr *>> xPositions(const UnitAST &U);
 
 // Fails at the first pair of accesses that may meet: Inside runs once an
 // iteration of the loop over Counter (its range in Known), Outside once

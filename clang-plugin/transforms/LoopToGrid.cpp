@@ -14,10 +14,9 @@
 // (the y threads never wait for each other).
 //   ythreads: the y threads of the grid (the launch gets 32 x 8 blocks).
 //   loop:     which loop outside all other loops, in source order.
-#include "clang-plugin/pragma/ClauseParser.h"
-#include "clang-plugin/pragma/PragmaClauses.h"
 #include "clang-plugin/transforms/AstEdit.h"
 #include "clang-plugin/transforms/AstWalk.h"
+#include "clang-plugin/transforms/CooperativePlan.h"
 #include "clang-plugin/transforms/GuardHoisting.h"
 #include "clang-plugin/transforms/LoopIndependence.h"
 #include "clang-plugin/transforms/LoopWrites.h"
@@ -31,6 +30,7 @@
 #include <clang/AST/Stmt.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Rewrite/Core/Rewriter.h>
+#include <llvm/Support/Regex.h>
 
 namespace kopt::transform {
 
@@ -237,13 +237,18 @@ public:
     if (!applicable(Kernel))
       return {};
     std::vector<ParamSet> Space;
-    int64_t Loop = 0;
-    for (const frontend::LoopFeature &L : Kernel.Features.Loops) {
-      if (L.Depth != 0)
+    int64_t Loop = -1;
+    const std::vector<frontend::LoopFeature> &Loops = Kernel.Features.Loops;
+    for (size_t N = 0; N < Loops.size(); ++N) {
+      const frontend::LoopFeature &L = Loops[N];
+      if (L.Depth != 0 || L.LoopKind != frontend::LoopFeature::Kind::For)
+        continue;
+      ++Loop;
+      if (!worthGrid(Kernel, N))
         continue;
       // Enough y threads for every iteration where the pragma tells the trip
       // count, else a few sizes.
-      std::optional<int64_t> Trip = tripCount(Kernel, L);
+      std::optional<int64_t> Trip = pragmaIntValue(Kernel, L.Bound);
       std::vector<int64_t> Sizes = {1024, 256};
       if (Trip)
         Sizes = {std::clamp<int64_t>(roundUp(*Trip), 64, 8192),
@@ -252,7 +257,6 @@ public:
         if (std::find(Space.begin(), Space.end(), ParamSet{{"loop", Loop}, {"ythreads", Y}}) ==
             Space.end())
           Space.push_back({{"loop", Loop}, {"ythreads", Y}});
-      ++Loop;
     }
     return Space;
   }
@@ -273,14 +277,9 @@ public:
                                      "loops, shared memory, barriers or warp intrinsics");
     unsigned Line = 0;
     llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &AST) -> llvm::Error {
-      if (AST.Kernel.hasAttr<clang::CUDALaunchBoundsAttr>())
-        return llvm::createStringError("the kernel has __launch_bounds__");
-      std::vector<PositionSum> Sums;
-      if (llvm::Error E = checkGlobalIndexForm(AST, "x", /*AllowBlockZ=*/true, &Sums))
-        return E;
-      std::vector<const clang::Expr *> Positions;
-      for (const PositionSum &S : Sums)
-        Positions.push_back(S.Sum);
+      llvm::Expected<std::vector<const clang::Expr *>> Positions = xPositions(AST);
+      if (!Positions)
+        return Positions.takeError();
       std::vector<const clang::ForStmt *> Loops = outerLoops(AST);
       if (*Which < 0 || static_cast<size_t>(*Which) >= Loops.size())
         return llvm::createStringError("the kernel has no loop %lld outside all other loops",
@@ -291,7 +290,7 @@ public:
         return unsupported(AST, For.getBeginLoc(),
                            "a loop that is not for (int j = E0; j < E1; j++)");
       Line = AST.line(For.getBeginLoc());
-      Planner Plan(AST, For, *L, Positions, In.Kernel.Pragma && In.Kernel.Pragma->NoAlias);
+      Planner Plan(AST, For, *L, *Positions, In.Kernel.Pragma && In.Kernel.Pragma->NoAlias);
       return Plan.run();
     });
     if (!Text)
@@ -314,42 +313,27 @@ private:
     return P;
   }
 
-  // The trip count of L where the pragma's args give its bounds.
-  static std::optional<int64_t> tripCount(const frontend::KernelSummary &Kernel,
-                                          const frontend::LoopFeature &L) {
-    if (!Kernel.Pragma)
-      return std::nullopt;
-    frontend::NumberBindings Args = frontend::resolveArgValues(*Kernel.Pragma);
-    auto Value = [&](const std::string &Text) -> std::optional<int64_t> {
-      llvm::Expected<frontend::ClauseExpr> E = frontend::parseExprText(Text);
-      if (!E) {
-        llvm::consumeError(E.takeError());
-        return std::nullopt;
-      }
-      llvm::Expected<frontend::ClauseNumber> V = frontend::evaluateNumber(*E, Args);
-      if (!V) {
-        llvm::consumeError(V.takeError());
-        return std::nullopt;
-      }
-      const int64_t *Int = std::get_if<int64_t>(&*V);
-      return Int ? std::optional<int64_t>(*Int) : std::nullopt;
-    };
-    std::optional<int64_t> Bound = Value(L.Bound);
-    if (!Bound)
-      return std::nullopt;
-    return *Bound;
+  // Whether the outermost loop Loops[N] holds a loop, or writes an element
+  // that moves with its counter: a loop of outputs rather than one sum.
+  static bool worthGrid(const frontend::KernelSummary &Kernel, size_t N) {
+    const std::vector<frontend::LoopFeature> &Loops = Kernel.Features.Loops;
+    size_t End = N + 1;
+    while (End < Loops.size() && Loops[End].Depth > 0)
+      ++End;
+    if (End > N + 1)
+      return true;
+    llvm::Regex Counter("(^|[^A-Za-z0-9_])" + llvm::Regex::escape(Loops[N].InductionVar) +
+                        "([^A-Za-z0-9_]|$)");
+    for (const frontend::MemoryAccess &A : Kernel.Features.Accesses)
+      if (A.Write && A.Loop == static_cast<int>(N) && !Loops[N].InductionVar.empty() &&
+          Counter.match(A.Index))
+        return true;
+    return false;
   }
 
   static bool applicable(const frontend::KernelSummary &Kernel) {
-    const frontend::KernelFeatures &F = Kernel.Features;
-    if (F.Dimensions != 1 || F.Guards.empty() || !F.SharedVariables.empty() ||
-        !F.Barriers.empty() || !F.WarpIntrinsics.empty() || F.Loops.empty())
-      return false;
-    for (const std::string &B : F.IndexBuiltins)
-      if (llvm::StringRef(B).starts_with("gridDim"))
-        return false;
-    std::optional<std::array<int64_t, 3>> Block = pragmaBlockDims(Kernel);
-    return !Block || ((*Block)[1] == 1 && (*Block)[2] == 1);
+    return cooperativeCandidate(Kernel) && Kernel.Features.Dimensions == 1 &&
+           !Kernel.Features.Loops.empty();
   }
 };
 } // namespace

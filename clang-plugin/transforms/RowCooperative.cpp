@@ -9,8 +9,6 @@
 // thread 0. Anything else (scans, loops carrying other state, while loops) is
 // refused: a wrong rewrite is worse than none. inner-loop-parallel does the
 // same with warps, 2D kernels and columns.
-#include "clang-plugin/pragma/ClauseParser.h"
-#include "clang-plugin/pragma/PragmaClauses.h"
 #include "clang-plugin/transforms/AstEdit.h"
 #include "clang-plugin/transforms/CooperativePlan.h"
 #include "clang-plugin/transforms/GlobalIndex.h"
@@ -109,21 +107,7 @@ private:
   static std::optional<int64_t> longestRowLoop(const frontend::KernelSummary &Kernel) {
     if (!Kernel.Pragma)
       return std::nullopt;
-    frontend::NumberBindings Args = frontend::resolveArgValues(*Kernel.Pragma);
-    auto Value = [&](const std::string &Text) -> std::optional<int64_t> {
-      llvm::Expected<frontend::ClauseExpr> E = frontend::parseExprText(Text);
-      if (!E) {
-        llvm::consumeError(E.takeError());
-        return std::nullopt;
-      }
-      llvm::Expected<frontend::ClauseNumber> V = frontend::evaluateNumber(*E, Args);
-      if (!V) {
-        llvm::consumeError(V.takeError());
-        return std::nullopt;
-      }
-      const int64_t *Int = std::get_if<int64_t>(&*V);
-      return Int ? std::optional<int64_t>(*Int) : std::nullopt;
-    };
+    auto Value = [&](const std::string &Text) { return pragmaIntValue(Kernel, Text); };
     int64_t Longest = 0;
     for (const frontend::LoopFeature &L : Kernel.Features.Loops) {
       if (L.Depth != 0)
