@@ -581,7 +581,7 @@ llvm::Expected<CooperativeRewrite> rewriteCooperative(const TransformInput &In,
   });
   if (!Text)
     return Text.takeError();
-  Out.Unit = Group.needsCooperativeGroups() ? "#include <cooperative_groups.h>\n" + *Text : *Text;
+  Out.Unit = std::move(*Text);
   return Out;
 }
 

@@ -46,7 +46,7 @@ private:
 // The whole rewrite for a kernel whose threads differ only in their global x
 // (and, where Group.TwoD, y) positions, blockIdx * blockDim + threadIdx: the
 // plan above, the positions the group's, the prologue, the kernel's
-// attributes and, for clusters, <cooperative_groups.h>.
+// attributes.
 struct CooperativeRewrite {
   std::string Unit;
   unsigned Loops = 0, Reductions = 0;

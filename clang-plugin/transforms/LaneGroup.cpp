@@ -50,7 +50,7 @@ std::string LaneGroup::sync() const {
   case Kind::Block:
     return "__syncthreads();";
   case Kind::Cluster:
-    return "kopt_cluster.sync();";
+    return "__cluster_barrier_arrive();\n__cluster_barrier_wait();";
   }
   return "";
 }
@@ -59,8 +59,7 @@ std::string LaneGroup::prologue() const {
   if (Shape == Kind::Block)
     return "";
   if (Shape == Kind::Cluster)
-    return "\ncooperative_groups::cluster_group kopt_cluster = cooperative_groups::this_cluster();"
-           "\nconst unsigned kopt_rank = kopt_cluster.block_rank();"
+    return "\nconst unsigned kopt_rank = __clusterRelativeBlockRank();"
            "\nconst unsigned kopt_lane = kopt_rank * blockDim.x + threadIdx.x;";
   unsigned R = Lanes, Apart = 32 / R;
   if (!Interleaved || R == 32) {
@@ -129,12 +128,14 @@ std::string LaneGroup::reduce(const std::string &T, const std::string &Var, cons
   // Then the blocks of the cluster: each block's total at its rank, read by
   // every thread from every block in rank order.
   std::string Xred = "kopt_xred" + str(Site);
+  auto Remote = [&](const std::string &Rank) {
+    return "*(" + T + " *)__cluster_map_shared_rank(&" + Xred + "[" + Rank + "], " + Rank + ")";
+  };
   OS << "__shared__ " << T << " " << Xred << "[" << Lanes << "];\nif (threadIdx.x == 0)\n  " << Xred
-     << "[kopt_rank] = kopt_v;\nkopt_cluster.sync();\nkopt_v = *kopt_cluster.map_shared_rank(&"
-     << Xred << "[0], 0);\nfor (unsigned kopt_r = 1; kopt_r < " << Lanes
-     << "u; ++kopt_r)\n  kopt_v = "
-     << combine(How, "kopt_v", "*kopt_cluster.map_shared_rank(&" + Xred + "[kopt_r], kopt_r)")
-     << ";\nkopt_cluster.sync();\n"
+     << "[kopt_rank] = kopt_v;\n"
+     << sync() << "\nkopt_v = " << Remote("0") << ";\nfor (unsigned kopt_r = 1; kopt_r < " << Lanes
+     << "u; ++kopt_r)\n  kopt_v = " << combine(How, "kopt_v", Remote("kopt_r")) << ";\n"
+     << sync() << "\n"
      << Var << " = kopt_v;\n}";
   return Out;
 }

@@ -10,8 +10,10 @@
 //            shared memory; waits by __syncthreads().
 //   Cluster: every thread of S blocks of one thread block cluster (sm_90); a
 //            block reduction, then the S block totals through distributed
-//            shared memory; waits by cluster.sync(). Shared arrays are indexed
-//            by the block's rank in the cluster.
+//            shared memory (__cluster_map_shared_rank); waits by the cluster
+//            barrier. Shared arrays are indexed by the block's rank in the
+//            cluster. The sm_90 intrinsics, not cooperative groups: the change
+//            stays inside the kernel's definition, with nothing to include.
 // Every lane of a group ends a reduction with the same value, so code outside
 // the cooperative loops computes the same in every lane.
 #pragma once
@@ -51,10 +53,8 @@ struct LaneGroup {
                      unsigned Site) const;
   // What follows the reductions after one loop.
   std::string afterReductions() const;
-  // Text to put before the kernel's name (__cluster_dims__), and whether the
-  // unit needs <cooperative_groups.h>.
+  // Text to put before the kernel's name (__cluster_dims__).
   std::string kernelAttributes() const;
-  bool needsCooperativeGroups() const { return Shape == Kind::Cluster; }
   // The launch for the original's (grid, block).
   frontend::LaunchMapping launch() const;
   // "a warp of 8 lanes a thread", for summaries.
