@@ -84,6 +84,8 @@ const FactInfo Table[] = {
     {"shared_bytes_per_block", Num, true, "shared memory per block, bytes"},
     {"block_size", Num, true, "threads per block of the launch"},
     {"grid_size", Num, true, "blocks of the launch"},
+    {"threads_launched", Num, true,
+     "threads of the launch (block_size x grid_size); an H100 holds 270336 at once"},
     {"bytes_moved", Num, true, "DRAM bytes read and written per launch"},
     {"l1_hit_rate_pct", Num, true, "L1 (l1tex) sector hit rate, %"},
     {"l2_hit_rate_pct", Num, true, "L2 sector hit rate, %"},
@@ -358,6 +360,10 @@ Facts factsFor(const KernelFeatures &F, const ProfileMetrics &Metrics) {
   for (const auto &[Name, Value] : Metrics)
     if (const FactInfo *Info = findFact(Name); Info && Info->Metric)
       Out.set(Name, Value);
+  // The parallelism a launch offers, for skills that add threads.
+  auto Block = Metrics.find("block_size"), Grid = Metrics.find("grid_size");
+  if (Block != Metrics.end() && Grid != Metrics.end())
+    Out.set("threads_launched", Block->second * Grid->second);
   return Out;
 }
 

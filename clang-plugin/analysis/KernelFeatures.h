@@ -61,7 +61,8 @@ struct RepeatedAccess {
   unsigned Count = 0; // Accesses in the loop body with this address.
 };
 
-// An if condition comparing a thread-index-derived value with a parameter.
+// An if condition comparing a thread-index-derived value with a parameter or a
+// constant (a macro size); Params is empty for a constant.
 struct BoundsGuard {
   std::string Condition; // The comparison as written: "i < n".
   std::vector<std::string> Params;

@@ -136,8 +136,16 @@ private:
 llvm::Expected<clang::CharSourceRange> statementRange(const UnitAST &U, const clang::Stmt &S) {
   const clang::SourceManager &SM = U.Ctx.getSourceManager();
   clang::SourceLocation Begin = S.getBeginLoc(), End = S.getEndLoc();
-  if (Begin.isMacroID() || End.isMacroID())
-    return unsupported(U, SM.getExpansionLoc(Begin), "the statement comes from a macro");
+  if (Begin.isMacroID() || End.isMacroID()) {
+    // A statement that starts or ends with a macro (x /= SCALE;) is its
+    // invocation's text; one inside a macro's expansion has none.
+    clang::CharSourceRange File = clang::Lexer::makeFileCharRange(
+        clang::CharSourceRange::getTokenRange(Begin, End), SM, U.Ctx.getLangOpts());
+    if (File.isInvalid())
+      return unsupported(U, SM.getExpansionLoc(Begin), "the statement comes from a macro");
+    Begin = File.getBegin();
+    End = SM.getExpansionRange(End).getEnd();
+  }
   clang::SourceLocation After = clang::Lexer::getLocForEndOfToken(End, 0, SM, U.Ctx.getLangOpts());
   if (endsWithSemicolon(S)) {
     std::optional<clang::Token> Next = clang::Lexer::findNextToken(End, SM, U.Ctx.getLangOpts());
@@ -204,11 +212,18 @@ std::optional<CountedLoop> countedLoop(const clang::ForStmt &For, const UnitAST 
   if (!Decl || !Decl->isSingleDecl())
     return std::nullopt;
   const auto *V = llvm::dyn_cast<clang::VarDecl>(Decl->getSingleDecl());
-  if (!V || !V->getInit() || !V->getType()->isIntegerType())
+  if (!V || !V->getInit())
+    return std::nullopt;
+  return countedLoopWith(For, U, V, V->getInit());
+}
+
+std::optional<CountedLoop> countedLoopWith(const clang::ForStmt &For, const UnitAST &U,
+                                           const clang::VarDecl *V, const clang::Expr *Init) {
+  if (!V->getType()->isIntegerType())
     return std::nullopt;
   CountedLoop L;
   L.Var = V;
-  L.Init = V->getInit();
+  L.Init = Init;
   const auto *Cond = llvm::dyn_cast_or_null<clang::BinaryOperator>(
       For.getCond() ? For.getCond()->IgnoreParenImpCasts() : nullptr);
   if (!Cond || (Cond->getOpcode() != clang::BO_LT && Cond->getOpcode() != clang::BO_LE) ||
@@ -218,13 +233,27 @@ std::optional<CountedLoop> countedLoop(const clang::ForStmt &For, const UnitAST 
   L.Bound = Cond->getRHS();
   L.Comparison = Cond->getOpcode() == clang::BO_LT ? "<" : "<=";
   const clang::Expr *Inc = For.getInc() ? For.getInc()->IgnoreParenImpCasts() : nullptr;
+  auto IsV = [&](const clang::Expr *E) {
+    const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(E->IgnoreParenImpCasts());
+    return Ref && Ref->getDecl() == V;
+  };
+  auto IsOne = [&](const clang::Expr *E) {
+    std::optional<llvm::APSInt> One = E->getIntegerConstantExpr(U.Ctx);
+    return One && *One == 1;
+  };
+  // j++, ++j, j += 1, j = j + 1, j = 1 + j.
   bool StepOne = false;
   if (const auto *Un = llvm::dyn_cast_or_null<clang::UnaryOperator>(Inc))
-    StepOne = Un->isIncrementOp();
-  else if (const auto *Bin = llvm::dyn_cast_or_null<clang::BinaryOperator>(Inc))
+    StepOne = Un->isIncrementOp() && IsV(Un->getSubExpr());
+  else if (const auto *Bin = llvm::dyn_cast_or_null<clang::BinaryOperator>(Inc);
+           Bin && IsV(Bin->getLHS())) {
+    const auto *Add = llvm::dyn_cast<clang::BinaryOperator>(Bin->getRHS()->IgnoreParenImpCasts());
     if (Bin->getOpcode() == clang::BO_AddAssign)
-      if (std::optional<llvm::APSInt> One = Bin->getRHS()->getIntegerConstantExpr(U.Ctx))
-        StepOne = *One == 1;
+      StepOne = IsOne(Bin->getRHS());
+    else if (Bin->getOpcode() == clang::BO_Assign && Add && Add->getOpcode() == clang::BO_Add)
+      StepOne = (IsV(Add->getLHS()) && IsOne(Add->getRHS())) ||
+                (IsOne(Add->getLHS()) && IsV(Add->getRHS()));
+  }
   if (!StepOne || L.Init->HasSideEffects(U.Ctx) || L.Bound->HasSideEffects(U.Ctx) ||
       frontend::referencesVar(L.Bound, V))
     return std::nullopt;

@@ -60,6 +60,10 @@ struct CountedLoop {
   std::string Comparison; // "<" or "<=".
 };
 std::optional<CountedLoop> countedLoop(const clang::ForStmt &For, const UnitAST &U);
+// The same checks of the condition and step for a counter V that starts at
+// Init, wherever V is declared.
+std::optional<CountedLoop> countedLoopWith(const clang::ForStmt &For, const UnitAST &U,
+                                           const clang::VarDecl *V, const clang::Expr *Init);
 
 // The loop statement as it stands in its block: the AttributedStmt around a
 // loop under '#pragma unroll', else the loop.

@@ -4,3 +4,5 @@ set_tests_properties(gpu.all PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
 # ctest runs them in this directory (CMAKE_CURRENT_LIST_DIR is not set here).
 add_test(gpu.llm-loop "llm-loop.sh" "../../../bin/kopt" "llm")
 set_tests_properties(gpu.llm-loop PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+add_test(gpu.parallel-transforms "parallel-transforms.sh" "../../../bin/kopt" "parallel-kernels.cu")
+set_tests_properties(gpu.parallel-transforms PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)

@@ -182,6 +182,12 @@ TEST(KernelFacts, MetricsAreTakenByTheirNamesOnly) {
   EXPECT_EQ(X.get("loops"), 0); // A static fact is not overridden by a "metric".
 }
 
+TEST(KernelFacts, ThreadsLaunchedComeFromTheLaunch) {
+  EXPECT_EQ(factsFor(saxpy(), {{"block_size", 256}, {"grid_size", 8}}).get("threads_launched"),
+            2048);
+  EXPECT_FALSE(factsFor(saxpy(), {{"block_size", 256}}).get("threads_launched"));
+}
+
 TEST(KernelFacts, TheTableIsConsistent) {
   std::set<std::string> Names;
   for (const FactInfo &I : knownFacts()) {

@@ -223,7 +223,8 @@ TEST(ShippedSkills, LoadAndCoverTheMechanicalTransforms) {
   for (const char *Id :
        {"launch-bounds", "unroll", "restrict-readonly", "scalar-replacement", "fast-math",
         "block-size", "thread-coarsening", "vectorize", "thread-mapping-swap", "smem-tiling",
-        "register-blocking", "row-cooperative"}) {
+        "register-blocking", "row-cooperative", "inner-loop-parallel", "loop-to-grid", "split-k",
+        "coalescing-repair"}) {
     const Skill *S = L->find(Id);
     ASSERT_NE(S, nullptr) << Id;
     EXPECT_EQ(S->Transform, Id);
