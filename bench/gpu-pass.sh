@@ -7,8 +7,10 @@
 # with nvcc alone, both run; 3. PyTorch eager times and
 # the naive suite built with nvcc and with kcc (which optimizes on each cache
 # miss, BUDGET per kernel). Everything it measures lands in OUT_DIR.
-# STEPS (default tests,rate,app,eager,suite; also overhead) picks the parts, so that a long pass can
-# be split over several device calls; SUITE_TIMEOUT bounds the suite (seconds).
+# STEPS (default tests,rate,app,eager,suite; also overhead and textbook) picks the parts, so
+# that a long pass can be split over several device calls; SUITE_TIMEOUT bounds the suite
+# (seconds). textbook: bench/textbook's files TEXTBOOK_ONLY (default all) through kcc at
+# TEXTBOOK_BUDGET a kernel (default 60s), within TEXTBOOK_TIMEOUT seconds (default 560).
 set -uo pipefail
 steps=${STEPS:-tests,rate,app,eager,suite}
 suite_timeout=${SUITE_TIMEOUT:-330}
@@ -70,6 +72,17 @@ if want overhead; then
     examples/app/main.cu -- -O3 -arch=sm_90 -c > "$out/overhead.txt" 2>&1
   tail -6 "$out/overhead.txt" >> "$out/pass.txt"
   kopt cache stats | grep direct >> "$out/pass.txt"
+fi
+
+if want textbook; then
+  echo "== textbook suite (${TEXTBOOK_ONLY:-all}, budget ${TEXTBOOK_BUDGET:-60s})" >> "$out/pass.txt"
+  timeout "${TEXTBOOK_TIMEOUT:-560}" python3 bench/suite.py --suite textbook --kcc "$prefix/bin/kcc" \
+    ${TEXTBOOK_ONLY:+--only "$TEXTBOOK_ONLY"} --jobs 8 --build-dir "$work/textbook" \
+    --out-md "$out/textbook.md" --out-json "$out/textbook.json" \
+    --kopt-budget="${TEXTBOOK_BUDGET:-60s}" --kopt-cache-dir="$work/textbook-cache" \
+    --kopt-verbose > "$out/textbook.log" 2>&1
+  echo "textbook exit $?" >> "$out/pass.txt"
+  grep -i "geomean\|geometric" "$out/textbook.md" >> "$out/pass.txt" 2>/dev/null
 fi
 
 want suite || { cat "$out/pass.txt"; exit 0; }

@@ -21,11 +21,7 @@ inline thread_local dim3 blockIdx, threadIdx, blockDim, gridDim;
 
 typedef int cudaError_t;
 enum { cudaSuccess = 0 };
-enum cudaMemcpyKind {
-  cudaMemcpyHostToDevice,
-  cudaMemcpyDeviceToHost,
-  cudaMemcpyDeviceToDevice
-};
+enum cudaMemcpyKind { cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice };
 typedef int *cudaEvent_t;
 
 inline const char *cudaGetErrorString(cudaError_t) { return "cpu emulation"; }

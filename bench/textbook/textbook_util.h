@@ -14,8 +14,7 @@
 namespace textbook {
 
 // The values bench::uniformBuffer(N, Seed, Lo, Hi) holds, on the host.
-inline std::vector<float> uniformHost(size_t N, uint64_t Seed, float Lo = -1.0f,
-                                      float Hi = 1.0f) {
+inline std::vector<float> uniformHost(size_t N, uint64_t Seed, float Lo = -1.0f, float Hi = 1.0f) {
   std::vector<float> Host(N);
   for (size_t I = 0; I < N; ++I)
     Host[I] = bench::uniformAt(Seed, I, Lo, Hi);
@@ -54,8 +53,8 @@ template <class T> T *snapshot(const T *Src, size_t N) {
 template <class T>
 bench::CheckResult checkAll(const T *Dev, const std::vector<double> &Ref, double Rtol,
                             double Atol) {
-  return bench::checkOutput(Dev, Ref.size(), Ref.size(), [&](size_t I) { return Ref[I]; }, Rtol,
-                            Atol);
+  return bench::checkOutput(
+      Dev, Ref.size(), Ref.size(), [&](size_t I) { return Ref[I]; }, Rtol, Atol);
 }
 
 // Host values widened to double: the starting point of a reference that repeats a
