@@ -17,9 +17,8 @@ namespace {
 std::string fileName(llvm::StringRef Build) {
   std::string Out;
   for (char C : Build)
-    Out += (std::isalnum(static_cast<unsigned char>(C)) || C == '-' || C == '_' || C == '.')
-               ? C
-               : '_';
+    Out +=
+        (std::isalnum(static_cast<unsigned char>(C)) || C == '-' || C == '_' || C == '.') ? C : '_';
   return Out.substr(0, 120);
 }
 

@@ -14,14 +14,10 @@ std::string digestOf(const std::string &Canonical) {
 
 CacheKey makeCacheKey(const CacheKeyInputs &In) {
   // JSON escapes every value, so no input can forge another's field.
-  nlohmann::ordered_json Key = {{"key_format", KeyFormat},
-                                {"unit", In.UnitHash},
-                                {"environment", In.Environment},
-                                {"clauses", In.Clauses},
-                                {"arch", In.Arch},
-                                {"cuda", In.CudaVersion},
-                                {"device_flags", In.DeviceFlags},
-                                {"kopt", In.KoptVersion}};
+  nlohmann::ordered_json Key = {
+      {"key_format", KeyFormat},        {"unit", In.UnitHash},   {"environment", In.Environment},
+      {"clauses", In.Clauses},          {"arch", In.Arch},       {"cuda", In.CudaVersion},
+      {"device_flags", In.DeviceFlags}, {"kopt", In.KoptVersion}};
   std::string Canonical = Key.dump();
   return {digestOf(Canonical), Canonical};
 }

@@ -15,11 +15,12 @@ namespace kopt::memory {
 inline constexpr int KeyFormat = 2;
 
 struct CacheKeyInputs {
-  std::string UnitHash;                 // KernelUnit::Hash ("sha256:..."): the unit's text.
-  std::string Clauses;                  // Canonical text of the clauses that affect the result.
-  std::string Arch;                     // The real target: "sm_90".
-  std::string CudaVersion;              // "13.0"
-  std::vector<std::string> DeviceFlags; // Device code-generation flags, normalized (NvccDeviceFlags.h).
+  std::string UnitHash;    // KernelUnit::Hash ("sha256:..."): the unit's text.
+  std::string Clauses;     // Canonical text of the clauses that affect the result.
+  std::string Arch;        // The real target: "sm_90".
+  std::string CudaVersion; // "13.0"
+  std::vector<std::string>
+      DeviceFlags; // Device code-generation flags, normalized (NvccDeviceFlags.h).
   std::string KoptVersion;
   // KernelUnit::Environment: the macro definitions the unit sees from outside its text.
   std::vector<std::string> Environment = {};

@@ -174,7 +174,8 @@ llvm::Error ResultCache::rekey(const ListedEntry &From, const CacheKey &NewKey,
                {"from_text", From.Stored->Key.Canonical},
                {"date", Date},
                {"kopt", KoptVersion}};
-  if (llvm::Error Err = writeFileAtomically(entryPath(Root, NewKey.Digest), serializeEntry(NewKey, E)))
+  if (llvm::Error Err =
+          writeFileAtomically(entryPath(Root, NewKey.Digest), serializeEntry(NewKey, E)))
     return Err;
   if (From.File.Digest != NewKey.Digest)
     if (std::error_code EC = llvm::sys::fs::remove(From.File.Path))

@@ -19,9 +19,9 @@ MissExplanation explainMiss(const ResultCache &Cache, llvm::StringRef Kernel,
     if (!L.Stored || L.Stored->Entry.KernelName != Kernel)
       continue;
     KeyDifference D = compareKeys(L.Stored->Key.Canonical, Wanted.Canonical);
-    bool Better = !Best.Nearest || D.distance() < Best.Difference.distance() ||
-                  (D.distance() == Best.Difference.distance() &&
-                   L.File.LastUse > Best.Nearest->File.LastUse);
+    bool Better =
+        !Best.Nearest || D.distance() < Best.Difference.distance() ||
+        (D.distance() == Best.Difference.distance() && L.File.LastUse > Best.Nearest->File.LastUse);
     if (Better) {
       Best.Difference = std::move(D);
       Best.Nearest = std::move(L);

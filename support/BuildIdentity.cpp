@@ -35,8 +35,8 @@ std::optional<ProcessInfo> readProcess(long Pid) {
 }
 
 bool isBuildTool(llvm::StringRef Name) {
-  static constexpr llvm::StringLiteral Tools[] = {
-      "ninja", "samu", "make", "gmake", "cmake", "ctest", "scons", "meson", "bazel", "buck2"};
+  static constexpr llvm::StringLiteral Tools[] = {"ninja", "samu",  "make",  "gmake", "cmake",
+                                                  "ctest", "scons", "meson", "bazel", "buck2"};
   for (llvm::StringRef T : Tools)
     if (Name == T)
       return true;

@@ -24,9 +24,9 @@ namespace kopt::frontend {
 // A device pass: its condition, and what the runtime reports for a function
 // whose code came from it, on the architecture the variant was verified for.
 struct ArchGuard {
-  std::string Condition;  // "defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900 && ..."
-  int PtxVersion = 0;     // 90 for compute_90.
-  int BinaryVersion = 0;  // 90 for sm_90.
+  std::string Condition; // "defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900 && ..."
+  int PtxVersion = 0;    // 90 for compute_90.
+  int BinaryVersion = 0; // 90 for sm_90.
 };
 
 // One pass's code: the guard and the variant's code for it.

@@ -25,11 +25,12 @@ public:
   explicit CommandLineMacroTests(const clang::Preprocessor &P) : PP(P) {}
 
   // Each such name with the files (expansion locations) where it was looked at.
-  void forEach(llvm::function_ref<void(const clang::IdentifierInfo &, llvm::ArrayRef<clang::FileID>)>
-                   Visit) const;
+  void forEach(
+      llvm::function_ref<void(const clang::IdentifierInfo &, llvm::ArrayRef<clang::FileID>)> Visit)
+      const;
 
-  void MacroExpands(const clang::Token &Name, const clang::MacroDefinition &,
-                    clang::SourceRange, const clang::MacroArgs *) override {
+  void MacroExpands(const clang::Token &Name, const clang::MacroDefinition &, clang::SourceRange,
+                    const clang::MacroArgs *) override {
     saw(Name);
   }
   void Defined(const clang::Token &Name, const clang::MacroDefinition &,

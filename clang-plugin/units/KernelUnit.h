@@ -33,7 +33,7 @@ struct KernelUnit {
   // the command line, the compiler or a system header), and for each
   // command-line macro that a header the unit includes looks at. Sorted.
   std::vector<std::string> Environment;
-  SourceSpan Definition;           // The kernel's definition in the main file.
+  SourceSpan Definition; // The kernel's definition in the main file.
 };
 
 // Text with trailing whitespace removed from every line, blank lines dropped

@@ -409,8 +409,8 @@ std::string definitionText(const clang::IdentifierInfo &Name, const clang::Macro
     for (const clang::IdentifierInfo *Param : MI.params()) {
       if (Text.back() != '(')
         Text += ',';
-      Text += MI.isC99Varargs() && Param->getName() == "__VA_ARGS__" ? "..."
-                                                                       : Param->getName().str();
+      Text +=
+          MI.isC99Varargs() && Param->getName() == "__VA_ARGS__" ? "..." : Param->getName().str();
     }
     if (MI.isGNUVarargs())
       Text += "...";

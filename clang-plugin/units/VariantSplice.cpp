@@ -206,8 +206,8 @@ std::string originalName(llvm::StringRef KernelName) {
 // definition, the renamed variants' definitions and the dispatching launches.
 llvm::Error spliceGuarded(llvm::StringRef OriginalText, llvm::StringRef Path,
                           llvm::ArrayRef<const VariantSplice *> Group,
-                          std::vector<KernelReplacement> &Definitions,
-                          std::vector<Edit> &Launches, bool &Dispatches) {
+                          std::vector<KernelReplacement> &Definitions, std::vector<Edit> &Launches,
+                          bool &Dispatches) {
   const VariantSplice &First = *Group.front();
   const std::string &Kernel = First.Variant.KernelName;
   std::vector<GuardedCode> InPlace;
@@ -220,7 +220,8 @@ llvm::Error spliceGuarded(llvm::StringRef OriginalText, llvm::StringRef Path,
       continue;
     }
     RenamedSplices.push_back(S);
-    auto It = llvm::find_if(Renamed, [&](const auto &R) { return R.first == S->Variant.VariantName; });
+    auto It =
+        llvm::find_if(Renamed, [&](const auto &R) { return R.first == S->Variant.VariantName; });
     if (It == Renamed.end())
       Renamed.push_back({S->Variant.VariantName, {G}});
     else

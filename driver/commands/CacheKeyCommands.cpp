@@ -15,8 +15,8 @@
 #include "driver/config/CacheConfig.h"
 #include "driver/nvcc/NvccDeviceFlags.h"
 #include "driver/nvcc/NvccDevicePasses.h"
-#include "driver/optimize/KernelOptimization.h"
 #include "driver/nvcc/NvccLocator.h"
+#include "driver/optimize/KernelOptimization.h"
 #include "kopt/Version.h"
 #include "memory/MissExplanation.h"
 
@@ -56,8 +56,7 @@ llvm::Expected<KeyCommand> prepare(std::vector<std::string> Args, bool ReadOnly)
   }
   if (C.File.empty())
     return llvm::createStringError("no input file");
-  llvm::Expected<KoptOptions> Options =
-      koptOptionsFor(Own, llvm::sys::path::parent_path(C.File));
+  llvm::Expected<KoptOptions> Options = koptOptionsFor(Own, llvm::sys::path::parent_path(C.File));
   if (!Options)
     return Options.takeError();
   if (!Own.empty())
@@ -85,8 +84,8 @@ llvm::Expected<std::vector<frontend::KernelSummary>> parse(const std::string &Fi
 }
 
 bool wanted(const KeyCommand &C, const frontend::KernelSummary &K) {
-  return K.Pragma && (!C.Kernel || K.Name == *C.Kernel ||
-                      frontend::unqualifiedName(K.Name) == *C.Kernel);
+  return K.Pragma &&
+         (!C.Kernel || K.Name == *C.Kernel || frontend::unqualifiedName(K.Name) == *C.Kernel);
 }
 
 // The key's components in a line, as `explain` shows them.
@@ -217,9 +216,8 @@ int rekey(KeyCommand &C) {
     llvm::outs() << "Re-keyed " << Where << " to " << New.Digest.substr(0, 8) << "\n";
     ++Moved;
   }
-  llvm::outs() << "Re-keyed " << Moved << " entr" << (Moved == 1 ? "y" : "ies") << " of "
-               << C.File << (Failed ? ", " + std::to_string(Failed) + " could not be" : "")
-               << "\n";
+  llvm::outs() << "Re-keyed " << Moved << " entr" << (Moved == 1 ? "y" : "ies") << " of " << C.File
+               << (Failed ? ", " + std::to_string(Failed) + " could not be" : "") << "\n";
   return Failed ? 1 : 0;
 }
 } // namespace

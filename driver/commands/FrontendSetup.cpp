@@ -42,8 +42,8 @@ std::optional<std::string> parseArch(const std::vector<std::string> &NvccFlags,
 }
 } // namespace
 
-llvm::Expected<frontend::CudaParseSetup>
-frontendSetupFor(const std::vector<std::string> &NvccFlags, std::string *ArchNote) {
+llvm::Expected<frontend::CudaParseSetup> frontendSetupFor(const std::vector<std::string> &NvccFlags,
+                                                          std::string *ArchNote) {
   llvm::Expected<std::string> Nvcc = locateRealNvcc(NvccSearchEnvironment::current());
   if (!Nvcc)
     return Nvcc.takeError();

@@ -143,8 +143,8 @@ variantFor(const frontend::KernelSummary &K, llvm::StringRef Text, const TuConte
 // that pass's guard. A variant that no pass can take is said why (verbose).
 llvm::Expected<std::vector<frontend::VariantSplice>>
 splicesFor(const frontend::KernelSummary &K, llvm::StringRef Text, const TuContext &Tu,
-           const std::vector<NvccDevicePass> &Passes,
-           llvm::ArrayRef<VariantProvider *> Providers, FrontEndLog &Log) {
+           const std::vector<NvccDevicePass> &Passes, llvm::ArrayRef<VariantProvider *> Providers,
+           FrontEndLog &Log) {
   std::map<std::string, frontend::VariantSplice> ByArch;
   for (const std::string &Arch : realArchitectures(Passes)) {
     TuContext ForArch = Tu;
@@ -178,8 +178,10 @@ splicesFor(const frontend::KernelSummary &K, llvm::StringRef Text, const TuConte
     Out.push_back(std::move(S));
   }
   for (const auto &[Arch, S] : ByArch)
-    Log.verboseNote(Tu.where(K) + Arch + ": its variant is not used: no device pass of this "
-                    "compile builds " + Arch + " alone from its own architecture");
+    Log.verboseNote(Tu.where(K) + Arch +
+                    ": its variant is not used: no device pass of this "
+                    "compile builds " +
+                    Arch + " alone from its own architecture");
   return Out;
 }
 

@@ -21,8 +21,7 @@ llvm::Expected<std::string> createRewriteFile(const std::optional<std::string> &
   Dir += ".kopt";
   Temps.add(std::string(Dir));
   if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
-    return llvm::createStringError(EC, "cannot create '%s': %s", Dir.c_str(),
-                                   EC.message().c_str());
+    return llvm::createStringError(EC, "cannot create '%s': %s", Dir.c_str(), EC.message().c_str());
   llvm::SmallString<256> Path(Dir);
   llvm::sys::path::append(Path, Name);
   Temps.add(std::string(Path));

@@ -10,11 +10,15 @@ namespace kopt::driver {
 namespace {
 
 // Options whose value (the last one given) or presence is kept as given.
-constexpr llvm::StringLiteral LastValue[] = {"maxrregcount",          "dopt",
-                                             "Ofast-compile",         "jump-table-density",
+constexpr llvm::StringLiteral LastValue[] = {"maxrregcount",           "dopt",
+                                             "Ofast-compile",          "jump-table-density",
                                              "device-stack-protector", "sanitize"};
-constexpr llvm::StringLiteral Flags[] = {"extra-device-vectorization", "restrict",
-                                         "dlink-time-opt", "lto", "gen-opt-lto", "device-debug"};
+constexpr llvm::StringLiteral Flags[] = {"extra-device-vectorization",
+                                         "restrict",
+                                         "dlink-time-opt",
+                                         "lto",
+                                         "gen-opt-lto",
+                                         "device-debug"};
 
 // The floating-point switches and their values without and with --use_fast_math.
 struct MathSwitch {

@@ -39,9 +39,10 @@ public:
   memory::ResultCache &cache() { return Cache; }
 
 private:
-  llvm::Expected<std::optional<memory::CacheEntry>>
-  optimizeOnMiss(const frontend::KernelSummary &K, const TuContext &Tu,
-                 const memory::CacheKey &Key, const std::string &Miss);
+  llvm::Expected<std::optional<memory::CacheEntry>> optimizeOnMiss(const frontend::KernelSummary &K,
+                                                                   const TuContext &Tu,
+                                                                   const memory::CacheKey &Key,
+                                                                   const std::string &Miss);
   // Why this machine cannot optimize for Arch now, or "" where it can.
   std::string cannotOptimize(const TuContext &Tu);
   memory::ResultCache Cache;

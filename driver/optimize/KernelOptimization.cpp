@@ -2,9 +2,9 @@
 
 #include "agents/LlmOptimizer.h"
 #include "clang-plugin/pragma/PragmaJson.h"
+#include "driver/nvcc/NvccDeviceFlags.h"
 #include "driver/optimize/BaselineFacts.h"
 #include "driver/optimize/SkillRetrieval.h"
-#include "driver/nvcc/NvccDeviceFlags.h"
 #include "driver/optimize/WorkloadFromKernel.h"
 #include "evaluator/WorkerProtocol.h"
 #include "kopt/Version.h"

@@ -38,7 +38,7 @@ struct KernelJob {
   std::string Engine = "skills";        // Resolved (EngineSelection.h): skills or llm.
   std::optional<agents::LlmConfig> Llm; // For llm.
   double BudgetSeconds = 120;           // The pragma's budget(...) overrides these.
-  double MaxSeconds = 1e300;            // What the build has left (its build budget): caps the time.
+  double MaxSeconds = 1e300; // What the build has left (its build budget): caps the time.
   unsigned BudgetEvaluations = 40;
   int64_t BudgetTokens = 200000; // The llm engine's.
   std::string ExperiencePath;    // The experience store (empty: in memory only).

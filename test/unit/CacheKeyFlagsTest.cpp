@@ -55,11 +55,30 @@ TEST(DeviceCodegenFlags, WhatFastMathImpliesIsNotRepeated) {
 }
 
 TEST(DeviceCodegenFlags, HostOnlyAndOutputFlagsAreOut) {
-  EXPECT_EQ(flagsOf(with({"-O3", "-DNDEBUG", "-g", "-lineinfo", "-Xcompiler", "-fPIC,-Wall",
-                          "-ccbin", "g++", "-Iinclude", "-isystem", "/opt/x", "-MD", "-MF",
-                          "k.d", "--expt-relaxed-constexpr", "-Wno-deprecated-gpu-targets",
-                          "-x", "cu", "--keep", "--keep-dir", "tmp", "-std=c++20",
-                          "--extended-lambda", "-m64"})),
+  EXPECT_EQ(flagsOf(with({"-O3",
+                          "-DNDEBUG",
+                          "-g",
+                          "-lineinfo",
+                          "-Xcompiler",
+                          "-fPIC,-Wall",
+                          "-ccbin",
+                          "g++",
+                          "-Iinclude",
+                          "-isystem",
+                          "/opt/x",
+                          "-MD",
+                          "-MF",
+                          "k.d",
+                          "--expt-relaxed-constexpr",
+                          "-Wno-deprecated-gpu-targets",
+                          "-x",
+                          "cu",
+                          "--keep",
+                          "--keep-dir",
+                          "tmp",
+                          "-std=c++20",
+                          "--extended-lambda",
+                          "-m64"})),
             std::vector<std::string>{});
   EXPECT_EQ(flagsOf(with({"-O0"})), flagsOf(with({"-O3"})));
 }
@@ -121,11 +140,9 @@ TEST(NvccDevicePasses, GuardsNameOnePassEach) {
   NvccDevicePass Plain{"compute_90", {"sm_90"}, true};
   NvccDevicePass Specific{"compute_90a", {"sm_90a"}, true};
   NvccDevicePass Family{"compute_100f", {"sm_100f"}, true};
-  EXPECT_EQ(Plain.guard(),
-            "defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900 && "
-            "!defined(__CUDA_ARCH_FAMILY_SPECIFIC__)");
-  EXPECT_EQ(Specific.guard(),
-            "defined(__CUDA_ARCH_SPECIFIC__) && __CUDA_ARCH_SPECIFIC__ == 900");
+  EXPECT_EQ(Plain.guard(), "defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900 && "
+                           "!defined(__CUDA_ARCH_FAMILY_SPECIFIC__)");
+  EXPECT_EQ(Specific.guard(), "defined(__CUDA_ARCH_SPECIFIC__) && __CUDA_ARCH_SPECIFIC__ == 900");
   EXPECT_EQ(Family.guard(), "defined(__CUDA_ARCH_FAMILY_SPECIFIC__) && "
                             "__CUDA_ARCH_FAMILY_SPECIFIC__ == 1000 && "
                             "!defined(__CUDA_ARCH_SPECIFIC__)");
@@ -165,8 +182,7 @@ TEST(CacheKeyFor, ChangesExactlyWithWhatChangesTheKernel) {
   EXPECT_NE(Scaled.Digest, Debug.Digest);
   EXPECT_EQ(kopt::memory::compareKeys(Debug.Canonical, Scaled.Canonical).reason(),
             "macro SCALE differs: this compile has SCALE=3, the entry's had SCALE=2");
-  kopt::memory::CacheKey Fast =
-      keyOf(Code, {"-DSCALE=2"}, with({"-DSCALE=2", "-use_fast_math"}));
+  kopt::memory::CacheKey Fast = keyOf(Code, {"-DSCALE=2"}, with({"-DSCALE=2", "-use_fast_math"}));
   EXPECT_EQ(kopt::memory::compareKeys(Debug.Canonical, Fast.Canonical).reason(),
             "flag --use_fast_math differs: this compile has --use_fast_math, the entry's had none");
   kopt::memory::CacheKey Sm80 = keyOf(Code, {"-DSCALE=2"}, with({"-DSCALE=2"}), "sm_80");

@@ -161,14 +161,16 @@ TEST(KernelUnit, DeviceVariablesAndExternC) {
 // The environment: what the unit means beyond its text. The snippet parse
 // defines __global__ and __device__ on the command line, so they are in it.
 namespace {
-std::vector<std::string> environmentOf(llvm::StringRef Code, const std::vector<std::string> &Flags) {
+std::vector<std::string> environmentOf(llvm::StringRef Code,
+                                       const std::vector<std::string> &Flags) {
   std::string Diags;
   std::optional<KernelUnit> U = unitOf(Code, "k", &Diags, Flags);
   EXPECT_TRUE(U) << Diags;
   std::vector<std::string> Env;
   if (U)
     for (const std::string &E : U->Environment)
-      if (!llvm::StringRef(E).starts_with("__global__") && !llvm::StringRef(E).starts_with("__device__"))
+      if (!llvm::StringRef(E).starts_with("__global__") &&
+          !llvm::StringRef(E).starts_with("__device__"))
         Env.push_back(E);
   return Env;
 }

@@ -22,8 +22,8 @@ using namespace kopt::memory;
 
 namespace {
 CacheKeyInputs inputs() {
-  return {"sha256:abc", "launch(grid: 4; block: 256)", "sm_90", "13.0", {"--maxrregcount=32"},
-          "0.1.0"};
+  return {"sha256:abc", "launch(grid: 4; block: 256)", "sm_90",
+          "13.0",       {"--maxrregcount=32"},         "0.1.0"};
 }
 
 CacheEntry sampleEntry(const std::string &Name = "saxpy") {
