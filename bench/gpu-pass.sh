@@ -66,12 +66,12 @@ if want eager; then
 fi
 
 if want overhead; then
-  # kcc against nvcc with a warm cache: the first run records direct mode's manifest.
+  # kcc against nvcc with a warm cache in direct mode (the script warms its own user
+  # cache, checks that kcc takes a direct hit, and fails otherwise); goal <= 1.10.
   echo "== compile overhead, examples/app/main.cu (committed cache)" >> "$out/pass.txt"
-  python3 bench/compile_overhead.py --kcc "$prefix/bin/kcc" --runs 7 --self-runs 0 \
-    examples/app/main.cu -- -O3 -arch=sm_90 -c > "$out/overhead.txt" 2>&1
+  python3 bench/compile_overhead.py --kcc "$prefix/bin/kcc" --runs 15 --self-runs 0 \
+    examples/app/main.cu -- -O3 -arch=sm_90 > "$out/overhead.txt" 2>&1
   tail -6 "$out/overhead.txt" >> "$out/pass.txt"
-  kopt cache stats | grep direct >> "$out/pass.txt"
 fi
 
 if want textbook; then

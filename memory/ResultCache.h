@@ -97,6 +97,11 @@ public:
   llvm::Expected<uint64_t> exportTo(llvm::StringRef Dir, std::vector<std::string> &Skipped) const;
   // Copies every valid entry of Dir into the user cache.
   llvm::Expected<uint64_t> importFrom(llvm::StringRef Dir, std::vector<std::string> &Skipped);
+  // Moves a listed entry (user or project cache) to NewKey in the same
+  // directory, its records unchanged and its old key kept in Rekeyed
+  // (CacheEntry.h); the old file goes. `kopt cache rekey` decides NewKey.
+  llvm::Error rekey(const ListedEntry &From, const CacheKey &NewKey, const std::string &Date,
+                    const std::string &KoptVersion);
 
   const CacheConfig &config() const { return Config; }
 

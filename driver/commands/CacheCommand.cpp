@@ -177,14 +177,25 @@ int transfer(memory::ResultCache &Cache, bool Export, const std::string &Dir) {
 }
 
 int usage(llvm::StringRef Why) {
-  reportError("kopt",
-              Why.str() + "; usage: kopt cache [--kopt-OPTION=V] " +
-                  "ls [--remote]|show KEY|stats|-s|clear|gc|export DIR|import DIR|push [DIR]");
+  reportError("kopt", Why.str() + "; usage: kopt cache [--kopt-OPTION=V] " +
+                          "ls [--remote]|show KEY|stats|-s|clear|gc|export DIR|import DIR|"
+                          "push [DIR]|explain FILE|rekey FILE");
   return 1;
 }
 } // namespace
 
 int runCache(const std::vector<std::string> &Arguments) {
+  // explain and rekey read the .kopt.yaml of their FILE, not the current directory's.
+  for (size_t I = 0; I < Arguments.size(); ++I) {
+    if (llvm::StringRef(Arguments[I]).starts_with("--kopt-"))
+      continue;
+    if (Arguments[I] == "explain" || Arguments[I] == "rekey") {
+      std::vector<std::string> Rest = Arguments;
+      Rest.erase(Rest.begin() + I);
+      return runCacheKeyCommand(Arguments[I], Rest);
+    }
+    break;
+  }
   std::vector<std::string> Args = Arguments;
   llvm::Expected<memory::ResultCache> Cache = openCache(Args);
   if (!Cache) {

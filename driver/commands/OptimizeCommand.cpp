@@ -142,7 +142,7 @@ int runOptimizeWith(const std::vector<std::string> &Arguments, const EvaluatorFa
       Status = 1;
       continue;
     }
-    memory::CacheKey Key = cacheKeyFor(*K, Setup->GpuArch, Loaded->Flags, Loaded->File);
+    memory::CacheKey Key = cacheKeyFor(*K, Setup->GpuArch, Loaded->Flags);
     std::string RemoteWarning;
     if (llvm::Error E = (*Cache).store(Key, Result->Entry, &RemoteWarning))
       llvm::errs() << Tool << ": warning: not cached: " << llvm::toString(std::move(E)) << "\n";

@@ -10,7 +10,9 @@ static const Subcommand Table[] = {
     {"optimize", "optimize FILE [--kernel K] [--kopt-OPTION]... [-- FLAGS]",
      "optimize annotated kernels on the GPU and store the results in kcc's cache", runOptimize},
     {"cache", "cache ls|show K|stats|-s|gc|...",
-     "the result cache (also clear, export DIR, import DIR; -s: summary)", runCache},
+     "the result cache (also clear, export DIR, import DIR, explain FILE, rekey FILE; -s: "
+     "summary)",
+     runCache},
     {"transform", "transform FILE --kernel K (--apply ID[:k=v,...] | --list) [-- FLAGS]",
      "apply mechanical transforms to a kernel's unit, or list their parameter spaces",
      runTransform},

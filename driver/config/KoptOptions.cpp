@@ -25,6 +25,12 @@ const OptionSpec Table[] = {
      "skills: mechanical verified transforms (no network); llm: a language model over HTTP; "
      "auto: llm where it is configured, else skills"},
     {"budget", OptionKind::Duration, "120s", {}, "wall time to optimize one kernel (ms, s, m, h)"},
+    {"build_budget",
+     OptionKind::Duration,
+     "30m",
+     {},
+     "wall time all of one build's compiles may spend optimizing together (one `make` or "
+     "`ninja` run; $KOPT_BUILD_ID names a build explicitly)"},
     {"cache_dir",
      OptionKind::Path,
      "",

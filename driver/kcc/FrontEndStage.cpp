@@ -15,9 +15,10 @@ namespace {
 constexpr llvm::StringLiteral FailurePrefix = "kopt rewrite-tu: error: ";
 // The options kopt's side reads; the rest (keep) are kcc's own.
 constexpr llvm::StringLiteral Passed[] = {
-    "mode",          "engine",       "budget",           "cache_dir", "cache_max_size",
-    "project_cache", "llm_provider", "llm_base_url",     "llm_model", "llm_api_key_env",
-    "llm_timeout",   "llm_retries",  "llm_token_budget", "strict",    "verbose"};
+    "mode",         "engine",           "budget",          "build_budget",
+    "cache_dir",    "cache_max_size",   "project_cache",   "llm_provider",
+    "llm_base_url", "llm_model",        "llm_api_key_env", "llm_timeout",
+    "llm_retries",  "llm_token_budget", "strict",          "verbose"};
 } // namespace
 
 std::string koptToolPath(const GetEnvFn &GetEnv) {

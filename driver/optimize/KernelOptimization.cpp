@@ -2,6 +2,7 @@
 
 #include "agents/LlmOptimizer.h"
 #include "clang-plugin/pragma/PragmaJson.h"
+#include "driver/nvcc/NvccDeviceFlags.h"
 #include "driver/optimize/BaselineFacts.h"
 #include "driver/optimize/SkillRetrieval.h"
 #include "driver/optimize/WorkloadFromKernel.h"
@@ -15,6 +16,7 @@
 #include <llvm/Support/Format.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <ctime>
 
 namespace kopt::driver {
@@ -38,12 +40,6 @@ std::string canonicalClauses(const frontend::KernelSummary &K) {
   return J.dump();
 }
 
-std::string utcNow() {
-  std::time_t T = std::time(nullptr);
-  char Buffer[32];
-  std::strftime(Buffer, sizeof(Buffer), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&T));
-  return Buffer;
-}
 memory::Outcome experienceOutcome(evaluator::Verdict V) {
   switch (V) {
   case evaluator::Verdict::Faster:
@@ -63,23 +59,37 @@ memory::Outcome experienceOutcome(evaluator::Verdict V) {
 
 } // namespace
 
-memory::CacheKey cacheKeyFor(const frontend::KernelSummary &Kernel, llvm::StringRef Arch,
-                             const std::vector<std::string> &NvccFlags, llvm::StringRef File) {
+std::string utcNow() {
+  std::time_t T = std::time(nullptr);
+  char Buffer[32];
+  std::strftime(Buffer, sizeof(Buffer), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&T));
+  return Buffer;
+}
+
+memory::CacheKeyInputs cacheKeyInputsFor(const frontend::KernelSummary &Kernel,
+                                         llvm::StringRef Arch,
+                                         const std::vector<std::string> &NvccFlags) {
   memory::CacheKeyInputs In;
   In.UnitHash = Kernel.Unit.Hash;
+  In.Environment = Kernel.Unit.Environment;
   In.Clauses = canonicalClauses(Kernel);
   In.Arch = Arch.str();
   In.CudaVersion = cudaVersion();
-  // The unit compiles with these; include paths are left out (the unit's text
-  // holds what the user's headers contribute).
-  for (const std::string &O : unitCompileOptions(NvccFlags, File))
-    if (!llvm::StringRef(O).starts_with("-I"))
-      In.CodegenFlags.push_back(O);
-  for (const std::string &F : NvccFlags)
-    if (llvm::StringRef(F).starts_with("-O") || F == "-G" || F == "--device-debug")
-      In.CodegenFlags.push_back(F);
+  if (llvm::Expected<NvccCommandLine> Cmd = parseExpandedNvccFlags(NvccFlags)) {
+    In.DeviceFlags = deviceCodegenFlags(
+        *Cmd, {!Kernel.Unit.Includes.empty(), hasExtendedLambda(Kernel.Unit.Text)});
+  } else {
+    // nvcc rejects this command line; keyed on all of it, it matches nothing else.
+    llvm::consumeError(Cmd.takeError());
+    In.DeviceFlags = NvccFlags;
+  }
   In.KoptVersion = Version;
-  return memory::makeCacheKey(In);
+  return In;
+}
+
+memory::CacheKey cacheKeyFor(const frontend::KernelSummary &Kernel, llvm::StringRef Arch,
+                             const std::vector<std::string> &NvccFlags) {
+  return memory::makeCacheKey(cacheKeyInputsFor(Kernel, Arch, NvccFlags));
 }
 
 llvm::Expected<KernelJob> jobFor(const frontend::KernelSummary &Kernel, std::string File,
@@ -122,6 +132,7 @@ JobBudget budgetOf(const KernelJob &Job) {
     if (K.Pragma->Budget->Tokens)
       B.Tokens = *K.Pragma->Budget->Tokens;
   }
+  B.Seconds = std::min(B.Seconds, Job.MaxSeconds);
   return B;
 }
 
@@ -180,6 +191,11 @@ runLlmEngine(const KernelJob &Job, const evaluator::Workload &W, const JobBudget
   return agents::optimizeWithLlm(R, **Model, Eval, Progress);
 }
 
+} // namespace
+
+double jobSeconds(const KernelJob &Job) { return budgetOf(Job).Seconds; }
+
+namespace {
 // Whether long-term memory learns from an attempt. An llm variant that does
 // not compile or verify says more about the model's code than about the
 // skill, so the llm engine's attempts count only once verified.
