@@ -75,6 +75,29 @@ const char *const Defaults[] = {
     "smsp__warp_issue_stalled_lg_throttle_per_warp_active.pct",
     "smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct",
     "smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct",
+    // Floating-point work, for the arithmetic intensity (ProfileFacts.h).
+    "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
+};
+
+// What the planner's priors read first (throughputs, occupancy, DRAM bytes and
+// floating-point work), for kernels whose every replay pass costs time.
+const char *const Core[] = {
+    "gpu__time_duration.sum",
+    "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+    "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+    "sm__warps_active.avg.pct_of_peak_sustained_active",
+    "dram__bytes.sum",
+    "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
 };
 
 // A CUPTI parameter block: zeroed, its structSize set (the ABI's version).
@@ -99,6 +122,7 @@ Profile Profile::unavailable(llvm::StringRef Reason) {
 }
 
 llvm::ArrayRef<const char *> defaultProfileMetrics() { return Defaults; }
+llvm::ArrayRef<const char *> coreProfileMetrics() { return Core; }
 
 Profile profileFromValues(llvm::ArrayRef<std::string> Names, llvm::ArrayRef<double> Values) {
   Profile P;

@@ -49,6 +49,7 @@ memory::Outcome experienceOutcome(evaluator::Verdict V) {
   case evaluator::Verdict::Faster:
     return memory::Outcome::Faster;
   case evaluator::Verdict::NotFaster:
+  case evaluator::Verdict::Promising: // Never confirmed: no win.
     return memory::Outcome::NotFaster;
   case evaluator::Verdict::CompileError:
     return memory::Outcome::CompileError;
