@@ -141,10 +141,10 @@ runSkillsEngine(const KernelJob &Job, const evaluator::Workload &W, const JobBud
   if (K.Pragma && K.Pragma->Skills)
     for (const frontend::SkillToggle &T : *K.Pragma->Skills)
       (T.Enabled ? R.Forced : R.Disabled).push_back(T.Id);
-  R.Rank = [&](const evaluator::Baseline &B) {
+  R.Plan = [&](const evaluator::Baseline &B) {
     if (Log && !B.Counters.available())
       *Log << "  (no profile: " << B.Counters.Error << ")\n";
-    return rankedTransforms(K, baselineMetrics(B, W.Launch), Experience, Log);
+    return planInputs(baselineMetrics(B, W.Launch), Experience, B.Device.Name, Log);
   };
   return agents::optimizeKernel(R, Eval, Progress);
 }
@@ -190,6 +190,44 @@ bool teachesExperience(const KernelJob &Job, const agents::Attempt &A) {
   return Job.Engine != "llm" || A.Result == evaluator::Verdict::Faster ||
          A.Result == evaluator::Verdict::NotFaster;
 }
+
+// Each attempt's last step as an observation: the skill and parameters, the
+// gain over the variant it was applied to, and the kernel's facts.
+std::vector<memory::Observation> observations(const KernelJob &Job, const agents::OptimizeResult &O,
+                                              const memory::FactVector &Facts,
+                                              llvm::StringRef Kind) {
+  std::vector<memory::Observation> Out;
+  for (const agents::Attempt &A : O.Trajectory) {
+    if (!teachesExperience(Job, A))
+      continue;
+    auto [Skill, Params] = llvm::StringRef(A.Steps.back()).split(':');
+    memory::Observation Obs;
+    Obs.Skill = Skill.str();
+    Obs.Params = Params.str();
+    Obs.Kind = Kind.str();
+    Obs.Device = O.Original.Device.Name;
+    Obs.Facts = Facts;
+    Obs.Result = experienceOutcome(A.Result);
+    Obs.Gain = A.ParentSpeedup > 0 ? A.Speedup / A.ParentSpeedup : 0;
+    Out.push_back(std::move(Obs));
+  }
+  return Out;
+}
+
+// How many evaluations the kernel got and what they cost.
+nlohmann::json evaluationSummary(const agents::OptimizeResult &O) {
+  unsigned Count = 0;
+  double Total = 0, Longest = 0;
+  for (const agents::Attempt &A : O.Trajectory)
+    if (A.Evaluated) {
+      ++Count;
+      Total += A.EvalSeconds;
+      Longest = std::max(Longest, A.EvalSeconds);
+    }
+  return {{"count", Count},         {"variants", O.Trajectory.size()},
+          {"seconds", Total},       {"mean_seconds", Count ? Total / Count : 0.0},
+          {"max_seconds", Longest}, {"loop_seconds", O.Seconds}};
+}
 } // namespace
 
 llvm::Expected<KernelJobResult>
@@ -207,11 +245,16 @@ optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::
     *Log << "  [" << llvm::format("%2u", Index) << " " << llvm::format("%6.1f", A.Seconds) << "s] "
          << llvm::format("%-48s", llvm::join(A.Steps, " + ").c_str()) << " "
          << llvm::format("%-15s", spelling(A.Result).str().c_str());
-    if (A.Result == evaluator::Verdict::Faster || A.Result == evaluator::Verdict::NotFaster)
+    if (A.Speedup > 0 &&
+        (A.Result == evaluator::Verdict::Faster || A.Result == evaluator::Verdict::NotFaster ||
+         A.Result == evaluator::Verdict::Promising))
       *Log << llvm::format("%6.2fx", A.Speedup);
     else
       *Log << "       ";
-    *Log << "  best " << llvm::format("%.2fx", Best) << "\n";
+    *Log << "  best " << llvm::format("%.2fx", Best);
+    if (A.Evaluated)
+      *Log << llvm::format("  (%.1fs)", A.EvalSeconds);
+    *Log << "\n";
     Log->flush();
   };
   JobBudget Budget = budgetOf(Job);
@@ -221,17 +264,13 @@ optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::
   if (!Optimized)
     return Optimized.takeError();
 
-  // Long-term memory learns from the attempts: their last step's skill, on
-  // this kind of kernel and this device.
-  std::string Kind = memory::kernelKind(K.Features);
-  for (const agents::Attempt &A : Optimized->Trajectory) {
-    if (!teachesExperience(Job, A))
-      continue;
-    llvm::StringRef Skill = llvm::StringRef(A.Steps.back()).split(':').first;
-    if (llvm::Error E = Experience.record(Skill, Kind, Optimized->Original.Device.Name,
-                                          experienceOutcome(A.Result), A.Speedup))
-      llvm::consumeError(std::move(E)); // Experience is advisory; the result stands.
-  }
+  // Long-term memory learns from the attempts: their last step's skill and
+  // parameters, on a kernel with these facts, on this device.
+  memory::FactVector Facts = memory::factVector(
+      memory::factsFor(K.Features, baselineMetrics(Optimized->Original, W->Launch)));
+  if (llvm::Error E = Experience.recordAll(
+          observations(Job, *Optimized, Facts, memory::kernelKind(K.Features))))
+    llvm::consumeError(std::move(E)); // Experience is advisory; the result stands.
 
   KernelJobResult Out;
   Out.Optimized = std::move(*Optimized);
@@ -240,7 +279,7 @@ optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::
   E.KernelName = K.Name;
   E.Variant = O.Best;
   E.Speedup = O.Best ? O.BestOutcome.Speedup : 1.0;
-  E.Timing = {{"original", O.Original.Timing}};
+  E.Timing = {{"original", O.Original.Timing}, {"evaluations", evaluationSummary(O)}};
   if (O.Best) {
     E.Timing["variant"] = O.BestOutcome.Variant;
     E.Timing["original_interleaved"] = O.BestOutcome.Original;
@@ -254,6 +293,8 @@ optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::
                             {"hash", A.Hash},
                             {"verdict", spelling(A.Result).str()},
                             {"speedup", A.Speedup},
+                            {"seconds", A.EvalSeconds},
+                            {"timing", A.Timing},
                             {"detail", A.Detail.substr(0, 300)}});
   E.Origin.Engine = Job.Engine;
   E.Origin.Device = O.Original.Device.Name;
