@@ -73,6 +73,11 @@ struct Candidate {
   size_t PointIndex; // In the transform's own order.
 };
 
+// How much a node's lag behind the best variant (in log speedup) counts
+// against the steps on it: less than one for one, since a slower variant may
+// still lead to a faster chain (an idiom its sibling hides).
+constexpr double LagWeight = 0.5;
+
 bool isWin(const evaluator::VariantOutcome &O, double ParentSpeedup) {
   return O.Result == Verdict::Faster && O.Speedup >= memory::MinWinGain * ParentSpeedup;
 }
@@ -186,6 +191,19 @@ void Search::addNode(Node N) {
     else if (Extend)
       Spaces.push_back({T.get(), std::move(Space)});
   }
+  // A transform that another one can make applicable: does it fit as the
+  // code stands? (Its first point, applied now: a parse, no evaluation.)
+  // Where it does not, the planner values the steps that enable it higher.
+  for (auto &[T, Space] : Spaces) {
+    if (!Planner->isEnabledByAnother(T->id()))
+      continue;
+    std::vector<transform::Step> Probe = N.Chain;
+    Probe.push_back({T, Space.front()});
+    if (auto Made = transform::applyChain(K, R.ClangArgs, Probe); !Made) {
+      llvm::consumeError(Made.takeError());
+      N.Blocked.insert(T->id().str());
+    }
+  }
   Nodes.push_back(std::move(N));
   const Node &Added = Nodes.back();
   auto Blocked = [&](llvm::StringRef Id) { return Added.Blocked.count(Id.str()) > 0; };
@@ -217,7 +235,7 @@ std::optional<size_t> Search::pickCandidate() {
     const Node &N = Nodes[C.NodeIndex];
     auto Blocked = [&](llvm::StringRef Id) { return N.Blocked.count(Id.str()) > 0; };
     double V = Planner->value(*C.T, C.Point, C.PointIndex, N.Features, Blocked) +
-               std::log(N.Speedup) - std::log(BestSpeedup);
+               LagWeight * (std::log(N.Speedup) - std::log(BestSpeedup));
     if (!Pick || V > PickValue) {
       Pick = I;
       PickValue = V;
@@ -292,6 +310,15 @@ llvm::Expected<bool> Search::tryCandidate(const Candidate &C) {
     ++Evaluations;
     A.Evaluated = true;
   }
+  // A screen compares with the original: under the gain it needs over the
+  // variant it was made from, a promising variant is not faster.
+  if (Outcome.Result == Verdict::Promising &&
+      Outcome.Speedup < memory::MinWinGain * Parent.Speedup) {
+    Outcome.Result = Verdict::NotFaster;
+    Outcome.TimingCall += llvm::formatv("; no {0:F2}x gain over its parent's {1:F2}x",
+                                        memory::MinWinGain, Parent.Speedup)
+                              .str();
+  }
   A.Result = Outcome.Result;
   A.Detail = Outcome.Detail;
   A.Speedup = Outcome.Speedup;
@@ -304,12 +331,14 @@ llvm::Expected<bool> Search::tryCandidate(const Candidate &C) {
   bool Verified = Outcome.Result == Verdict::Faster || Outcome.Result == Verdict::NotFaster ||
                   Outcome.Result == Verdict::Promising;
   // A verified step that lets a transform in which did not fit its parent is
-  // worth building on even without a gain of its own.
+  // worth building on even without a gain of its own; so is one screened
+  // promising but not confirmed (not above the best): its code may admit
+  // steps the best's does not.
   bool Unblocks = false;
   if (const memory::Skill *Skill = Planner->skillOf(C.T->id()); Skill && Verified)
     for (const std::string &Enabled : Skill->Enables)
       Unblocks |= Parent.Blocked.count(Enabled) > 0;
-  if (Outcome.Result == Verdict::Faster || Unblocks) {
+  if (Outcome.Result == Verdict::Faster || Outcome.Result == Verdict::Promising || Unblocks) {
     double Speedup = Outcome.Speedup > 0 ? Outcome.Speedup : Parent.Speedup;
     Node Child{Chain, Made->UnitText, Made->Launch, Speedup, {}, {}};
     if (Outcome.Result == Verdict::Faster && Outcome.Speedup > BestSpeedup) {

@@ -40,6 +40,15 @@ const memory::Skill *StepPlanner::skillOf(llvm::StringRef Transform) const {
   return S && S->Transform && *S->Transform == Transform ? S : nullptr;
 }
 
+bool StepPlanner::isEnabledByAnother(llvm::StringRef Transform) const {
+  if (!In.Skills)
+    return false;
+  for (const memory::Skill &S : In.Skills->skills())
+    if (S.Transform && llvm::is_contained(S.Enables, Transform.str()))
+      return true;
+  return false;
+}
+
 memory::Yield StepPlanner::prior(llvm::StringRef Transform, const memory::Facts &NodeFacts) const {
   const memory::Skill *S = skillOf(Transform);
   return S ? memory::priorYield(*S, NodeFacts) : UnknownStep;
@@ -84,6 +93,49 @@ double StepPlanner::value(const transform::Transform &T, const transform::ParamS
 void StepPlanner::observe(llvm::StringRef Transform, const transform::ParamSet &Point, bool Win,
                           double Gain) {
   Tried[Transform.str()][paramsText(Point)].add(1, Win, Gain);
+}
+
+memory::Outcome experienceOutcome(evaluator::Verdict V) {
+  switch (V) {
+  case evaluator::Verdict::Faster:
+    return memory::Outcome::Faster;
+  case evaluator::Verdict::NotFaster:
+  case evaluator::Verdict::Promising: // Never confirmed: no win.
+    return memory::Outcome::NotFaster;
+  case evaluator::Verdict::CompileError:
+    return memory::Outcome::CompileError;
+  case evaluator::Verdict::Crashed:
+  case evaluator::Verdict::TimedOut:
+  case evaluator::Verdict::LaunchRejected:
+    return memory::Outcome::Crashed;
+  case evaluator::Verdict::Wrong:
+    return memory::Outcome::Wrong;
+  }
+  return memory::Outcome::Wrong;
+}
+
+std::vector<memory::Observation> observationsFrom(const OptimizeResult &O,
+                                                  const memory::FactVector &Facts,
+                                                  llvm::StringRef Kind, bool VerifiedOnly) {
+  std::vector<memory::Observation> Out;
+  for (const Attempt &A : O.Trajectory) {
+    bool Verified = A.Result == evaluator::Verdict::Faster ||
+                    A.Result == evaluator::Verdict::NotFaster ||
+                    A.Result == evaluator::Verdict::Promising;
+    if (A.Steps.empty() || (VerifiedOnly && !Verified))
+      continue;
+    auto [Skill, Params] = llvm::StringRef(A.Steps.back()).split(':');
+    memory::Observation Obs;
+    Obs.Skill = Skill.str();
+    Obs.Params = Params.str();
+    Obs.Kind = Kind.str();
+    Obs.Device = O.Original.Device.Name;
+    Obs.Facts = Facts;
+    Obs.Result = experienceOutcome(A.Result);
+    Obs.Gain = A.ParentSpeedup > 0 ? A.Speedup / A.ParentSpeedup : 0;
+    Out.push_back(std::move(Obs));
+  }
+  return Out;
 }
 
 } // namespace kopt::agents

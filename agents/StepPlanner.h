@@ -17,6 +17,7 @@
 //   the variant as it is.
 #pragma once
 
+#include "agents/OptimizeResult.h"
 #include "clang-plugin/analysis/KernelFeatures.h"
 #include "clang-plugin/transforms/Transform.h"
 #include "memory/ExperienceStore.h"
@@ -63,6 +64,9 @@ public:
 
   // The skill behind a transform (same id), if the library has it.
   const memory::Skill *skillOf(llvm::StringRef Transform) const;
+  // Whether some skill's transform can make Transform applicable (`enables`):
+  // the search checks early whether such a transform fits a new variant.
+  bool isEnabledByAnother(llvm::StringRef Transform) const;
   const memory::FactVector &facts() const { return Vector; }
 
 private:
@@ -75,5 +79,16 @@ private:
   // This run's tries: transform -> params -> evidence.
   std::map<std::string, std::map<std::string, memory::Evidence>, std::less<>> Tried;
 };
+
+// How the experience store counts a verdict.
+memory::Outcome experienceOutcome(evaluator::Verdict V);
+
+// A loop's attempts as observations for the experience store: each one's last
+// step (skill and parameters), its gain over the variant it was applied to,
+// on a kernel with Facts. VerifiedOnly keeps only verified attempts (the llm
+// engine's: its failures say more about the model's code than the skill).
+std::vector<memory::Observation> observationsFrom(const OptimizeResult &O,
+                                                  const memory::FactVector &Facts,
+                                                  llvm::StringRef Kind, bool VerifiedOnly);
 
 } // namespace kopt::agents

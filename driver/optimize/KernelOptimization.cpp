@@ -44,24 +44,6 @@ std::string utcNow() {
   std::strftime(Buffer, sizeof(Buffer), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&T));
   return Buffer;
 }
-memory::Outcome experienceOutcome(evaluator::Verdict V) {
-  switch (V) {
-  case evaluator::Verdict::Faster:
-    return memory::Outcome::Faster;
-  case evaluator::Verdict::NotFaster:
-  case evaluator::Verdict::Promising: // Never confirmed: no win.
-    return memory::Outcome::NotFaster;
-  case evaluator::Verdict::CompileError:
-    return memory::Outcome::CompileError;
-  case evaluator::Verdict::Crashed:
-  case evaluator::Verdict::TimedOut:
-  case evaluator::Verdict::LaunchRejected:
-    return memory::Outcome::Crashed;
-  default:
-    return memory::Outcome::Wrong;
-  }
-}
-
 } // namespace
 
 memory::CacheKey cacheKeyFor(const frontend::KernelSummary &Kernel, llvm::StringRef Arch,
@@ -181,39 +163,6 @@ runLlmEngine(const KernelJob &Job, const evaluator::Workload &W, const JobBudget
   return agents::optimizeWithLlm(R, **Model, Eval, Progress);
 }
 
-// Whether long-term memory learns from an attempt. An llm variant that does
-// not compile or verify says more about the model's code than about the
-// skill, so the llm engine's attempts count only once verified.
-bool teachesExperience(const KernelJob &Job, const agents::Attempt &A) {
-  if (A.Steps.empty())
-    return false;
-  return Job.Engine != "llm" || A.Result == evaluator::Verdict::Faster ||
-         A.Result == evaluator::Verdict::NotFaster;
-}
-
-// Each attempt's last step as an observation: the skill and parameters, the
-// gain over the variant it was applied to, and the kernel's facts.
-std::vector<memory::Observation> observations(const KernelJob &Job, const agents::OptimizeResult &O,
-                                              const memory::FactVector &Facts,
-                                              llvm::StringRef Kind) {
-  std::vector<memory::Observation> Out;
-  for (const agents::Attempt &A : O.Trajectory) {
-    if (!teachesExperience(Job, A))
-      continue;
-    auto [Skill, Params] = llvm::StringRef(A.Steps.back()).split(':');
-    memory::Observation Obs;
-    Obs.Skill = Skill.str();
-    Obs.Params = Params.str();
-    Obs.Kind = Kind.str();
-    Obs.Device = O.Original.Device.Name;
-    Obs.Facts = Facts;
-    Obs.Result = experienceOutcome(A.Result);
-    Obs.Gain = A.ParentSpeedup > 0 ? A.Speedup / A.ParentSpeedup : 0;
-    Out.push_back(std::move(Obs));
-  }
-  return Out;
-}
-
 // How many evaluations the kernel got and what they cost.
 nlohmann::json evaluationSummary(const agents::OptimizeResult &O) {
   unsigned Count = 0;
@@ -268,8 +217,8 @@ optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::
   // parameters, on a kernel with these facts, on this device.
   memory::FactVector Facts = memory::factVector(
       memory::factsFor(K.Features, baselineMetrics(Optimized->Original, W->Launch)));
-  if (llvm::Error E = Experience.recordAll(
-          observations(Job, *Optimized, Facts, memory::kernelKind(K.Features))))
+  if (llvm::Error E = Experience.recordAll(agents::observationsFrom(
+          *Optimized, Facts, memory::kernelKind(K.Features), Job.Engine == "llm")))
     llvm::consumeError(std::move(E)); // Experience is advisory; the result stands.
 
   KernelJobResult Out;
