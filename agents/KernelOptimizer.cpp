@@ -61,8 +61,8 @@ struct Node {
   std::string UnitText;
   std::optional<frontend::LaunchMapping> Launch;
   double Speedup = 1;
-  frontend::KernelFeatures Features; // The front end's view of UnitText.
-  std::set<std::string> Blocked;     // Transforms with no point that fits this variant.
+  memory::Facts Facts;           // The planner's view of UnitText (its static facts).
+  std::set<std::string> Blocked; // Transforms with no point that fits this variant.
 };
 
 // One step the planner may take: a transform at one point on one node.
@@ -178,7 +178,7 @@ void Search::addNode(Node N) {
     llvm::consumeError(View.takeError());
     return;
   }
-  N.Features = View->Features;
+  N.Facts = Planner->factsOf(View->Features);
   size_t Index = Nodes.size();
   bool Extend = N.Chain.size() < R.Budget.MaxDepth;
   std::vector<std::pair<const transform::Transform *, std::vector<transform::ParamSet>>> Spaces;
@@ -214,7 +214,7 @@ void Search::addNode(Node N) {
     std::iota(Order.begin(), Order.end(), 0);
     std::vector<double> Values(Space.size());
     for (size_t I = 0; I < Space.size(); ++I)
-      Values[I] = Planner->value(*T, Space[I], I, Added.Features, Blocked);
+      Values[I] = Planner->value(*T, Space[I], I, Added.Facts, Blocked);
     std::stable_sort(Order.begin(), Order.end(),
                      [&](size_t A, size_t B) { return Values[A] > Values[B]; });
     if (Order.size() > R.Budget.PointsPerStep)
@@ -234,7 +234,7 @@ std::optional<size_t> Search::pickCandidate() {
     const Candidate &C = Pending[I];
     const Node &N = Nodes[C.NodeIndex];
     auto Blocked = [&](llvm::StringRef Id) { return N.Blocked.count(Id.str()) > 0; };
-    double V = Planner->value(*C.T, C.Point, C.PointIndex, N.Features, Blocked) +
+    double V = Planner->value(*C.T, C.Point, C.PointIndex, N.Facts, Blocked) +
                LagWeight * (std::log(N.Speedup) - std::log(BestSpeedup));
     if (!Pick || V > PickValue) {
       Pick = I;

@@ -31,7 +31,19 @@ std::string paramsText(const transform::ParamSet &P) {
 StepPlanner::StepPlanner(PlanInputs Inputs, const frontend::KernelFeatures &Original,
                          std::vector<std::string> ForcedIds)
     : In(std::move(Inputs)), Forced(std::move(ForcedIds)),
-      Vector(memory::factVector(memory::factsFor(Original, In.Metrics))) {}
+      Vector(memory::factVector(memory::factsFor(Original, In.Metrics))) {
+  if (!In.Experience)
+    return;
+  for (const memory::Observation &O : In.Experience->observations()) {
+    double Weight = memory::observationWeight(O, Vector, In.Device);
+    if (Weight > 0)
+      Earlier[O.Skill][O.Params].add(Weight, memory::isWin(O), O.Gain);
+  }
+}
+
+memory::Facts StepPlanner::factsOf(const frontend::KernelFeatures &Node) const {
+  return memory::factsFor(Node, In.Metrics);
+}
 
 const memory::Skill *StepPlanner::skillOf(llvm::StringRef Transform) const {
   if (!In.Skills)
@@ -69,9 +81,7 @@ memory::Evidence StepPlanner::evidence(llvm::StringRef Transform, const std::str
 }
 
 double StepPlanner::value(const transform::Transform &T, const transform::ParamSet &Point,
-                          size_t Index, const frontend::KernelFeatures &Node,
-                          BlockedFn Blocked) const {
-  memory::Facts NodeFacts = memory::factsFor(Node, In.Metrics);
+                          size_t Index, const memory::Facts &NodeFacts, BlockedFn Blocked) const {
   llvm::StringRef Id = T.id();
   memory::Yield Y = memory::posteriorYield(prior(Id, NodeFacts), evidence(Id, paramsText(Point)));
   double V = Y.value() * std::pow(PointDecay, static_cast<double>(Index));

@@ -52,11 +52,14 @@ public:
   // none that applies).
   using BlockedFn = llvm::function_ref<bool(llvm::StringRef Transform)>;
 
+  // A variant's facts for value(): its static facts with the original's profile.
+  memory::Facts factsOf(const frontend::KernelFeatures &Node) const;
+
   // The expected log speedup of one try of T at Point, the Index-th of its
-  // points in the transform's own order, on a variant with features Node.
+  // points in the transform's own order, on a variant with facts NodeFacts.
   // Forced transforms (skills(+id)) come before all others.
   double value(const transform::Transform &T, const transform::ParamSet &Point, size_t Index,
-               const frontend::KernelFeatures &Node, BlockedFn Blocked) const;
+               const memory::Facts &NodeFacts, BlockedFn Blocked) const;
 
   // The outcome of a try in this run: a win is a verified gain of at least
   // memory::MinWinGain over the variant the step was applied to.
@@ -73,11 +76,13 @@ private:
   memory::Yield prior(llvm::StringRef Transform, const memory::Facts &NodeFacts) const;
   memory::Evidence evidence(llvm::StringRef Transform, const std::string &Params) const;
 
+  using EvidenceByPoint = std::map<std::string, memory::Evidence, std::less<>>;
   PlanInputs In;
   std::vector<std::string> Forced;
   memory::FactVector Vector; // The original's, for similarity.
-  // This run's tries: transform -> params -> evidence.
-  std::map<std::string, std::map<std::string, memory::Evidence>, std::less<>> Tried;
+  // The store's observations, weighed once against this kernel: transform ->
+  // params -> evidence; and this run's own tries, the same way.
+  std::map<std::string, EvidenceByPoint, std::less<>> Earlier, Tried;
 };
 
 // How the experience store counts a verdict.

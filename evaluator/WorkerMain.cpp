@@ -215,9 +215,10 @@ json WorkerState::setOriginal(const json &Request) {
                                  if (Ms.size() >= Budget.MinSamples)
                                    return summarize(Ms).RelativeNoise <= Budget.TargetNoise ||
                                           Seconds > Budget.MaxSeconds;
-                                 // Fewer for a long kernel: stop where the next sample would pass the limit.
-        double Next = Seconds * double(Ms.size() + 1) / double(Ms.size());
-        return Ms.size() >= MinLongSamples && Next > Budget.MaxSeconds;
+                                 // Fewer for a long kernel: stop where the next sample would pass
+                                 // the limit.
+                                 double Next = Seconds * double(Ms.size() + 1) / double(Ms.size());
+                                 return Ms.size() >= MinLongSamples && Next > Budget.MaxSeconds;
                                });
   if (!Samples) {
     RunResult R{Why, llvm::toString(Samples.takeError()), {}};

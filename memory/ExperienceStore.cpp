@@ -278,7 +278,7 @@ llvm::Error ExperienceStore::recordAll(const std::vector<Observation> &Tries) {
   return update([&] {
     for (const Observation &T : Tries) {
       // A verified step that gained less than MinWinGain over its parent is no win.
-      bool Win = T.Result == Outcome::Faster && T.Gain >= MinWinGain;
+      bool Win = isWin(T);
       Outcome Counted = T.Result == Outcome::Faster && !Win ? Outcome::NotFaster : T.Result;
       Records[{T.Skill, T.Kind, T.Device}].add(oneOutcome(Counted, T.Gain));
       Observations.push_back(T);
@@ -335,6 +335,12 @@ double ExperienceStore::score(llvm::StringRef Skill, llvm::StringRef Kind,
   return rankingScore(recordFor(Skill, Kind), TypicalSpeedup);
 }
 
+bool isWin(const Observation &O) { return O.Result == Outcome::Faster && O.Gain >= MinWinGain; }
+
+double observationWeight(const Observation &O, const FactVector &Facts, llvm::StringRef Device) {
+  return similarity(Facts, O.Facts) * (O.Device == Device ? 1 : 0.5);
+}
+
 Evidence ExperienceStore::evidenceFor(llvm::StringRef Skill,
                                       const std::optional<std::string> &Params,
                                       const FactVector &Facts, llvm::StringRef Device) const {
@@ -342,9 +348,9 @@ Evidence ExperienceStore::evidenceFor(llvm::StringRef Skill,
   for (const Observation &O : Observations) {
     if (O.Skill != Skill || (Params && O.Params != *Params))
       continue;
-    double Weight = similarity(Facts, O.Facts) * (O.Device == Device ? 1 : 0.5);
+    double Weight = observationWeight(O, Facts, Device);
     if (Weight > 0)
-      E.add(Weight, O.Result == Outcome::Faster && O.Gain >= MinWinGain, O.Gain);
+      E.add(Weight, isWin(O), O.Gain);
   }
   return E;
 }

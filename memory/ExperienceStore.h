@@ -72,6 +72,11 @@ struct Observation {
 // A try counts as a win where it was verified faster by at least this much
 // over the variant it was applied to.
 constexpr double MinWinGain = 1.02;
+bool isWin(const Observation &O);
+
+// How much an observation says about a kernel with Facts on Device: the
+// similarity of their facts, halved for another device.
+double observationWeight(const Observation &O, const FactVector &Facts, llvm::StringRef Device);
 
 class ExperienceStore {
 public:
