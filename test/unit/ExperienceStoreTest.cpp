@@ -125,22 +125,16 @@ TEST_F(ExperienceFile, CorruptFileIsReportedReadAsEmptyAndMovedAside) {
 }
 
 // Two kinds of kernel as fact vectors: a stream and a matrix product.
-FactVector streamFacts() {
+FactVector factsOf(bool Matmul, double LoopAccesses, double DramPct) {
   Facts F;
-  F.setBool("kind_elementwise", true);
-  F.setBool("matmul_like", false);
-  F.set("accesses_in_loops", 0);
-  F.set("dram_throughput_pct", 85);
+  F.setBool("kind_elementwise", !Matmul);
+  F.setBool("matmul_like", Matmul);
+  F.set("accesses_in_loops", LoopAccesses);
+  F.set("dram_throughput_pct", DramPct);
   return factVector(F);
 }
-FactVector matmulFacts() {
-  Facts F;
-  F.setBool("kind_elementwise", false);
-  F.setBool("matmul_like", true);
-  F.set("accesses_in_loops", 2);
-  F.set("dram_throughput_pct", 10);
-  return factVector(F);
-}
+FactVector streamFacts() { return factsOf(false, 0, 85); }
+FactVector matmulFacts() { return factsOf(true, 2, 10); }
 
 Observation tried(const std::string &Skill, const std::string &Params, FactVector F,
                   Outcome O = Outcome::NotFaster, double Gain = 1, std::string Device = "H100") {

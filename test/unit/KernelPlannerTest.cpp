@@ -6,6 +6,7 @@
 // next kernel's transforms and parameter points.
 #include "agents/KernelOptimizer.h"
 #include "test/fuzz/PragmaMutator.h"
+#include "test/unit/SnippetKernel.h"
 
 #include <gtest/gtest.h>
 
@@ -14,14 +15,6 @@ using namespace kopt::agents;
 using evaluator::Verdict;
 
 namespace {
-
-const char *const Prelude = R"(
-struct uint3 { unsigned x, y, z; };
-struct dim3 { unsigned x, y, z; };
-extern const __device__ uint3 threadIdx;
-extern const __device__ uint3 blockIdx;
-extern const __device__ dim3 blockDim;
-)";
 
 // Memory-bound: a stream, one output a thread.
 const char *const Stream = R"(
@@ -98,16 +91,7 @@ std::vector<std::string> clangArgs() {
 }
 
 frontend::KernelSummary kernel(const char *Code) {
-  std::string Diagnostics;
-  llvm::raw_string_ostream OS(Diagnostics);
-  auto Kernels =
-      frontend::findKernelsInCode(std::string(Prelude) + Code, "/t/k.cu", clangArgs(), OS);
-  if (!Kernels || Kernels->size() != 1) {
-    ADD_FAILURE() << (Kernels ? "not one kernel" : llvm::toString(Kernels.takeError())) << "\n"
-                  << Diagnostics;
-    return {};
-  }
-  return Kernels->front();
+  return snippets::snippetKernel(Code, clangArgs());
 }
 
 // Verdicts by the variant's code: the first rule whose text the unit holds;

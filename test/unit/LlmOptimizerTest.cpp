@@ -3,6 +3,7 @@
 // reviewer, the budgets and what each prompt carries.
 #include "agents/LlmOptimizer.h"
 #include "test/fuzz/PragmaMutator.h"
+#include "test/unit/SnippetKernel.h"
 
 #include <gtest/gtest.h>
 
@@ -14,14 +15,6 @@ using evaluator::Verdict;
 
 namespace {
 
-const char *const Prelude = R"(
-struct uint3 { unsigned x, y, z; };
-struct dim3 { unsigned x, y, z; };
-extern const __device__ uint3 threadIdx;
-extern const __device__ uint3 blockIdx;
-extern const __device__ dim3 blockDim;
-)";
-
 const char *const Scale = R"(
 #pragma kopt optimize launch(grid: (n + 255) / 256; block: 256) args(n = 1024, a = 2) buffers(x[n] in, y[n] out)
 __global__ void scale(int n, float a, const float *x, float *y) {
@@ -31,18 +24,7 @@ __global__ void scale(int n, float a, const float *x, float *y) {
 }
 )";
 
-frontend::KernelSummary kernel() {
-  std::string Diagnostics;
-  llvm::raw_string_ostream OS(Diagnostics);
-  auto Kernels = frontend::findKernelsInCode(std::string(Prelude) + Scale, "/t/k.cu",
-                                             fuzz::snippetClangArgs(), OS);
-  if (!Kernels || Kernels->size() != 1) {
-    ADD_FAILURE() << (Kernels ? "not one kernel" : llvm::toString(Kernels.takeError())) << "\n"
-                  << Diagnostics;
-    return {};
-  }
-  return Kernels->front();
-}
+frontend::KernelSummary kernel() { return snippets::snippetKernel(Scale); }
 
 // The variants the scripted model writes. The unit has no float4 (the
 // original does not use it), so the vector kernels bring their own.
