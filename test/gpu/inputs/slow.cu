@@ -1,6 +1,6 @@
 // A deliberately slow kernel for the evaluation-cost test (slow-kernel.sh):
 // each thread runs ITERS dependent multiply-adds, so one launch takes as long
-// as ITERS says (the script calibrates it to about 0.7 s on the GPU at hand).
+// as ITERS says (the script calibrates it to about 1 s on the GPU at hand).
 // Its variants (restrict, unroll, launch bounds, block size, coarsening) all
 // compute the same values in the same order, so they verify.
 #ifndef ITERS
