@@ -58,9 +58,11 @@ frontend::IntBindings integerScalars(const evaluator::Workload &W) {
 // one that unblocks a transform which did not fit its parent).
 struct Node {
   std::vector<transform::Step> Chain;
-  std::string UnitText;
-  std::optional<frontend::LaunchMapping> Launch;
+  transform::ChainResult Made; // Its unit, launch mapping and pragma.
   double Speedup = 1;
+  // The front end's view of Made.UnitText, parsed once: each step on this
+  // node starts from it.
+  std::shared_ptr<const frontend::KernelSummary> View;
   memory::Facts Facts;           // The planner's view of UnitText (its static facts).
   std::set<std::string> Blocked; // Transforms with no point that fits this variant.
 };
@@ -170,22 +172,20 @@ private:
 };
 
 void Search::addNode(Node N) {
-  std::optional<frontend::PragmaClauses> Pragma = K.Pragma;
-  if (Pragma && N.Launch)
-    Pragma = transform::pragmaAfterLaunch(*Pragma, *N.Launch);
-  auto View = transform::summarizeUnit(N.UnitText, K.Name, R.ClangArgs, Pragma);
+  auto View = transform::summarizeUnit(N.Made.UnitText, K.Name, R.ClangArgs, N.Made.Pragma);
   if (!View) {
     llvm::consumeError(View.takeError());
     return;
   }
-  N.Facts = Planner->factsOf(View->Features);
+  N.View = std::make_shared<const frontend::KernelSummary>(std::move(*View));
+  N.Facts = Planner->factsOf(N.View->Features);
   size_t Index = Nodes.size();
   bool Extend = N.Chain.size() < R.Budget.MaxDepth;
   std::vector<std::pair<const transform::Transform *, std::vector<transform::ParamSet>>> Spaces;
   for (const auto &T : transform::allTransforms()) {
     if (llvm::is_contained(R.Disabled, T->id().str()))
       continue;
-    std::vector<transform::ParamSet> Space = T->parameterSpace(*View);
+    std::vector<transform::ParamSet> Space = T->parameterSpace(*N.View);
     if (Space.empty())
       N.Blocked.insert(T->id().str());
     else if (Extend)
@@ -197,9 +197,8 @@ void Search::addNode(Node N) {
   for (auto &[T, Space] : Spaces) {
     if (!Planner->isEnabledByAnother(T->id()))
       continue;
-    std::vector<transform::Step> Probe = N.Chain;
-    Probe.push_back({T, Space.front()});
-    if (auto Made = transform::applyChain(K, R.ClangArgs, Probe); !Made) {
+    if (auto Made = transform::applyStep(*N.View, N.Made, R.ClangArgs, {T, Space.front()});
+        !Made) {
       llvm::consumeError(Made.takeError());
       N.Blocked.insert(T->id().str());
     }
@@ -274,7 +273,7 @@ llvm::Expected<bool> Search::tryCandidate(const Candidate &C) {
     return false;
   std::vector<transform::Step> Chain = Parent.Chain;
   Chain.push_back(S);
-  auto Made = transform::applyChain(K, R.ClangArgs, Chain);
+  auto Made = transform::applyStep(*Parent.View, Parent.Made, R.ClangArgs, S);
   if (!Made) { // The transform does not fit this code: not an attempt.
     llvm::consumeError(Made.takeError());
     if (++Unfit[NodeKey] >= Points[NodeKey])
@@ -340,7 +339,7 @@ llvm::Expected<bool> Search::tryCandidate(const Candidate &C) {
       Unblocks |= Parent.Blocked.count(Enabled) > 0;
   if (Outcome.Result == Verdict::Faster || Outcome.Result == Verdict::Promising || Unblocks) {
     double Speedup = Outcome.Speedup > 0 ? Outcome.Speedup : Parent.Speedup;
-    Node Child{Chain, Made->UnitText, Made->Launch, Speedup, {}, {}};
+    Node Child{Chain, std::move(*Made), Speedup, nullptr, {}, {}};
     if (Outcome.Result == Verdict::Faster && Outcome.Speedup > BestSpeedup) {
       BestSpeedup = Outcome.Speedup;
       Best = Child;
@@ -366,7 +365,7 @@ llvm::Expected<OptimizeResult> Search::run() {
   Scalars = integerScalars(R.Work);
   Planner.emplace(R.Plan ? R.Plan(*Base) : PlanInputs{}, K.Features, R.Forced);
   Seen.insert(variantHash(K.Unit.Text, std::nullopt));
-  addNode(Node{{}, K.Unit.Text, std::nullopt, 1.0, {}, {}});
+  addNode(Node{{}, {K.Unit.Text, std::nullopt, {}, K.Pragma}, 1.0, nullptr, {}, {}});
 
   while (!Pending.empty() && !outOfBudget()) {
     std::optional<size_t> Pick = pickCandidate();
@@ -379,9 +378,9 @@ llvm::Expected<OptimizeResult> Search::run() {
   std::optional<Node> Winner = Best;
   if (Winner && BestSpeedup > ReverifyAbove) {
     auto Again = reverifyOnFreshInputs(
-        Eval, source(Winner->UnitText),
-        Winner->Launch ? geometryOf(llvm::cantFail(frontend::evaluateLaunchMapping(
-                             *Winner->Launch, OriginalDims, Scalars)))
+        Eval, source(Winner->Made.UnitText),
+        Winner->Made.Launch ? geometryOf(llvm::cantFail(frontend::evaluateLaunchMapping(
+                             *Winner->Made.Launch, OriginalDims, Scalars)))
                        : R.Work.Launch);
     if (!Again)
       return Again.takeError();
@@ -389,7 +388,7 @@ llvm::Expected<OptimizeResult> Search::run() {
       Winner.reset();
   }
   if (Winner) {
-    auto V = variantFromUnit(K, Winner->UnitText, Winner->Launch, R.ClangArgs);
+    auto V = variantFromUnit(K, Winner->Made.UnitText, Winner->Made.Launch, R.ClangArgs);
     if (!V)
       return V.takeError();
     Result.Best = *V;

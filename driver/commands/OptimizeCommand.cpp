@@ -157,6 +157,7 @@ int runOptimizeWith(const std::vector<std::string> &Arguments, const EvaluatorFa
       llvm::outs() << "  llm " << llmSpendLine(*O.Llm) << "\n";
     llvm::outs() << "  -> " << describeEntry(Result->Entry) << " (key " << Key.Digest.substr(0, 16)
                  << ")\n";
+    llvm::outs() << "  evaluations: " << describeEvaluations(Result->Entry) << "\n";
   }
   llvm::outs()
       << "\n"

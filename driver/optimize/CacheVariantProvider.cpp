@@ -74,6 +74,7 @@ CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuC
   auto Result = optimizeForCache(*Job, *Eval, Tu.Options.verbose() ? &llvm::errs() : nullptr);
   if (!Result)
     return Result.takeError();
+  Log.note(Where + describeEvaluations(Result->Entry));
   if (llvm::Error E = Cache.store(Key, Result->Entry))
     Log.note(Where + "not cached: " + llvm::toString(std::move(E)));
   return Result->Entry;

@@ -13,6 +13,7 @@
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/Format.h>
+#include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <ctime>
@@ -269,6 +270,19 @@ std::string describeEntry(const memory::CacheEntry &E) {
   else
     OS << "no variant beat the original on " << E.Origin.Device;
   return Text;
+}
+
+std::string describeEvaluations(const memory::CacheEntry &E) {
+  auto It = E.Timing.find("evaluations");
+  if (It == E.Timing.end() || !It->is_object())
+    return "";
+  unsigned Count = It->value("count", 0u);
+  return llvm::formatv("{0} evaluation{1} in {2:F1} s (mean {3:F2} s, longest {4:F2} s; loop "
+                       "{5:F1} s)",
+                       Count, Count == 1 ? "" : "s", It->value("seconds", 0.0),
+                       It->value("mean_seconds", 0.0), It->value("max_seconds", 0.0),
+                       It->value("loop_seconds", 0.0))
+      .str();
 }
 
 } // namespace kopt::driver
