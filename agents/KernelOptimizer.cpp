@@ -197,8 +197,7 @@ void Search::addNode(Node N) {
   for (auto &[T, Space] : Spaces) {
     if (!Planner->isEnabledByAnother(T->id()))
       continue;
-    if (auto Made = transform::applyStep(*N.View, N.Made, R.ClangArgs, {T, Space.front()});
-        !Made) {
+    if (auto Made = transform::applyStep(*N.View, N.Made, R.ClangArgs, {T, Space.front()}); !Made) {
       llvm::consumeError(Made.takeError());
       N.Blocked.insert(T->id().str());
     }
@@ -380,8 +379,8 @@ llvm::Expected<OptimizeResult> Search::run() {
     auto Again = reverifyOnFreshInputs(
         Eval, source(Winner->Made.UnitText),
         Winner->Made.Launch ? geometryOf(llvm::cantFail(frontend::evaluateLaunchMapping(
-                             *Winner->Made.Launch, OriginalDims, Scalars)))
-                       : R.Work.Launch);
+                                  *Winner->Made.Launch, OriginalDims, Scalars)))
+                            : R.Work.Launch);
     if (!Again)
       return Again.takeError();
     if (*Again != Verdict::Faster)
