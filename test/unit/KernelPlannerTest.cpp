@@ -344,6 +344,43 @@ TEST(KernelPlanner, ExperienceFromASimilarKernelReordersTheNext) {
   EXPECT_GT(firstOf(Unlike, "unroll"), 1u) << joined(Unlike);
 }
 
+// The shipped library with one skill's yield model replaced: what a new or
+// edited skill file does to the plan, with no change to the planner's code.
+std::shared_ptr<const memory::SkillLibrary>
+withYieldModel(const std::string &Id, const std::string &When, double Speedup, double Likelihood) {
+  std::vector<memory::Skill> Skills = shippedSkills()->skills();
+  for (memory::Skill &S : Skills)
+    if (S.Id == Id) {
+      auto Case = memory::Predicate::parse(When);
+      EXPECT_TRUE(bool(Case)) << (Case ? "" : llvm::toString(Case.takeError()));
+      S.Expect = {{Case ? std::move(*Case) : memory::Predicate::always(), Speedup, Likelihood}};
+    }
+  auto L = memory::SkillLibrary::fromSkills(std::move(Skills));
+  EXPECT_TRUE(bool(L)) << (L ? "" : llvm::toString(L.takeError()));
+  return L ? std::make_shared<const memory::SkillLibrary>(std::move(*L)) : nullptr;
+}
+
+TEST(KernelPlanner, TheOrderComesFromTheSkillFiles) {
+  // block-size, low-yield as shipped, made to expect 4x on DRAM-bound code.
+  auto Edited = withYieldModel("block-size", "dram_throughput_pct > 50", 4.0, 0.9);
+  auto StepsWith = [&](memory::ProfileMetrics M) {
+    PlannedRun T(Stream, std::move(M));
+    T.R.Budget.Evaluations = 3;
+    T.R.Plan = [&](const evaluator::Baseline &B) {
+      return PlanInputs{Edited, T.Metrics, &T.Experience, B.Device.Name};
+    };
+    return evaluatedSteps(T.run());
+  };
+  std::vector<std::string> Bound = StepsWith(memoryBound());
+  ASSERT_FALSE(Bound.empty());
+  EXPECT_TRUE(startsWith(Bound[0], "block-size")) << joined(Bound);
+  // The case reads the profile: where it does not hold, restrict leads again.
+  std::vector<std::string> Compute = StepsWith(computeBound());
+  ASSERT_FALSE(Compute.empty());
+  EXPECT_TRUE(startsWith(Compute[0], "restrict-readonly")) << joined(Compute);
+  EXPECT_GT(firstOf(Compute, "block-size"), 0u) << joined(Compute);
+}
+
 TEST(KernelPlanner, SimilarityIsOnFactsNotNames) {
   frontend::KernelSummary A = kernel(Weighted), B = kernel(Blend), C = kernel(Stream);
   memory::FactVector FA = memory::factVector(memory::factsFor(A.Features, memoryBound()));
