@@ -6,6 +6,7 @@
 // next kernel's transforms and parameter points.
 #include "agents/KernelOptimizer.h"
 #include "test/fuzz/PragmaMutator.h"
+#include "test/unit/RuleEvaluator.h"
 #include "test/unit/SnippetKernel.h"
 
 #include <gtest/gtest.h>
@@ -94,63 +95,6 @@ frontend::KernelSummary kernel(const char *Code) {
   return snippets::snippetKernel(Code, clangArgs());
 }
 
-// Verdicts by the variant's code: the first rule whose text the unit holds;
-// a faster variant screens promising and is faster when confirmed.
-class FakeEvaluator : public evaluator::VariantEvaluator {
-public:
-  struct Rule {
-    std::string Contains;
-    Verdict Result;
-    double Speedup;
-  };
-  std::vector<Rule> Rules;
-  unsigned Screens = 0, Confirms = 0;
-
-  llvm::Expected<evaluator::Baseline> setOriginal(const evaluator::KernelSource &,
-                                                  const evaluator::Workload &) override {
-    evaluator::Baseline B;
-    B.Device.Name = "Fake H100";
-    B.Timing.MedianMs = 1;
-    return B;
-  }
-  llvm::Expected<evaluator::VariantOutcome> evaluate(const evaluator::KernelSource &V,
-                                                     const evaluator::LaunchGeometry &,
-                                                     llvm::ArrayRef<uint64_t>) override {
-    return outcome(V.Code);
-  }
-  llvm::Expected<evaluator::VariantOutcome> screen(const evaluator::KernelSource &V,
-                                                   const evaluator::LaunchGeometry &) override {
-    ++Screens;
-    evaluator::VariantOutcome O = outcome(V.Code);
-    if (O.Result == Verdict::Faster)
-      O.Result = Verdict::Promising;
-    O.Seconds = 2;
-    return O;
-  }
-  llvm::Expected<evaluator::VariantOutcome> confirm(const evaluator::KernelSource &V,
-                                                    const evaluator::LaunchGeometry &) override {
-    ++Confirms;
-    evaluator::VariantOutcome O = outcome(V.Code);
-    O.Seconds = 3;
-    return O;
-  }
-
-private:
-  evaluator::VariantOutcome outcome(const std::string &Code) const {
-    evaluator::VariantOutcome O;
-    O.Result = Verdict::NotFaster;
-    O.Speedup = 1.0;
-    for (const Rule &R : Rules)
-      if (Code.find(R.Contains) != std::string::npos) {
-        O.Result = R.Result;
-        O.Speedup = R.Speedup;
-        break;
-      }
-    O.SeedsVerified = 3;
-    return O;
-  }
-};
-
 // The facts of a memory-bound run: DRAM busy, SMs idle, the GPU full.
 memory::ProfileMetrics memoryBound() {
   return {{"dram_throughput_pct", 86},
@@ -182,7 +126,7 @@ std::shared_ptr<const memory::SkillLibrary> shippedSkills() {
 
 struct PlannedRun {
   frontend::KernelSummary K;
-  FakeEvaluator Eval;
+  fakes::RuleEvaluator Eval;
   OptimizeRequest R;
   memory::ExperienceStore Experience = memory::ExperienceStore::inMemory();
   memory::ProfileMetrics Metrics;
