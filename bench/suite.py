@@ -106,14 +106,17 @@ def build(args, name, which):
 
 
 # kcc's notes (with --kopt-verbose): one progress line per variant the loop tried,
-# "  [ 3   12.3s] steps  verdict  1.23x  best 1.50x", and per kernel what it used:
-# "verified variant (steps), 1.72x faster on DEVICE" or "no variant beat the original".
-# A note or warning about one kernel: "kcc: note: FILE:LINE: KERNEL: what happened".
+# "  [ 3   12.3s] steps  verdict  1.23x  best 1.50x  (4.1s)", per kernel what the
+# evaluations cost, "7 evaluations in 31.2 s (mean 4.46 s, longest 9.10 s; loop 58.3 s)",
+# and what it used: "verified variant (steps), 1.72x faster on DEVICE" or "no variant
+# beat the original". A note or warning about one kernel: "kcc: note: FILE:LINE: KERNEL:
+# what happened".
 PROGRESS = re.compile(r"^\s+\[\s*\d+\s+([0-9.]+)s\]", re.M)
 USED = re.compile(r"verified variant \((.*?)\), ([0-9.]+)x faster")
+EVALUATIONS = re.compile(r"(\d+) evaluations? in ([0-9.]+) s \(mean [0-9.]+ s, longest ([0-9.]+) s")
 KERNEL_LINE = re.compile(r"^(?:kcc|kopt): (note|warning): (.+?):(\d+): (\S+?): (.*)$", re.M)
-# Notes that say what kcc is doing, not what it did with the kernel.
-IN_PROGRESS = ("optimizing on ", "waiting for the GPU")
+# Notes that say what kcc is doing or what it cost, not what it did with the kernel.
+IN_PROGRESS = ("optimizing on ", "optimizing for ", "waiting for the GPU")
 
 
 def kernel_outcome(kind, text):
@@ -128,12 +131,16 @@ def kernel_outcome(kind, text):
 
 
 def kcc_outcome(stderr):
-    """Winning steps, variants tried and the loop's seconds from kcc's notes, and per
-    annotated kernel what kcc did with it (the last such line about the kernel)."""
+    """Winning steps, variants tried, evaluations (count, mean and longest seconds) and the
+    loop's seconds from kcc's notes, and per annotated kernel what kcc did with it (the
+    last such line about the kernel)."""
     seconds = [float(s) for s in PROGRESS.findall(stderr)]
+    evaluations = [(int(n), float(total), float(longest))
+                   for n, total, longest in EVALUATIONS.findall(stderr)]
+    count = sum(n for n, _, _ in evaluations)
     kernels = {}
     for kind, _, _, kernel, text in KERNEL_LINE.findall(stderr):
-        if not text.startswith(IN_PROGRESS):
+        if not text.startswith(IN_PROGRESS) and not EVALUATIONS.match(text):
             kernels[kernel] = kernel_outcome(kind, text)
     used = USED.findall(stderr)
     if used:
@@ -143,7 +150,10 @@ def kcc_outcome(stderr):
     else:
         steps = None
     return {"steps": steps, "variants": len(seconds),
-            "search_s": max(seconds) if seconds else None, "per_kernel": kernels}
+            "search_s": max(seconds) if seconds else None, "per_kernel": kernels,
+            "evaluations": count if evaluations else None,
+            "eval_mean_s": round(sum(t for _, t, _ in evaluations) / count, 2) if count else None,
+            "eval_max_s": max(m for _, _, m in evaluations) if count else None}
 
 
 def chains(record):
@@ -234,16 +244,24 @@ def fmt(value, digits=3):
     return f"{value:.{digits}f}" if isinstance(value, float) else str(value)
 
 
+def eval_cost(kcc):
+    """ "4.46 (9.1)": an evaluation's mean seconds and the longest one's."""
+    if kcc.get("eval_mean_s") is None:
+        return "-"
+    return f"{kcc['eval_mean_s']:.2f} ({kcc['eval_max_s']:.1f})"
+
+
 def markdown(meta, rows, summary):
     lines = [f"- date: {meta['date']}; device: {meta['device']}; commit: {meta['commit']}",
              f"- command: `{meta['command']}`", ""]
     classed = any(r.get("class") for r in rows)
     lines.append("| kernel |" + (" class |" if classed else "") +
                  " naive ms | kcc ms | speedup | check naive/kcc | eager ms "
-                 "| kcc vs eager | winning steps | variants | search s | nvcc build s "
-                 "| kcc build s |")
+                 "| kcc vs eager | winning steps | variants | evaluations | s/eval (max) "
+                 "| search s | nvcc build s | kcc build s |")
     lines.append("| --- |" + (" --- |" if classed else "") +
-                 " ---: | ---: | ---: | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: |")
+                 " ---: | ---: | ---: | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: "
+                 "| ---: | ---: |")
     for r in rows:
         n, k = r.get("naive", {}), r.get("kcc", {})
         lines.append(
@@ -251,6 +269,7 @@ def markdown(meta, rows, summary):
             f" {fmt(n.get('ms'))} | {fmt(k.get('ms'))} | {fmt(r.get('speedup'), 2)} "
             f"| {n.get('check', '-')}/{k.get('check', '-')} | {fmt(r.get('eager_ms'))} "
             f"| {fmt(r.get('vs_eager'), 2)} | {chains(k) if k else '-'} | {fmt(k.get('variants'))} "
+            f"| {fmt(k.get('evaluations'))} | {eval_cost(k)} "
             f"| {fmt(k.get('search_s'), 1)} | {fmt(n.get('build_s'), 1)} "
             f"| {fmt(k.get('build_s'), 1)} |")
     lines.append("")

@@ -14,6 +14,7 @@
 #include "evaluator/Workload.h"
 
 #include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/Support/Error.h>
 
 #include <cstdint>
@@ -54,6 +55,7 @@ struct RunResult {
   RunFailure Failure = RunFailure::None;
   std::string Message;
   std::vector<BufferState> Buffers; // Workload order of the buffer arguments.
+  double Ms = 0;                    // The launch, by CUDA events (no L2 flush before it).
 };
 
 class GpuSession {
@@ -97,17 +99,23 @@ public:
     LaunchGeometry Launch;
   };
   struct TimingBudget {
-    unsigned MinSamples = 10, MaxSamples = 200;
-    double TargetNoise = 0.01; // Relative standard error of each median.
-    double MaxSeconds = 3;     // Wall time for the whole measurement.
+    unsigned MinSamples = 10, MaxSamples = 200; // A kernel; MinSamples: the original's alone.
+    double TargetNoise = 0.01;                  // Relative standard error of each median.
+    double MaxSeconds = 3;                      // Wall time for the whole measurement.
+    double ScreenSeconds = 1;                   // Wall time for a screen (SequentialTest.h).
     double DeadlineSeconds = 10;
+    bool WarmUp = true; // One untimed run each first (left out for long kernels).
   };
+  // After each round of samples: true ends the measurement. Seconds: since it began.
+  using RoundCheck =
+      llvm::function_ref<bool(llvm::ArrayRef<std::vector<double>> Samples, double Seconds)>;
   // Samples in milliseconds per kernel, interleaved (ABBA...), on Seed's inputs:
   // writable buffers restored and L2 flushed before every sample, outside the
-  // timed region. A failure of any kernel ends the measurement.
+  // timed region, until Done says so or MaxSamples rounds. A failure of any
+  // kernel ends the measurement.
   llvm::Expected<std::vector<std::vector<double>>> time(llvm::ArrayRef<TimedKernel> Kernels,
                                                         uint64_t Seed, const TimingBudget &Budget,
-                                                        RunFailure &Failure);
+                                                        RunFailure &Failure, RoundCheck Done);
 
   // The hardware counters of one launch of Kernel on Seed's inputs
   // (KernelProfiler.h), outside any timing. Never fails: a profile that could

@@ -130,6 +130,8 @@ int runOptimizeWith(const std::vector<std::string> &Arguments, const EvaluatorFa
     memory::CacheEntry Entry;
     double OriginalMs = 0, BestMs = 0, Seconds = 0;
     size_t Variants = 0;
+    unsigned Evaluations = 0;
+    double MeanEvalSeconds = 0;
   };
   std::vector<Row> Rows;
   for (const KernelJob &Job : Jobs) {
@@ -149,23 +151,26 @@ int runOptimizeWith(const std::vector<std::string> &Arguments, const EvaluatorFa
     if (!RemoteWarning.empty())
       llvm::errs() << Tool << ": warning: " << RemoteWarning << "\n";
     const agents::OptimizeResult &O = Result->Optimized;
+    const nlohmann::json &Evals = Result->Entry.Timing["evaluations"];
     Rows.push_back({K->Name, Result->Entry, O.Original.Timing.MedianMs,
                     O.Best ? O.BestOutcome.Variant.MedianMs : O.Original.Timing.MedianMs, O.Seconds,
-                    O.Trajectory.size()});
+                    O.Trajectory.size(), Evals.value("count", 0u),
+                    Evals.value("mean_seconds", 0.0)});
     if (O.Llm)
       llvm::outs() << "  llm " << llmSpendLine(*O.Llm) << "\n";
     llvm::outs() << "  -> " << describeEntry(Result->Entry) << " (key " << Key.Digest.substr(0, 16)
                  << ")\n";
+    llvm::outs() << "  evaluations: " << describeEvaluations(Result->Entry) << "\n";
   }
   llvm::outs()
       << "\n"
-      << "kernel                        original ms      best ms  speedup variants  seconds  "
-         "winning steps\n";
+      << "kernel                        original ms      best ms  speedup variants evals  s/eval  "
+         "seconds  winning steps\n";
   for (const Row &R : Rows)
-    llvm::outs() << llvm::format("%-28s %12.4f %12.4f %7.2fx %8zu %8.1f  %s\n", R.Kernel.c_str(),
-                                 R.OriginalMs, R.BestMs, R.Entry.Speedup, R.Variants, R.Seconds,
-                                 R.Entry.Variant ? llvm::join(R.Entry.Origin.Skills, " + ").c_str()
-                                                 : "(original kept)");
+    llvm::outs() << llvm::format(
+        "%-28s %12.4f %12.4f %7.2fx %8zu %5u %7.2f %8.1f  %s\n", R.Kernel.c_str(), R.OriginalMs,
+        R.BestMs, R.Entry.Speedup, R.Variants, R.Evaluations, R.MeanEvalSeconds, R.Seconds,
+        R.Entry.Variant ? llvm::join(R.Entry.Origin.Skills, " + ").c_str() : "(original kept)");
   return Status;
 }
 

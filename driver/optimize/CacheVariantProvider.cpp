@@ -146,6 +146,7 @@ CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuC
   }
   if (!Result)
     return Result.takeError();
+  Log.note(Where + describeEvaluations(Result->Entry));
   std::string RemoteWarning;
   if (llvm::Error E = Cache.store(Key, Result->Entry, &RemoteWarning))
     Log.note(Where + "not cached: " + llvm::toString(std::move(E)));

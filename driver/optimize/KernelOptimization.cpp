@@ -14,6 +14,7 @@
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/Format.h>
+#include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
@@ -38,23 +39,6 @@ std::string canonicalClauses(const frontend::KernelSummary &K) {
     J.erase("column");
   }
   return J.dump();
-}
-
-memory::Outcome experienceOutcome(evaluator::Verdict V) {
-  switch (V) {
-  case evaluator::Verdict::Faster:
-    return memory::Outcome::Faster;
-  case evaluator::Verdict::NotFaster:
-    return memory::Outcome::NotFaster;
-  case evaluator::Verdict::CompileError:
-    return memory::Outcome::CompileError;
-  case evaluator::Verdict::Crashed:
-  case evaluator::Verdict::TimedOut:
-  case evaluator::Verdict::LaunchRejected:
-    return memory::Outcome::Crashed;
-  default:
-    return memory::Outcome::Wrong;
-  }
 }
 
 } // namespace
@@ -151,10 +135,10 @@ runSkillsEngine(const KernelJob &Job, const evaluator::Workload &W, const JobBud
   if (K.Pragma && K.Pragma->Skills)
     for (const frontend::SkillToggle &T : *K.Pragma->Skills)
       (T.Enabled ? R.Forced : R.Disabled).push_back(T.Id);
-  R.Rank = [&](const evaluator::Baseline &B) {
+  R.Plan = [&](const evaluator::Baseline &B) {
     if (Log && !B.Counters.available())
       *Log << "  (no profile: " << B.Counters.Error << ")\n";
-    return rankedTransforms(K, baselineMetrics(B, W.Launch), Experience, Log);
+    return planInputs(baselineMetrics(B, W.Launch), Experience, B.Device.Name, Log);
   };
   return agents::optimizeKernel(R, Eval, Progress);
 }
@@ -196,14 +180,19 @@ runLlmEngine(const KernelJob &Job, const evaluator::Workload &W, const JobBudget
 double jobSeconds(const KernelJob &Job) { return budgetOf(Job).Seconds; }
 
 namespace {
-// Whether long-term memory learns from an attempt. An llm variant that does
-// not compile or verify says more about the model's code than about the
-// skill, so the llm engine's attempts count only once verified.
-bool teachesExperience(const KernelJob &Job, const agents::Attempt &A) {
-  if (A.Steps.empty())
-    return false;
-  return Job.Engine != "llm" || A.Result == evaluator::Verdict::Faster ||
-         A.Result == evaluator::Verdict::NotFaster;
+// How many evaluations the kernel got and what they cost.
+nlohmann::json evaluationSummary(const agents::OptimizeResult &O) {
+  unsigned Count = 0;
+  double Total = 0, Longest = 0;
+  for (const agents::Attempt &A : O.Trajectory)
+    if (A.Evaluated) {
+      ++Count;
+      Total += A.EvalSeconds;
+      Longest = std::max(Longest, A.EvalSeconds);
+    }
+  return {{"count", Count},         {"variants", O.Trajectory.size()},
+          {"seconds", Total},       {"mean_seconds", Count ? Total / Count : 0.0},
+          {"max_seconds", Longest}, {"loop_seconds", O.Seconds}};
 }
 } // namespace
 
@@ -222,11 +211,16 @@ optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::
     *Log << "  [" << llvm::format("%2u", Index) << " " << llvm::format("%6.1f", A.Seconds) << "s] "
          << llvm::format("%-48s", llvm::join(A.Steps, " + ").c_str()) << " "
          << llvm::format("%-15s", spelling(A.Result).str().c_str());
-    if (A.Result == evaluator::Verdict::Faster || A.Result == evaluator::Verdict::NotFaster)
+    if (A.Speedup > 0 &&
+        (A.Result == evaluator::Verdict::Faster || A.Result == evaluator::Verdict::NotFaster ||
+         A.Result == evaluator::Verdict::Promising))
       *Log << llvm::format("%6.2fx", A.Speedup);
     else
       *Log << "       ";
-    *Log << "  best " << llvm::format("%.2fx", Best) << "\n";
+    *Log << "  best " << llvm::format("%.2fx", Best);
+    if (A.Evaluated)
+      *Log << llvm::format("  (%.1fs)", A.EvalSeconds);
+    *Log << "\n";
     Log->flush();
   };
   JobBudget Budget = budgetOf(Job);
@@ -236,17 +230,13 @@ optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::
   if (!Optimized)
     return Optimized.takeError();
 
-  // Long-term memory learns from the attempts: their last step's skill, on
-  // this kind of kernel and this device.
-  std::string Kind = memory::kernelKind(K.Features);
-  for (const agents::Attempt &A : Optimized->Trajectory) {
-    if (!teachesExperience(Job, A))
-      continue;
-    llvm::StringRef Skill = llvm::StringRef(A.Steps.back()).split(':').first;
-    if (llvm::Error E = Experience.record(Skill, Kind, Optimized->Original.Device.Name,
-                                          experienceOutcome(A.Result), A.Speedup))
-      llvm::consumeError(std::move(E)); // Experience is advisory; the result stands.
-  }
+  // Long-term memory learns from the attempts: their last step's skill and
+  // parameters, on a kernel with these facts, on this device.
+  memory::FactVector Facts = memory::factVector(
+      memory::factsFor(K.Features, baselineMetrics(Optimized->Original, W->Launch)));
+  if (llvm::Error E = Experience.recordAll(agents::observationsFrom(
+          *Optimized, Facts, memory::kernelKind(K.Features), Job.Engine == "llm")))
+    llvm::consumeError(std::move(E)); // Experience is advisory; the result stands.
 
   KernelJobResult Out;
   Out.Optimized = std::move(*Optimized);
@@ -255,7 +245,7 @@ optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::
   E.KernelName = K.Name;
   E.Variant = O.Best;
   E.Speedup = O.Best ? O.BestOutcome.Speedup : 1.0;
-  E.Timing = {{"original", O.Original.Timing}};
+  E.Timing = {{"original", O.Original.Timing}, {"evaluations", evaluationSummary(O)}};
   if (O.Best) {
     E.Timing["variant"] = O.BestOutcome.Variant;
     E.Timing["original_interleaved"] = O.BestOutcome.Original;
@@ -269,6 +259,8 @@ optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::
                             {"hash", A.Hash},
                             {"verdict", spelling(A.Result).str()},
                             {"speedup", A.Speedup},
+                            {"seconds", A.EvalSeconds},
+                            {"timing", A.Timing},
                             {"detail", A.Detail.substr(0, 300)}});
   E.Origin.Engine = Job.Engine;
   E.Origin.Device = O.Original.Device.Name;
@@ -294,6 +286,19 @@ std::string describeEntry(const memory::CacheEntry &E) {
   else
     OS << "no variant beat the original on " << E.Origin.Device;
   return Text;
+}
+
+std::string describeEvaluations(const memory::CacheEntry &E) {
+  auto It = E.Timing.find("evaluations");
+  if (It == E.Timing.end() || !It->is_object())
+    return "";
+  unsigned Count = It->value("count", 0u);
+  return llvm::formatv("{0} evaluation{1} in {2:F1} s (mean {3:F2} s, longest {4:F2} s; loop "
+                       "{5:F1} s)",
+                       Count, Count == 1 ? "" : "s", It->value("seconds", 0.0),
+                       It->value("mean_seconds", 0.0), It->value("max_seconds", 0.0),
+                       It->value("loop_seconds", 0.0))
+      .str();
 }
 
 } // namespace kopt::driver
