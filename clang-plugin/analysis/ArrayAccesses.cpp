@@ -45,12 +45,22 @@ ArrayAccess classify(const clang::DeclRefExpr *Ref, const clang::ParmVarDecl *P,
     A.Read = A.Write = true;
     return A;
   }
+  // An lvalue passes through parentheses and the branches of a conditional
+  // (c ? t : A[i]) before it is read or written.
+  const clang::Expr *Value = Top;
   const clang::Stmt *Up = parent(Top, Ctx);
+  for (;;) {
+    const auto *Cond = llvm::dyn_cast_or_null<clang::ConditionalOperator>(Up);
+    if (!llvm::isa_and_nonnull<clang::ParenExpr>(Up) && (!Cond || Cond->getCond() == Value))
+      break;
+    Value = llvm::cast<clang::Expr>(Up);
+    Up = parent(Up, Ctx);
+  }
   if (const auto *Cast = llvm::dyn_cast_or_null<clang::ImplicitCastExpr>(Up);
       Cast && Cast->getCastKind() == clang::CK_LValueToRValue) {
     A.Read = true;
   } else if (const auto *Bin = llvm::dyn_cast_or_null<clang::BinaryOperator>(Up);
-             Bin && Bin->isAssignmentOp() && Bin->getLHS() == Top) {
+             Bin && Bin->isAssignmentOp() && Bin->getLHS() == Value) {
     A.Write = true;
     A.Read = Bin->isCompoundAssignmentOp();
   } else {

@@ -52,6 +52,17 @@ public:
 private:
   clang::ASTContext &Ctx;
 };
+
+// Whether V is declared in a for loop's init statement.
+bool isForVariable(const clang::VarDecl *V, clang::ASTContext &Ctx) {
+  clang::DynTypedNodeList Decls = Ctx.getParents(*V);
+  const auto *Decl = Decls.empty() ? nullptr : Decls[0].get<clang::DeclStmt>();
+  if (!Decl)
+    return false;
+  clang::DynTypedNodeList Loops = Ctx.getParents(*Decl);
+  const auto *For = Loops.empty() ? nullptr : Loops[0].get<clang::ForStmt>();
+  return For && For->getInit() == Decl;
+}
 } // namespace
 
 IndexPoly IndexPoly::constant(int64_t Value) {
@@ -383,7 +394,10 @@ llvm::Expected<IndexPoly> IndexPolyBuilder::visit(const clang::Expr *E, unsigned
       return IndexPoly::atom(intern(A, Key));
     }
     if (V && !isFixed(V))
-      return error(Ref->getLocation(), "'" + V->getName() + "' is assigned after its declaration");
+      return error(Ref->getLocation(),
+                   "'" + V->getName() + "' is assigned after its declaration" +
+                       (isForVariable(V, Ctx) ? " (a loop without literal bounds: not a constant)"
+                                         : ""));
     if (const auto *Param = llvm::dyn_cast_or_null<clang::ParmVarDecl>(V)) {
       llvm::FoldingSetNodeID Key;
       Key.AddPointer(Param);

@@ -84,7 +84,10 @@ public:
                            "not a 2-D or 3-D kernel (block-size tunes 1-D ones)");
       if (!(Dims & 4) && BZ != 1)
         return unsupported(U, U.Kernel.getLocation(), "BZ is for 3-D kernels");
+      addForLoopVars(U, B);
       if (llvm::Error E = checkPositionForm(U, B))
+        return E;
+      if (llvm::Error E = checkInPlaceUpdates(U, B))
         return E;
       return checkBoundedAccesses(U, B, Dims);
     });

@@ -145,50 +145,19 @@ bool sameStrides(const std::array<IndexPoly, 3> &A, const std::array<IndexPoly, 
   return A[0] == B[0] && A[1] == B[1] && A[2] == B[2];
 }
 
-class Analysis {
-public:
-  Analysis(const UnitAST &Unit, IndexPolyBuilder &Builder) : U(Unit), B(Builder) {}
+// An array the kernel writes must be read, if at all, only at the elements it
+// writes: reads at other offsets are an update in place, whose result depends
+// on the order of the threads.
+} // namespace
 
-  llvm::Expected<StencilIdiom> run();
-
-private:
-  llvm::Error collectAccesses();
-  llvm::Error checkWrittenArrays();
-  llvm::Error groupReads(std::vector<Candidate> &Cands);
-  llvm::Error addEntries(Candidate &C);
-  std::optional<std::pair<int64_t, int64_t>> range(const IndexPoly &P) const;
-
-  const UnitAST &U;
-  IndexPolyBuilder &B;
-  StencilIdiom S;
+llvm::Error checkInPlaceUpdates(const UnitAST &U, IndexPolyBuilder &B) {
   std::map<const clang::ParmVarDecl *, std::vector<Access>> Uses;
-  std::vector<const clang::ParmVarDecl *> Order; // Parameters in order of first use.
-  std::string Irregular;                         // Why some read does not qualify.
-  std::map<unsigned, std::string> IrregularIn;   // By group: why a read of its array did not.
-};
-
-std::optional<std::pair<int64_t, int64_t>> Analysis::range(const IndexPoly &P) const {
-  return frontend::offsetRange(P, B, [&](unsigned A) -> std::optional<std::pair<int64_t, int64_t>> {
-    auto It = S.Loops.find(llvm::dyn_cast<clang::VarDecl>(B.atom(A).Decl));
-    if (It == S.Loops.end())
-      return std::nullopt;
-    return std::make_pair(It->second.Lo, It->second.Hi);
-  });
-}
-
-llvm::Error Analysis::collectAccesses() {
+  std::vector<const clang::ParmVarDecl *> Order;
   for (Access &A : frontend::pointerParamAccesses(U.Kernel, U.Ctx)) {
     if (!Uses.count(A.Param))
       Order.push_back(A.Param);
     Uses[A.Param].push_back(std::move(A));
   }
-  return llvm::Error::success();
-}
-
-// An array the kernel writes must be read, if at all, only at the elements it
-// writes: reads at other offsets are an update in place, whose result depends
-// on the order of the threads.
-llvm::Error Analysis::checkWrittenArrays() {
   for (const clang::ParmVarDecl *P : Order) {
     const std::vector<Access> &All = Uses[P];
     if (llvm::none_of(All, [](const Access &A) { return A.Write; }))
@@ -219,6 +188,47 @@ llvm::Error Analysis::checkWrittenArrays() {
                                  llvm::Twine(U.column(accessLoc(*W))) +
                                  ": an update in place (Gauss-Seidel) depends on the order of "
                                  "the threads");
+  }
+  return llvm::Error::success();
+}
+
+namespace {
+
+class Analysis {
+public:
+  Analysis(const UnitAST &Unit, IndexPolyBuilder &Builder) : U(Unit), B(Builder) {}
+
+  llvm::Expected<StencilIdiom> run();
+
+private:
+  llvm::Error collectAccesses();
+  llvm::Error groupReads(std::vector<Candidate> &Cands);
+  llvm::Error addEntries(Candidate &C);
+  std::optional<std::pair<int64_t, int64_t>> range(const IndexPoly &P) const;
+
+  const UnitAST &U;
+  IndexPolyBuilder &B;
+  StencilIdiom S;
+  std::map<const clang::ParmVarDecl *, std::vector<Access>> Uses;
+  std::vector<const clang::ParmVarDecl *> Order; // Parameters in order of first use.
+  std::string Irregular;                         // Why some read does not qualify.
+  std::map<unsigned, std::string> IrregularIn;   // By group: why a read of its array did not.
+};
+
+std::optional<std::pair<int64_t, int64_t>> Analysis::range(const IndexPoly &P) const {
+  return frontend::offsetRange(P, B, [&](unsigned A) -> std::optional<std::pair<int64_t, int64_t>> {
+    auto It = S.Loops.find(llvm::dyn_cast<clang::VarDecl>(B.atom(A).Decl));
+    if (It == S.Loops.end())
+      return std::nullopt;
+    return std::make_pair(It->second.Lo, It->second.Hi);
+  });
+}
+
+llvm::Error Analysis::collectAccesses() {
+  for (Access &A : frontend::pointerParamAccesses(U.Kernel, U.Ctx)) {
+    if (!Uses.count(A.Param))
+      Order.push_back(A.Param);
+    Uses[A.Param].push_back(std::move(A));
   }
   return llvm::Error::success();
 }
@@ -391,12 +401,12 @@ llvm::Expected<StencilIdiom> Analysis::run() {
   if ((S.Dims & 3) != 3)
     return unsupported(U, U.Kernel.getLocation(),
                        "not a 2-D or 3-D kernel (it does not read threadIdx.x and threadIdx.y)");
+  findLiteralLoops(U, B, S); // Their variables may take part in positions' indices.
   if (llvm::Error Err = checkPositionForm(U, B))
     return Err;
-  findLiteralLoops(U, B, S);
   if (llvm::Error Err = collectAccesses())
     return Err;
-  if (llvm::Error Err = checkWrittenArrays())
+  if (llvm::Error Err = checkInPlaceUpdates(U, B))
     return Err;
 
   std::vector<Candidate> Cands;

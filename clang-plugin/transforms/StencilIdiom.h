@@ -84,6 +84,11 @@ struct StencilIdiom {
 // builder for the same kernel; literal loops become its loop variables.
 llvm::Expected<StencilIdiom> findStencilIdiom(const UnitAST &U, frontend::IndexPolyBuilder &B);
 
+// Fails, naming the read, where the kernel reads an array it writes at another
+// element than the one it writes: an update in place (Gauss-Seidel), whose
+// result depends on the order in which threads run.
+llvm::Error checkInPlaceUpdates(const UnitAST &U, frontend::IndexPolyBuilder &B);
+
 // Fails, naming the access, where a global memory access of the kernel runs
 // without a condition bounding each position of Dims from above: blocks of
 // another shape would run it on threads the original launch did not have.

@@ -217,11 +217,22 @@ llvm::Error checkPositionForm(const UnitAST &U, frontend::IndexPolyBuilder &B) {
     }
     llvm::Expected<IndexPoly> P = B.build(Top);
     if (!P)
-      return B.error(Top->getBeginLoc(), "the kernel reads its thread geometry other than as "
-                                         "blockIdx * blockDim + threadIdx (" +
+      return B.error(Top->getBeginLoc(), "the thread's position flows into an expression kopt "
+                                         "cannot follow (" +
                                              llvm::toString(P.takeError()) + ")");
   }
   return llvm::Error::success();
+}
+
+void addForLoopVars(const UnitAST &U, frontend::IndexPolyBuilder &B) {
+  forEachStmt(U.Kernel.getBody(), [&](const clang::Stmt *St) {
+    const auto *For = llvm::dyn_cast<clang::ForStmt>(St);
+    const auto *Init = For ? llvm::dyn_cast_or_null<clang::DeclStmt>(For->getInit()) : nullptr;
+    if (Init)
+      for (const clang::Decl *D : Init->decls())
+        if (const auto *V = llvm::dyn_cast<clang::VarDecl>(D); V && V->getType()->isIntegerType())
+          B.addLoopVar(V);
+  });
 }
 
 ReachPath reachPath(const UnitAST &U, const clang::Stmt &S) {

@@ -29,6 +29,11 @@ namespace kopt::transform {
 // dimension without threadIdx (a batch index) is allowed.
 llvm::Error checkPositionForm(const UnitAST &U, frontend::IndexPolyBuilder &B);
 
+// Makes the variable of every for loop in the kernel an atom of B (its value
+// then does not matter to checkPositionForm): for transforms that keep each
+// thread's code and only need its positions to be the only geometry it reads.
+void addForLoopVars(const UnitAST &U, frontend::IndexPolyBuilder &B);
+
 // A condition a thread met: Expr true (false where Negated), or the
 // comparison Lhs Op Rhs (from a min or max that picked one operand).
 struct Condition {
