@@ -84,7 +84,10 @@ bool writes(const clang::Stmt *S, const clang::VarDecl *V, clang::ASTContext &Ct
     const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(St);
     if (!Ref || Ref->getDecl() != V)
       return;
-    const auto *Cast = llvm::dyn_cast_or_null<clang::ImplicitCastExpr>(parent(Ref, Ctx));
+    const clang::Stmt *Up = parent(Ref, Ctx);
+    while (llvm::isa_and_nonnull<clang::ParenExpr>(Up))
+      Up = parent(Up, Ctx);
+    const auto *Cast = llvm::dyn_cast_or_null<clang::ImplicitCastExpr>(Up);
     Found |= !Cast || Cast->getCastKind() != clang::CK_LValueToRValue;
   });
   return Found;

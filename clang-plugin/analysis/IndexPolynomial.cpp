@@ -41,7 +41,10 @@ public:
     const auto *V = llvm::dyn_cast<clang::VarDecl>(Ref->getDecl());
     if (!V)
       return true;
+    // (v) is read where the parentheses are.
     clang::DynTypedNodeList Parents = Ctx.getParents(*Ref);
+    while (!Parents.empty() && Parents[0].get<clang::ParenExpr>())
+      Parents = Ctx.getParents(Parents[0]);
     const auto *Cast = Parents.empty() ? nullptr : Parents[0].get<clang::ImplicitCastExpr>();
     if (!Cast || Cast->getCastKind() != clang::CK_LValueToRValue)
       Written.insert(V);

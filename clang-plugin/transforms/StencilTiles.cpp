@@ -185,10 +185,13 @@ llvm::Expected<std::string> StencilCode::cellTest(unsigned G) {
 llvm::Expected<std::string> StencilCode::loads(unsigned G, llvm::StringRef PlaneZ,
                                               llvm::StringRef Slot) {
   const TileGroup &T = S.Groups[G];
-  // Cells in the order of memory: the fast dimension first.
-  std::vector<int> Order = {T.Fast - 'x'};
+  // Cells in the order of memory: the fast dimension first (a ring's z is no
+  // dimension of the cells: each load fills one plane).
+  std::vector<int> Order;
+  if (!(L.Ring && T.Fast == 'z'))
+    Order.push_back(T.Fast - 'x');
   for (int D = 0; D < 3; ++D)
-    if (tiled(D) && D != Order[0] && !(D == 2 && L.Ring))
+    if (tiled(D) && !llvm::is_contained(Order, D) && !(D == 2 && L.Ring))
       Order.push_back(D);
   int64_t Cells = 1;
   for (int D : Order)

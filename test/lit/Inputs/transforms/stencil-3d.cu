@@ -71,3 +71,18 @@ __global__ void conv3d_plane(int ni, int nj, int nk, int i, const float *A, floa
         c31 * A[(i - 1) * (nk * nj) + (j + 1) * nk + (k + 1)] +
         c33 * A[(i + 1) * (nk * nj) + (j + 1) * nk + (k + 1)];
 }
+
+// PolyBench's heat-3d through an index macro, i (the slowest dimension) from x
+// and k (the contiguous one) from z, as a direct port of its loops maps them.
+#define IDX(i, j, k) (((i) * NY + (j)) * NZ + (k))
+#pragma kopt optimize launch(grid: (NX + 7) / 8, (NY + 7) / 8, (NZ + 3) / 4; block: 8, 8, 4) \
+    args(c0 = 0.4f, c1 = 0.1f) buffers(in[NX * NY * NZ] in, out[NX * NY * NZ] out) noalias
+__global__ void heat3d_macro(const float *in, float *out, float c0, float c1) {
+  int k = blockIdx.z * blockDim.z + threadIdx.z;
+  int j = blockIdx.y * blockDim.y + threadIdx.y;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= 1 && i < NX - 1 && j >= 1 && j < NY - 1 && k >= 1 && k < NZ - 1)
+    out[IDX(i, j, k)] = c0 * in[IDX(i, j, k)] +
+                        c1 * (in[IDX(i - 1, j, k)] + in[IDX(i + 1, j, k)] + in[IDX(i, j - 1, k)] +
+                              in[IDX(i, j + 1, k)] + in[IDX(i, j, k - 1)] + in[IDX(i, j, k + 1)]);
+}
