@@ -288,8 +288,8 @@ llvm::Error IndexPolyBuilder::checkPositions(const IndexPoly &P, const clang::Ex
       Why = std::string("reads blockDim.") + Atom.Dim +
             " other than in blockIdx * blockDim + threadIdx";
     else if (Atom.Kind == AtomKind::BlockIdx && (ThreadDims & dimBit(Atom.Dim)))
-      Why = std::string("reads blockIdx.") + Atom.Dim +
-            " other than in blockIdx * blockDim + threadIdx";
+      Why = std::string("reads threadIdx.") + Atom.Dim + " or blockIdx." + Atom.Dim +
+            " on its own, not only in blockIdx * blockDim + threadIdx";
     return !Why.empty();
   });
   if (!Why.empty())

@@ -412,6 +412,8 @@ llvm::Expected<std::string> conditionText(const UnitAST &U, const frontend::Inde
 }
 
 std::string coveringGrid(char Dim, int64_t Block) {
+  if (Block == 1)
+    return llvm::formatv("grid_{0} * block_{0}", Dim).str();
   return llvm::formatv("(grid_{0} * block_{0} + {1}) / {2}", Dim, Block - 1, Block).str();
 }
 
