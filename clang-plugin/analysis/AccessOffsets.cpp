@@ -45,8 +45,7 @@ std::optional<IndexPoly> divideExactly(const IndexPoly &P, int64_t S) {
 }
 } // namespace
 
-AccessShape accessShape(const IndexPoly &P, unsigned Dims, IndexPolyBuilder &B,
-                        AccessForm &Form) {
+AccessShape accessShape(const IndexPoly &P, unsigned Dims, IndexPolyBuilder &B, AccessForm &Form) {
   Form = AccessForm();
   IndexPoly Rem = P;
   bool Partial = false;
@@ -159,9 +158,8 @@ std::optional<std::array<IndexPoly, 3>> splitOffsets(const IndexPoly &D,
       return std::nullopt;
     Numeric.push_back(C);
   }
-  std::sort(Numeric.begin(), Numeric.end(), [&](int A, int Bd) {
-    return std::llabs(SU[A].at({})) > std::llabs(SU[Bd].at({}));
-  });
+  std::sort(Numeric.begin(), Numeric.end(),
+            [&](int A, int Bd) { return std::llabs(SU[A].at({})) > std::llabs(SU[Bd].at({})); });
   for (int C : Numeric) {
     int64_t S = SU[C].at({});
     IndexPoly Q, Left = Remainder({});

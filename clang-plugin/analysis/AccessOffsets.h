@@ -29,8 +29,7 @@ enum class AccessShape : uint8_t {
 };
 
 // P's shape for the thread dimensions Dims; Form is set for Follows.
-AccessShape accessShape(const IndexPoly &P, unsigned Dims, IndexPolyBuilder &B,
-                        AccessForm &Form);
+AccessShape accessShape(const IndexPoly &P, unsigned Dims, IndexPolyBuilder &B, AccessForm &Form);
 
 // Offsets Delta (polynomials in loop variables) with D = sum of Stride[c] *
 // Delta[c] over Dims. Symbolic strides (n, n + 1, nx * ny) decide each offset

@@ -72,8 +72,8 @@ ArrayAccess classify(const clang::DeclRefExpr *Ref, const clang::ParmVarDecl *P,
 bool leavesEarly(const clang::Stmt *S) {
   bool Found = false;
   walk(S, [&](const clang::Stmt *St) {
-    Found |= llvm::isa<clang::ReturnStmt, clang::BreakStmt, clang::ContinueStmt, clang::GotoStmt>(
-        St);
+    Found |=
+        llvm::isa<clang::ReturnStmt, clang::BreakStmt, clang::ContinueStmt, clang::GotoStmt>(St);
   });
   return Found;
 }

@@ -29,8 +29,8 @@ bool wideInteger(clang::QualType T, const clang::ASTContext &Ctx) {
 }
 
 bool isMinMaxAbs(llvm::StringRef Name) {
-  static const char *const Names[] = {"min",   "max",   "umin",  "umax", "llmin", "llmax",
-                                      "ullmin", "ullmax", "abs", "labs", "llabs"};
+  static const char *const Names[] = {"min",    "max",    "umin", "umax", "llmin", "llmax",
+                                      "ullmin", "ullmax", "abs",  "labs", "llabs"};
   return llvm::is_contained(Names, Name);
 }
 
@@ -397,10 +397,10 @@ llvm::Expected<IndexPoly> IndexPolyBuilder::visit(const clang::Expr *E, unsigned
       return IndexPoly::atom(intern(A, Key));
     }
     if (V && !isFixed(V))
-      return error(Ref->getLocation(),
-                   "'" + V->getName() + "' is assigned after its declaration" +
-                       (isForVariable(V, Ctx) ? " (a loop without literal bounds: not a constant)"
-                                         : ""));
+      return error(
+          Ref->getLocation(),
+          "'" + V->getName() + "' is assigned after its declaration" +
+              (isForVariable(V, Ctx) ? " (a loop without literal bounds: not a constant)" : ""));
     if (const auto *Param = llvm::dyn_cast_or_null<clang::ParmVarDecl>(V)) {
       llvm::FoldingSetNodeID Key;
       Key.AddPointer(Param);

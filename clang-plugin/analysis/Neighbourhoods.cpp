@@ -70,8 +70,8 @@ std::vector<Neighbourhood> findNeighbourhoods(const clang::FunctionDecl &Kernel,
     std::optional<std::array<IndexPoly, 3>> Delta;
     Group *In = nullptr;
     for (Group &G : Groups) {
-      if (G.Param != A.Param || !(G.Stride[0] == Form.Stride[0] &&
-                                  G.Stride[1] == Form.Stride[1] && G.Stride[2] == Form.Stride[2]))
+      if (G.Param != A.Param || !(G.Stride[0] == Form.Stride[0] && G.Stride[1] == Form.Stride[1] &&
+                                  G.Stride[2] == Form.Stride[2]))
         continue;
       Delta = splitOffsets(Form.Rest - G.Base, Form.Stride, Dims, B);
       if (Delta) {

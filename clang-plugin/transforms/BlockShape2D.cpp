@@ -22,8 +22,8 @@ namespace {
 constexpr std::array<int64_t, 3> Shapes2D[] = {{32, 8, 1},  {64, 4, 1},  {32, 16, 1},
                                                {128, 2, 1}, {16, 16, 1}, {32, 4, 1},
                                                {64, 8, 1},  {8, 32, 1},  {256, 1, 1}};
-constexpr std::array<int64_t, 3> Shapes3D[] = {{32, 4, 2}, {32, 8, 1},  {64, 4, 1}, {32, 4, 4},
-                                               {16, 8, 4}, {64, 2, 2},  {32, 2, 4}, {32, 8, 2}};
+constexpr std::array<int64_t, 3> Shapes3D[] = {{32, 4, 2}, {32, 8, 1}, {64, 4, 1}, {32, 4, 4},
+                                               {16, 8, 4}, {64, 2, 2}, {32, 2, 4}, {32, 8, 2}};
 
 class BlockShape2D : public Transform {
 public:

@@ -89,7 +89,8 @@ public:
     }
     if (const auto *Call = llvm::dyn_cast<clang::CallExpr>(S); Call && Call->getNumArgs() == 2)
       if (const clang::FunctionDecl *F = Call->getDirectCallee();
-          F && F->getDeclName().isIdentifier() && (F->getName() == "max" || F->getName() == "min")) {
+          F && F->getDeclName().isIdentifier() &&
+          (F->getName() == "max" || F->getName() == "min")) {
         bool Max = F->getName() == "max";
         const clang::Expr *A = Call->getArg(0), *Bx = Call->getArg(1);
         std::vector<Condition> First = Conds, Second = std::move(Conds);
@@ -166,13 +167,15 @@ llvm::Error checkInPlaceUpdates(const UnitAST &U, IndexPolyBuilder &B) {
     for (const Access &A : All) {
       if (!A.top())
         return unsupported(U, accessLoc(A),
-                           "'" + P->getName() + "' is written, and used here in a way kopt "
-                                                "does not follow");
+                           "'" + P->getName() +
+                               "' is written, and used here in a way kopt "
+                               "does not follow");
       llvm::Expected<IndexPoly> Lin = frontend::linearIndex(A, B, U.Ctx);
       if (!Lin)
         return unsupported(U, accessLoc(A),
-                           "'" + P->getName() + "' is written, and kopt cannot tell which "
-                                                "element this reads or writes (" +
+                           "'" + P->getName() +
+                               "' is written, and kopt cannot tell which "
+                               "element this reads or writes (" +
                                llvm::toString(Lin.takeError()) + ")");
       (A.Write ? Writes : Reads).emplace_back(&A, *Lin);
       if (A.Read && A.Write)
@@ -182,8 +185,9 @@ llvm::Error checkInPlaceUpdates(const UnitAST &U, IndexPolyBuilder &B) {
       for (const auto &[W, WP] : Writes)
         if (!(RP == WP))
           return unsupported(U, accessLoc(*R),
-                             "'" + P->getName() + "' is read here at another element than it "
-                                                  "is written at line " +
+                             "'" + P->getName() +
+                                 "' is read here at another element than it "
+                                 "is written at line " +
                                  llvm::Twine(U.line(accessLoc(*W))) + ":" +
                                  llvm::Twine(U.column(accessLoc(*W))) +
                                  ": an update in place (Gauss-Seidel) depends on the order of "
@@ -346,7 +350,8 @@ llvm::Error Analysis::addEntries(Candidate &C) {
   for (const auto &[V, R] : Loops)
     Count *= size_t(R.Hi - R.Lo + 1);
   if (Count > MaxLoopValues)
-    return unsupported(U, accessLoc(C.A), "loops around the read run too many iterations to enumerate");
+    return unsupported(U, accessLoc(C.A),
+                       "loops around the read run too many iterations to enumerate");
   TileGroup &G = S.Groups[C.Group];
   for (size_t I = 0; I < Count; ++I) {
     std::vector<std::pair<const clang::VarDecl *, int64_t>> Values;
@@ -410,7 +415,8 @@ llvm::Expected<StencilIdiom> Analysis::run() {
     return Err;
 
   std::vector<Candidate> Cands;
-  std::map<const clang::ParmVarDecl *, std::string> Why; // A read of the array that does not qualify.
+  std::map<const clang::ParmVarDecl *, std::string>
+      Why; // A read of the array that does not qualify.
   for (const clang::ParmVarDecl *P : Order) {
     const std::vector<Access> &All = Uses[P];
     if (llvm::any_of(All, [](const Access &A) { return A.Write; }))
@@ -420,8 +426,8 @@ llvm::Expected<StencilIdiom> Analysis::run() {
       auto Note = [&](const llvm::Twine &Reason) {
         if (!Why.count(P))
           Why[P] = (llvm::Twine("line ") + llvm::Twine(U.line(accessLoc(A))) + ":" +
-                    llvm::Twine(U.column(accessLoc(A))) + ": the index of '" + P->getName() +
-                    "' " + Reason)
+                    llvm::Twine(U.column(accessLoc(A))) + ": the index of '" + P->getName() + "' " +
+                    Reason)
                        .str();
       };
       if (const clang::VarDecl *V = openLoopVar(A.top(), Path, S)) {

@@ -59,7 +59,7 @@ struct LoadEntry {
 // Array[Base + sum of Stride[c] * p_c].
 struct TileGroup {
   const clang::ParmVarDecl *Array = nullptr;
-  std::string Element;    // The element type as the unit spells it.
+  std::string Element; // The element type as the unit spells it.
   int64_t ElementBytes = 0;
   bool Subscripted = false; // Array[i][j]: the loads go through a pointer to elements.
   frontend::IndexPoly Base;

@@ -63,8 +63,8 @@ public:
     if (*BX * *BY > 1024)
       return llvm::createStringError("a block of more than 1024 threads");
     std::string Summary;
-    llvm::Expected<std::string> Text = rewriteUnit(
-        In, [&](UnitAST &U) { return rewrite(U, {*BX, *BY, 1}, *CZ, Summary); });
+    llvm::Expected<std::string> Text =
+        rewriteUnit(In, [&](UnitAST &U) { return rewrite(U, {*BX, *BY, 1}, *CZ, Summary); });
     if (!Text)
       return Text.takeError();
     frontend::LaunchMapping Launch;
@@ -130,11 +130,11 @@ private:
         Returns = true;
       }
     });
-    llvm::Expected<std::string> Step = editedText(
-        U,
-        clang::CharSourceRange::getCharRange(Body->getLBracLoc().getLocWithOffset(1),
-                                             Body->getRBracLoc()),
-        std::move(Edits));
+    llvm::Expected<std::string> Step =
+        editedText(U,
+                   clang::CharSourceRange::getCharRange(Body->getLBracLoc().getLocWithOffset(1),
+                                                        Body->getRBracLoc()),
+                   std::move(Edits));
     if (!Step)
       return Step.takeError();
 
@@ -163,8 +163,8 @@ private:
        << "const long long kopt_z = kopt_z0 + kopt_s;\n";
     for (unsigned G = 0; G < S->Groups.size(); ++G) {
       int64_t Planes = Code.extent(G, 2);
-      llvm::Expected<std::string> Loads =
-          Code.loads(G, "kopt_plane", llvm::formatv("(kopt_s + {0}) % {1}", Planes - 1, Planes).str());
+      llvm::Expected<std::string> Loads = Code.loads(
+          G, "kopt_plane", llvm::formatv("(kopt_s + {0}) % {1}", Planes - 1, Planes).str());
       if (!Loads)
         return Loads.takeError();
       OS << "{\nconst long long kopt_plane = kopt_z + " << S->Groups[G].Hi[2] << ";\n"
@@ -175,9 +175,10 @@ private:
       OS << Next << ":;\n";
     OS << "__syncthreads();\n}\n}";
     U.Rewrite.ReplaceText(Body->getSourceRange(), Out);
-    Summary = llvm::formatv("marched {0} x {1} blocks along z, {2} planes each, through rings of {3}",
-                            Block[0], Block[1], CZ, Rings)
-                  .str();
+    Summary =
+        llvm::formatv("marched {0} x {1} blocks along z, {2} planes each, through rings of {3}",
+                      Block[0], Block[1], CZ, Rings)
+            .str();
     return llvm::Error::success();
   }
 };

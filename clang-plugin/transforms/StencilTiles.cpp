@@ -183,7 +183,7 @@ llvm::Expected<std::string> StencilCode::cellTest(unsigned G) {
 }
 
 llvm::Expected<std::string> StencilCode::loads(unsigned G, llvm::StringRef PlaneZ,
-                                              llvm::StringRef Slot) {
+                                               llvm::StringRef Slot) {
   const TileGroup &T = S.Groups[G];
   // Cells in the order of memory: the fast dimension first (a ring's z is no
   // dimension of the cells: each load fills one plane).
@@ -232,8 +232,7 @@ llvm::Expected<std::string> StencilCode::loads(unsigned G, llvm::StringRef Plane
       OS << "  const long long kopt_pz = " << PlaneZ << ";\n";
     else
       OS << "  const long long kopt_p" << C << " = (long long)blockIdx." << C << " * " << L.Block[D]
-         << " + " << term(T.Lo[D])
-         << " + kopt_c" << C << ";\n";
+         << " + " << term(T.Lo[D]) << " + kopt_c" << C << ";\n";
   }
   OS << "  if (" << *Test << ")\n    " << tileName(G);
   for (int D = 2; D >= 0; --D)

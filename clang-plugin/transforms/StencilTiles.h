@@ -22,8 +22,7 @@ struct TileLayout {
 
 class StencilCode {
 public:
-  StencilCode(const UnitAST &U, frontend::IndexPolyBuilder &B, const StencilIdiom &S,
-              TileLayout L);
+  StencilCode(const UnitAST &U, frontend::IndexPolyBuilder &B, const StencilIdiom &S, TileLayout L);
 
   // Cells of group G's tile in dimension D (for the ring's z: its planes).
   int64_t extent(unsigned G, int D) const;

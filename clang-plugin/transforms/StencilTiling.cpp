@@ -71,9 +71,8 @@ public:
                                      static_cast<long long>(*BX * *BY * BZ));
     bool ThreeD = false;
     std::string Summary;
-    llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &U) {
-      return rewrite(U, Block, ThreeD, Summary);
-    });
+    llvm::Expected<std::string> Text =
+        rewriteUnit(In, [&](UnitAST &U) { return rewrite(U, Block, ThreeD, Summary); });
     if (!Text)
       return Text.takeError();
     frontend::LaunchMapping Launch;
@@ -109,7 +108,8 @@ private:
     llvm::Expected<std::string> Decls = Code.declarations();
     if (!Decls)
       return Decls.takeError();
-    std::string Prologue = "\n// kopt stencil-tiling: " + sizes(Block, ThreeD) + " blocks\n" + *Decls;
+    std::string Prologue =
+        "\n// kopt stencil-tiling: " + sizes(Block, ThreeD) + " blocks\n" + *Decls;
     std::string Tiles;
     for (unsigned G = 0; G < S->Groups.size(); ++G) {
       llvm::Expected<std::string> Loads = Code.loads(G);

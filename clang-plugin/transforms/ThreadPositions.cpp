@@ -52,8 +52,7 @@ bool extendsPolynomial(const clang::Stmt *P, const clang::Expr *E) {
     return Cast->getType()->isIntegerType() &&
            (llvm::isa<clang::ExplicitCastExpr>(Cast) ||
             Cast->getCastKind() == clang::CK_LValueToRValue ||
-            Cast->getCastKind() == clang::CK_NoOp ||
-            Cast->getCastKind() == clang::CK_IntegralCast);
+            Cast->getCastKind() == clang::CK_NoOp || Cast->getCastKind() == clang::CK_IntegralCast);
   if (const auto *Bin = llvm::dyn_cast<clang::BinaryOperator>(P))
     return Bin->getOpcode() == clang::BO_Add || Bin->getOpcode() == clang::BO_Sub ||
            Bin->getOpcode() == clang::BO_Mul ||
