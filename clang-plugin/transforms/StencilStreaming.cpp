@@ -25,7 +25,6 @@
 namespace kopt::transform {
 
 namespace {
-constexpr int64_t MaxSharedBytes = 48 * 1024;
 constexpr llvm::StringLiteral Next = "kopt_next_plane";
 const std::array<std::string, 3> Marching = {"", "", "kopt_z"};
 
@@ -76,8 +75,10 @@ public:
 private:
   static llvm::Error rewrite(UnitAST &U, const std::array<int64_t, 3> &Block, int64_t CZ,
                              std::string &Summary) {
-    if (U.Kernel.hasAttr<clang::CUDALaunchBoundsAttr>())
-      return unsupported(U, U.Kernel.getLocation(), "the kernel has __launch_bounds__");
+    llvm::Expected<const clang::CompoundStmt *> PlainBody = stencilBody(U);
+    if (!PlainBody)
+      return PlainBody.takeError();
+    const clang::CompoundStmt *Body = *PlainBody;
     frontend::IndexPolyBuilder B(U.Ctx, U.Kernel);
     llvm::Expected<StencilIdiom> S = findStencilIdiom(U, B);
     if (!S)
@@ -85,14 +86,9 @@ private:
     if (S->Dims != 7)
       return unsupported(U, U.Kernel.getLocation(),
                          "not a 3-D kernel: there is no z to march along");
-    const auto *Body = llvm::dyn_cast<clang::CompoundStmt>(U.Kernel.getBody());
-    if (!Body || Body->getLBracLoc().isMacroID() || Body->getRBracLoc().isMacroID())
-      return unsupported(U, U.Kernel.getLocation(), "the kernel's body is not a plain block");
     StencilCode Code(U, B, *S, {Block, /*Ring=*/true});
-    if (Code.sharedBytes() > MaxSharedBytes)
-      return unsupported(U, U.Kernel.getLocation(),
-                         "the planes need " + llvm::Twine(Code.sharedBytes()) +
-                             " bytes of shared memory");
+    if (llvm::Error E = Code.checkSharedBytes())
+      return E;
     llvm::Expected<std::string> Decls = Code.declarations();
     if (!Decls)
       return Decls.takeError();

@@ -2,8 +2,10 @@
 
 #include "clang-plugin/analysis/IndexAnalysis.h"
 
+#include <clang/AST/Attr.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
+#include <clang/AST/Stmt.h>
 #include <llvm/Support/FormatVariadic.h>
 
 #include <set>
@@ -52,6 +54,23 @@ std::vector<std::pair<const clang::VarDecl *, int64_t>> condLoops(const LoadEntr
 StencilCode::StencilCode(const UnitAST &Unit, frontend::IndexPolyBuilder &Builder,
                          const StencilIdiom &Idiom, TileLayout Layout)
     : U(Unit), B(Builder), S(Idiom), L(Layout) {}
+
+llvm::Expected<const clang::CompoundStmt *> stencilBody(const UnitAST &U) {
+  if (U.Kernel.hasAttr<clang::CUDALaunchBoundsAttr>())
+    return unsupported(U, U.Kernel.getLocation(), "the kernel has __launch_bounds__");
+  const auto *Body = llvm::dyn_cast<clang::CompoundStmt>(U.Kernel.getBody());
+  if (!Body || Body->getLBracLoc().isMacroID() || Body->getRBracLoc().isMacroID())
+    return unsupported(U, U.Kernel.getLocation(), "the kernel's body is not a plain block");
+  return Body;
+}
+
+llvm::Error StencilCode::checkSharedBytes() const {
+  constexpr int64_t MaxSharedBytes = 48 * 1024;
+  if (sharedBytes() <= MaxSharedBytes)
+    return llvm::Error::success();
+  return unsupported(U, U.Kernel.getLocation(),
+                     "the tiles need " + llvm::Twine(sharedBytes()) + " bytes of shared memory");
+}
 
 int64_t StencilCode::extent(unsigned G, int D) const {
   const TileGroup &T = S.Groups[G];

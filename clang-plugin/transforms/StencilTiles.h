@@ -11,6 +11,10 @@
 #include <array>
 #include <string>
 
+namespace clang {
+class CompoundStmt;
+} // namespace clang
+
 namespace kopt::transform {
 
 struct TileLayout {
@@ -20,6 +24,10 @@ struct TileLayout {
   bool Ring = false;
 };
 
+// The kernel's body where stencil-tiling and stencil-streaming can rewrite it:
+// no __launch_bounds__ (the block changes), a plain block.
+llvm::Expected<const clang::CompoundStmt *> stencilBody(const UnitAST &U);
+
 class StencilCode {
 public:
   StencilCode(const UnitAST &U, frontend::IndexPolyBuilder &B, const StencilIdiom &S, TileLayout L);
@@ -27,6 +35,8 @@ public:
   // Cells of group G's tile in dimension D (for the ring's z: its planes).
   int64_t extent(unsigned G, int D) const;
   int64_t sharedBytes() const;
+  // Fails where the tiles need more than the 48 KiB a block gets statically.
+  llvm::Error checkSharedBytes() const;
 
   // The __shared__ tiles and the reader tests (lambdas), for the top of the
   // kernel's body; before loads().

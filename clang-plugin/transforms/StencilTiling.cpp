@@ -22,7 +22,6 @@
 namespace kopt::transform {
 
 namespace {
-constexpr int64_t MaxSharedBytes = 48 * 1024;
 
 std::string sizes(const std::array<int64_t, 3> &Block, bool ThreeD) {
   return ThreeD ? llvm::formatv("{0} x {1} x {2}", Block[0], Block[1], Block[2]).str()
@@ -88,8 +87,9 @@ public:
 private:
   static llvm::Error rewrite(UnitAST &U, const std::array<int64_t, 3> &Block, bool &ThreeD,
                              std::string &Summary) {
-    if (U.Kernel.hasAttr<clang::CUDALaunchBoundsAttr>())
-      return unsupported(U, U.Kernel.getLocation(), "the kernel has __launch_bounds__");
+    llvm::Expected<const clang::CompoundStmt *> Body = stencilBody(U);
+    if (!Body)
+      return Body.takeError();
     frontend::IndexPolyBuilder B(U.Ctx, U.Kernel);
     llvm::Expected<StencilIdiom> S = findStencilIdiom(U, B);
     if (!S)
@@ -97,14 +97,9 @@ private:
     ThreeD = S->Dims & 4;
     if (!ThreeD && Block[2] != 1)
       return unsupported(U, U.Kernel.getLocation(), "BZ is for 3-D kernels");
-    const auto *Body = llvm::dyn_cast<clang::CompoundStmt>(U.Kernel.getBody());
-    if (!Body || Body->getLBracLoc().isMacroID())
-      return unsupported(U, U.Kernel.getLocation(), "the kernel's body is not a plain block");
     StencilCode Code(U, B, *S, {Block, false});
-    if (Code.sharedBytes() > MaxSharedBytes)
-      return unsupported(U, U.Kernel.getLocation(),
-                         "the tiles need " + llvm::Twine(Code.sharedBytes()) +
-                             " bytes of shared memory");
+    if (llvm::Error E = Code.checkSharedBytes())
+      return E;
     llvm::Expected<std::string> Decls = Code.declarations();
     if (!Decls)
       return Decls.takeError();
@@ -134,7 +129,7 @@ private:
         return Read.takeError();
       U.Rewrite.ReplaceText(*Range, *Read);
     }
-    U.Rewrite.InsertTextAfterToken(Body->getLBracLoc(), Prologue);
+    U.Rewrite.InsertTextAfterToken((*Body)->getLBracLoc(), Prologue);
     Summary = llvm::formatv("staged {0} through shared-memory tiles of {1} blocks ({2} reads)",
                             Tiles, sizes(Block, ThreeD), S->Reads.size())
                   .str();
