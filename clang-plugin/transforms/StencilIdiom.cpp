@@ -507,6 +507,23 @@ llvm::Expected<StencilIdiom> findStencilIdiom(const UnitAST &U, IndexPolyBuilder
   return Analysis(U, B).run();
 }
 
+llvm::Error checkTilesDoNotAlias(const UnitAST &U, const StencilIdiom &S, bool NoAlias) {
+  if (NoAlias)
+    return llvm::Error::success();
+  for (const Access &A : frontend::pointerParamAccesses(U.Kernel, U.Ctx)) {
+    if (!A.Write)
+      continue;
+    for (const TileGroup &G : S.Groups)
+      if (G.Array != A.Param &&
+          (!G.Array->getType().isRestrictQualified() || !A.Param->getType().isRestrictQualified()))
+        return unsupported(U, G.Array->getLocation(),
+                           "'" + G.Array->getName() + "' may alias '" + A.Param->getName() +
+                               "', which the kernel writes (no noalias clause, not "
+                               "__restrict__): a tile would keep values the writes change");
+  }
+  return llvm::Error::success();
+}
+
 llvm::Error checkBoundedAccesses(const UnitAST &U, IndexPolyBuilder &B, unsigned Dims) {
   llvm::Error Result = llvm::Error::success();
   forEachStmt(U.Kernel.getBody(), [&](const clang::Stmt *St) {

@@ -84,6 +84,10 @@ struct StencilIdiom {
 // builder for the same kernel; literal loops become its loop variables.
 llvm::Expected<StencilIdiom> findStencilIdiom(const UnitAST &U, frontend::IndexPolyBuilder &B);
 
+// Fails, naming the array, where a tile's array may alias an array the kernel
+// writes: neither the pragma's noalias clause (NoAlias) nor __restrict__ on both.
+llvm::Error checkTilesDoNotAlias(const UnitAST &U, const StencilIdiom &S, bool NoAlias);
+
 // Fails, naming the read, where the kernel reads an array it writes at another
 // element than the one it writes: an update in place (Gauss-Seidel), whose
 // result depends on the order in which threads run.

@@ -62,8 +62,9 @@ public:
     if (*BX * *BY > 1024)
       return llvm::createStringError("a block of more than 1024 threads");
     std::string Summary;
-    llvm::Expected<std::string> Text =
-        rewriteUnit(In, [&](UnitAST &U) { return rewrite(U, {*BX, *BY, 1}, *CZ, Summary); });
+    bool NoAlias = In.Kernel.Pragma && In.Kernel.Pragma->NoAlias;
+    llvm::Expected<std::string> Text = rewriteUnit(
+        In, [&](UnitAST &U) { return rewrite(U, {*BX, *BY, 1}, *CZ, NoAlias, Summary); });
     if (!Text)
       return Text.takeError();
     frontend::LaunchMapping Launch;
@@ -74,7 +75,7 @@ public:
 
 private:
   static llvm::Error rewrite(UnitAST &U, const std::array<int64_t, 3> &Block, int64_t CZ,
-                             std::string &Summary) {
+                             bool NoAlias, std::string &Summary) {
     llvm::Expected<const clang::CompoundStmt *> PlainBody = stencilBody(U);
     if (!PlainBody)
       return PlainBody.takeError();
@@ -83,6 +84,8 @@ private:
     llvm::Expected<StencilIdiom> S = findStencilIdiom(U, B);
     if (!S)
       return S.takeError();
+    if (llvm::Error E = checkTilesDoNotAlias(U, *S, NoAlias))
+      return E;
     if (S->Dims != 7)
       return unsupported(U, U.Kernel.getLocation(),
                          "not a 3-D kernel: there is no z to march along");

@@ -70,8 +70,9 @@ public:
                                      static_cast<long long>(*BX * *BY * BZ));
     bool ThreeD = false;
     std::string Summary;
+    bool NoAlias = In.Kernel.Pragma && In.Kernel.Pragma->NoAlias;
     llvm::Expected<std::string> Text =
-        rewriteUnit(In, [&](UnitAST &U) { return rewrite(U, Block, ThreeD, Summary); });
+        rewriteUnit(In, [&](UnitAST &U) { return rewrite(U, Block, NoAlias, ThreeD, Summary); });
     if (!Text)
       return Text.takeError();
     frontend::LaunchMapping Launch;
@@ -85,8 +86,8 @@ public:
   }
 
 private:
-  static llvm::Error rewrite(UnitAST &U, const std::array<int64_t, 3> &Block, bool &ThreeD,
-                             std::string &Summary) {
+  static llvm::Error rewrite(UnitAST &U, const std::array<int64_t, 3> &Block, bool NoAlias,
+                             bool &ThreeD, std::string &Summary) {
     llvm::Expected<const clang::CompoundStmt *> Body = stencilBody(U);
     if (!Body)
       return Body.takeError();
@@ -94,6 +95,8 @@ private:
     llvm::Expected<StencilIdiom> S = findStencilIdiom(U, B);
     if (!S)
       return S.takeError();
+    if (llvm::Error E = checkTilesDoNotAlias(U, *S, NoAlias))
+      return E;
     ThreeD = S->Dims & 4;
     if (!ThreeD && Block[2] != 1)
       return unsupported(U, U.Kernel.getLocation(), "BZ is for 3-D kernels");

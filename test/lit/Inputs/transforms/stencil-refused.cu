@@ -48,3 +48,12 @@ __global__ void lane_dependent(const float *in, float *out, int n) {
   if (i > 0 && i < n - 1 && j > 0 && j < n - 1 && threadIdx.x % 2 == 0)
     out[i * n + j] = in[(i - 1) * n + j] + in[(i + 1) * n + j];
 }
+
+// No noalias clause and no __restrict__: in may be out, and a tile would keep
+// the values the writes change.
+__global__ void maybe_aliased(const float *in, float *out, int n) {
+  int i = blockIdx.y * blockDim.y + threadIdx.y;
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i > 0 && i < n - 1 && j > 0 && j < n - 1)
+    out[i * n + j] = in[(i - 1) * n + j] + in[(i + 1) * n + j] + in[i * n + j - 1] + in[i * n + j + 1];
+}
