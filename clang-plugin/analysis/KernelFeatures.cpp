@@ -2,6 +2,7 @@
 
 #include "clang-plugin/analysis/CollectiveCalls.h"
 #include "clang-plugin/analysis/IndexAnalysis.h"
+#include "clang-plugin/analysis/Neighbourhoods.h"
 #include "clang-plugin/parse/SourceText.h"
 
 #include <clang/AST/ASTContext.h>
@@ -472,6 +473,7 @@ KernelFeatures analyzeKernelFeatures(const clang::FunctionDecl &Kernel, clang::A
   FeatureVisitor Visitor(Ctx, F);
   Visitor.TraverseStmt(Kernel.getBody());
   Visitor.finish();
+  F.Neighbourhoods = findNeighbourhoods(Kernel, Ctx);
   return F;
 }
 

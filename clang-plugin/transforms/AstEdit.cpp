@@ -12,6 +12,7 @@
 #include <clang/Lex/Lexer.h>
 
 #include <algorithm>
+#include <array>
 #include <set>
 
 namespace kopt::transform {
@@ -52,29 +53,41 @@ const clang::Expr *builtinNode(const clang::Expr *E) {
   return E;
 }
 
+// blockIdx.c * blockDim.c + threadIdx.c in either order: c, and the three
+// builtins (threadIdx, blockIdx, blockDim).
+std::optional<char> positionSumParts(const clang::BinaryOperator &Add,
+                                     std::array<const clang::Expr *, 3> &Parts) {
+  if (Add.getOpcode() != clang::BO_Add)
+    return std::nullopt;
+  for (char Dim : {'x', 'y', 'z'})
+    for (int Swap = 0; Swap < 2; ++Swap) {
+      const clang::Expr *T = Swap ? Add.getRHS() : Add.getLHS();
+      const auto *Mul = llvm::dyn_cast<clang::BinaryOperator>(
+          (Swap ? Add.getLHS() : Add.getRHS())->IgnoreParenImpCasts());
+      if (!isBuiltin(T, "threadIdx", Dim) || !Mul || Mul->getOpcode() != clang::BO_Mul)
+        continue;
+      const clang::Expr *L = Mul->getLHS(), *R = Mul->getRHS();
+      if (isBuiltin(R, "blockIdx", Dim))
+        std::swap(L, R);
+      if (!isBuiltin(L, "blockIdx", Dim) || !isBuiltin(R, "blockDim", Dim))
+        continue;
+      Parts = {T, L, R};
+      return Dim;
+    }
+  return std::nullopt;
+}
+
 class IndexFormVisitor : public clang::RecursiveASTVisitor<IndexFormVisitor> {
 public:
   explicit IndexFormVisitor(llvm::StringRef Dimensions) : Dims(Dimensions) {}
 
   bool VisitBinaryOperator(clang::BinaryOperator *Add) {
-    if (Add->getOpcode() != clang::BO_Add)
-      return true;
-    for (char Dim : Dims)
-      for (int Swap = 0; Swap < 2; ++Swap) {
-        const clang::Expr *T = Swap ? Add->getRHS() : Add->getLHS();
-        const auto *Mul = llvm::dyn_cast<clang::BinaryOperator>(
-            (Swap ? Add->getLHS() : Add->getRHS())->IgnoreParenImpCasts());
-        if (!isBuiltin(T, "threadIdx", Dim) || !Mul || Mul->getOpcode() != clang::BO_Mul)
-          continue;
-        const clang::Expr *L = Mul->getLHS(), *R = Mul->getRHS();
-        if (isBuiltin(R, "blockIdx", Dim))
-          std::swap(L, R);
-        if (!isBuiltin(L, "blockIdx", Dim) || !isBuiltin(R, "blockDim", Dim))
-          continue;
-        for (const clang::Expr *E : {T, L, R})
-          Approved.insert(builtinNode(E));
-        Sums.push_back({Dim, Add});
-      }
+    std::array<const clang::Expr *, 3> Parts;
+    if (std::optional<char> Dim = positionSumParts(*Add, Parts); Dim && Dims.contains(*Dim)) {
+      for (const clang::Expr *E : Parts)
+        Approved.insert(builtinNode(E));
+      Sums.push_back({*Dim, Add});
+    }
     return true;
   }
   bool VisitMemberExpr(clang::MemberExpr *E) { return note(E); }
@@ -132,6 +145,12 @@ private:
   }
 };
 } // namespace
+
+std::optional<char> positionSumDim(const clang::Expr &E) {
+  const auto *Add = llvm::dyn_cast<clang::BinaryOperator>(E.IgnoreParens());
+  std::array<const clang::Expr *, 3> Parts;
+  return Add ? positionSumParts(*Add, Parts) : std::nullopt;
+}
 
 llvm::Expected<clang::CharSourceRange> statementRange(const UnitAST &U, const clang::Stmt &S) {
   const clang::SourceManager &SM = U.Ctx.getSourceManager();

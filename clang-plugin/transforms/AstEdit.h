@@ -80,6 +80,10 @@ struct PositionSum {
   const clang::Expr *Sum = nullptr; // The addition, as written.
 };
 
+// The dimension c where E is blockIdx.c * blockDim.c + threadIdx.c (either
+// order of each sum and product), as written.
+std::optional<char> positionSumDim(const clang::Expr &E);
+
 // Checks that the kernel body reads threadIdx, blockIdx and blockDim of each
 // dimension in Dims only in the form blockIdx.c * blockDim.c + threadIdx.c
 // (either order), never gridDim of those dimensions, and nothing of the other
