@@ -6,8 +6,11 @@
 namespace kopt::memory {
 
 namespace {
-constexpr double PriorStrength = 2;    // K: the prior counts as two tries.
-constexpr double NotApplicable = 0.25; // What is left where `when` does not hold.
+constexpr double PriorStrength = 2; // K: the prior counts as two tries.
+// What is left where `when` does not hold: little, so that a skill with a large
+// typical gain (a parallelism transform on a kernel that already fills the GPU)
+// does not come before the steps that fit the kernel.
+constexpr double NotApplicable = 0.1;
 } // namespace
 
 double Yield::value() const { return Likelihood * std::log(std::max(Speedup, 1.0)); }

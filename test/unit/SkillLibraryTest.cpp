@@ -235,9 +235,9 @@ expect:
   EXPECT_DOUBLE_EQ(Y.Likelihood, 0.9);
   EXPECT_DOUBLE_EQ(Y.Speedup, 3);
   EXPECT_NEAR(Y.value(), 0.9 * std::log(3.0), 1e-12);
-  // Where `when` does not hold, a quarter of the likelihood is left.
+  // Where `when` does not hold, a tenth of the likelihood is left.
   F.set("read_only_params", 0);
-  EXPECT_DOUBLE_EQ(priorYield(*S, F).Likelihood, 0.9 / 4);
+  EXPECT_DOUBLE_EQ(priorYield(*S, F).Likelihood, 0.9 / 10);
   // Evidence: two failures lower the likelihood, a big win raises the gain.
   Evidence E;
   E.add(1, false, 0);
