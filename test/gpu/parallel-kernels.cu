@@ -56,9 +56,12 @@ __global__ void atax_rows(int n, const float *A, const float *x, float *tmp) {
   }
 }
 
-// An 8 x 8 product with k = 2^20, accumulated into C with beta.
+// An 8 x 8 product with k = 2^20, accumulated into C with beta. The original's
+// serial float sum of 2^20 terms is off the exact sum by up to about 0.03 (sums of
+// about 500 in magnitude), so an output near zero needs that much absolute
+// tolerance for any order of the additions: atol = 0.1.
 #pragma kopt optimize launch(grid: 1, 1; block: 8, 8) args(nk = 1048576, alpha = 1.5f, beta = 0.5f) \
-    buffers(A[8 * nk] in, B[nk * 8] in, C[64] inout) noalias tol(rtol = 1e-3, atol = 1e-3)
+    buffers(A[8 * nk] in, B[nk * 8] in, C[64] inout) noalias tol(rtol = 1e-3, atol = 0.1)
 __global__ void skinny(int nk, float alpha, float beta, const float *A, const float *B, float *C) {
   int j = blockIdx.x * blockDim.x + threadIdx.x;
   int i = blockIdx.y * blockDim.y + threadIdx.y;
