@@ -357,12 +357,17 @@ private:
     if (!Bin->isComparisonOp())
       return;
     const clang::Expr *L = Bin->getLHS(), *R = Bin->getRHS();
-    std::vector<const clang::ParmVarDecl *> Params;
+    // The bound: parameters, or a constant (a size macro, `i < 1024`).
+    const clang::Expr *Bound = nullptr;
     if (dependsOnThreadIndex(L) && !dependsOnThreadIndex(R))
-      Params = referencedParams(R);
+      Bound = R;
     else if (dependsOnThreadIndex(R) && !dependsOnThreadIndex(L))
-      Params = referencedParams(L);
-    if (Params.empty())
+      Bound = L;
+    std::vector<const clang::ParmVarDecl *> Params;
+    if (Bound)
+      Params = referencedParams(Bound);
+    if (Params.empty() &&
+        !(Bound && !Bound->isValueDependent() && Bound->getIntegerConstantExpr(Ctx).has_value()))
       return;
     BoundsGuard G;
     G.Condition = sourceText(Bin->getSourceRange(), Ctx);

@@ -2,9 +2,11 @@
 // row. The global index r = blockIdx.x * blockDim.x + threadIdx.x becomes
 // blockIdx.x, the launch gives grid_x * block_x blocks of B threads, and each
 // counted loop over the row strides by blockDim.x from threadIdx.x. A loop that
-// folds the row into one variable (s += e, s = fmaxf(s, e), ...) is followed
-// by a block-wide reduction that leaves the total in every thread; a loop that
-// writes only p[j] or p[E + j] needs none. Outside the loops every thread holds
+// folds the row into variables (s += e, s = s + e, s = fmaxf(s, e), ...) is
+// followed by a block-wide reduction of each that leaves the total in every
+// thread; a loop that writes only p[j] or p[E + j] needs none. A global
+// accumulator (y[i] += ...) is first kept in a register (Normalization.h).
+// Outside the loops every thread holds
 // the same values (nothing but the loops reads threadIdx), so branches there
 // are block-uniform and barriers are safe; stores outside the loops run in
 // thread 0 only. Anything else (scans, loops carrying other state, while
@@ -14,6 +16,7 @@
 #include "clang-plugin/transforms/AstEdit.h"
 #include "clang-plugin/transforms/AstWalk.h"
 #include "clang-plugin/transforms/GlobalIndex.h"
+#include "clang-plugin/transforms/Normalization.h"
 #include "clang-plugin/transforms/TransformFactories.h"
 #include "clang-plugin/transforms/TransformSupport.h"
 #include "clang-plugin/transforms/UnitRewriter.h"
@@ -24,6 +27,7 @@
 #include <clang/AST/Expr.h>
 #include <clang/AST/Stmt.h>
 #include <clang/AST/StmtCXX.h>
+#include <clang/Basic/SourceManager.h>
 #include <clang/Rewrite/Core/Rewriter.h>
 
 #include <set>
@@ -193,6 +197,15 @@ std::optional<Reduction> reductionUpdate(const UnitAST &U, const clang::BinaryOp
   }
   if (Bin.getOpcode() != clang::BO_Assign)
     return std::nullopt;
+  // s = s + e, s = e + s.
+  if (const auto *Add = llvm::dyn_cast<clang::BinaryOperator>(Bin.getRHS()->IgnoreParenImpCasts());
+      Add && Add->getOpcode() == clang::BO_Add) {
+    const clang::Expr *A = Add->getLHS(), *B = Add->getRHS();
+    if ((varOf(A) == S && !mentions(B, S)) || (varOf(B) == S && !mentions(A, S))) {
+      R.Refs = 2;
+      return R;
+    }
+  }
   const auto *Call = llvm::dyn_cast<clang::CallExpr>(Bin.getRHS()->IgnoreParenImpCasts());
   if (!Call || Call->getNumArgs() != 2 || !Call->getDirectCallee() ||
       !Call->getDirectCallee()->getDeclName().isIdentifier())
@@ -356,11 +369,22 @@ private:
       if (mentions(L->Init, V) || mentions(L->Bound, V))
         return unsupported(U, For.getBeginLoc(), "the loop's bounds change in the loop");
     std::string Before, After;
-    if (Memory.empty() && Outer.size() == 1) {
-      llvm::Expected<std::pair<std::string, std::string>> Code = reduction(For, *Outer.begin());
-      if (!Code)
-        return Code.takeError();
-      std::tie(Before, After) = *Code;
+    if (Memory.empty() && !Outer.empty()) {
+      // One block reduction a variable, in declaration order, nested:
+      // { start1 { start2 loop reduce2 } reduce1 }.
+      std::vector<const clang::VarDecl *> Folded(Outer.begin(), Outer.end());
+      const clang::SourceManager &SM = U.Ctx.getSourceManager();
+      std::sort(Folded.begin(), Folded.end(),
+                [&](const clang::VarDecl *A, const clang::VarDecl *B) {
+                  return SM.isBeforeInTranslationUnit(A->getLocation(), B->getLocation());
+                });
+      for (const clang::VarDecl *V : Folded) {
+        llvm::Expected<std::pair<std::string, std::string>> Code = reduction(For, V);
+        if (!Code)
+          return Code.takeError();
+        Before += Code->first;
+        After = Code->second + After;
+      }
       Fenced = true; // The reduction ends with a barrier.
     } else if (Outer.empty()) {
       if (llvm::Error E = checkMap(For, *L, Memory, Locals))
@@ -377,7 +401,7 @@ private:
       }
     } else {
       return unsupported(U, For.getBeginLoc(),
-                         "the loop carries state other than one reduction (a scan?)");
+                         "the loop carries state other than reductions (a scan?)");
     }
     return stride(For, *L, Before, After);
   }
@@ -600,36 +624,41 @@ public:
       return llvm::createStringError("the kernel is not a 1D guarded kernel without grid-stride "
                                      "loops, shared memory, barriers or warp intrinsics");
     unsigned Loops = 0, Reductions = 0;
-    llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &AST) -> llvm::Error {
-      if (AST.Kernel.hasAttr<clang::CUDALaunchBoundsAttr>())
-        return llvm::createStringError("the kernel has __launch_bounds__");
-      llvm::Expected<GlobalIndexShape> Shape = findGlobalIndexShape(AST);
-      if (!Shape)
-        return Shape.takeError();
-      if (Shape->GridStride)
-        return llvm::createStringError("a grid-stride kernel");
-      Planner Plan(AST);
-      if (llvm::Error E = Plan.statement(AST.Kernel.getBody(), true))
-        return E;
-      if (Plan.Loops == 0)
-        return llvm::createStringError("the kernel has no loop over a row");
-      for (const clang::Expr *Index : Shape->Indices) {
-        if (AST.Rewrite.ReplaceText(Index->getSourceRange(), "blockIdx.x"))
-          return unsupported(AST, Index->getBeginLoc(), "cannot rewrite the global index");
-      }
-      Loops = Plan.Loops;
-      Reductions = Plan.Reductions;
-      return llvm::Error::success();
-    });
+    // A global accumulator (y[i] += ...) or a counter declared before its loop
+    // is first normalized (Normalization.h).
+    llvm::Expected<NormalizedRewrite> Text =
+        rewriteNormalized(In, idiomNormalizations(), [&](UnitAST &AST) -> llvm::Error {
+          if (AST.Kernel.hasAttr<clang::CUDALaunchBoundsAttr>())
+            return llvm::createStringError("the kernel has __launch_bounds__");
+          llvm::Expected<GlobalIndexShape> Shape = findGlobalIndexShape(AST);
+          if (!Shape)
+            return Shape.takeError();
+          if (Shape->GridStride)
+            return llvm::createStringError("a grid-stride kernel");
+          Planner Plan(AST);
+          if (llvm::Error E = Plan.statement(AST.Kernel.getBody(), true))
+            return E;
+          if (Plan.Loops == 0)
+            return llvm::createStringError("the kernel has no loop over a row");
+          for (const clang::Expr *Index : Shape->Indices) {
+            if (AST.Rewrite.ReplaceText(Index->getSourceRange(), "blockIdx.x"))
+              return unsupported(AST, Index->getBeginLoc(), "cannot rewrite the global index");
+          }
+          Loops = Plan.Loops;
+          Reductions = Plan.Reductions;
+          return llvm::Error::success();
+        });
     if (!Text)
       return Text.takeError();
     std::string B = std::to_string(*Size);
     frontend::LaunchMapping Launch;
     Launch.Grid[0] = "grid_x * block_x";
     Launch.Block[0] = B;
-    return TransformOutput{std::move(*Text), Launch,
-                           "one block of " + B + " threads per row (" + std::to_string(Loops) +
-                               " loops, " + std::to_string(Reductions) + " block reductions)"};
+    return TransformOutput{std::move(Text->UnitText), Launch,
+                           chainSummary(Text->Steps, "one block of " + B + " threads per row (" +
+                                                         std::to_string(Loops) + " loops, " +
+                                                         std::to_string(Reductions) +
+                                                         " block reductions)")};
   }
 
 private:
