@@ -187,6 +187,10 @@ std::string mismatch(const UnitAST &U, const clang::ForStmt &Loop, MatmulIdiom &
   const clang::SourceManager &SM = U.Ctx.getSourceManager();
   BodyScan Scan(K->Var);
   Scan.TraverseStmt(const_cast<clang::Stmt *>(Loop.getBody()));
+  for (const clang::Expr *W : Scan.Written)
+    for (const clang::ArraySubscriptExpr *E : Scan.Subscripts)
+      if (W == E)
+        return "the loop body writes memory it indexes by k";
   if (Scan.Subscripts.size() != 2)
     return "the loop body does not read exactly two operands indexed by k";
   const clang::ArraySubscriptExpr *A = Scan.Subscripts[0], *B = Scan.Subscripts[1];
@@ -194,9 +198,6 @@ std::string mismatch(const UnitAST &U, const clang::ForStmt &Loop, MatmulIdiom &
     return "an operand is not a number";
   if (directUses(A, K->Var) + directUses(B, K->Var) != Scan.Uses)
     return "k is used outside the two operands' indices";
-  for (const clang::Expr *W : Scan.Written)
-    if (W == A || W == B)
-      return "the loop body writes an operand";
   if (namesLocalOf(A, Loop.getBody()->getSourceRange(), SM) ||
       namesLocalOf(B, Loop.getBody()->getSourceRange(), SM))
     return "an operand uses a variable of the loop body";

@@ -231,6 +231,11 @@ std::vector<Location> candidates(const UnitAST &U, const clang::Stmt &Loop, bool
     }
     Out.push_back(std::move(L));
   }
+  // In the order of their first use: the output does not depend on addresses.
+  const clang::SourceManager &SM = U.Ctx.getSourceManager();
+  std::sort(Out.begin(), Out.end(), [&](const Location &A, const Location &B) {
+    return SM.isBeforeInTranslationUnit(A.First->getBeginLoc(), B.First->getBeginLoc());
+  });
   if (Scan.Unknown && !Out.empty()) {
     Why = "the loop accesses memory through a pointer whose origin is unknown (line " +
           std::to_string(U.line(Scan.Unknown->getBeginLoc())) + ")";
