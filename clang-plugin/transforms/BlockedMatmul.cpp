@@ -221,6 +221,24 @@ std::vector<const clang::DeclStmt *> neededDecls(const Shape &S,
   return Out;
 }
 
+// Edits that take out the declarations before the loop that Reads do not
+// need (they are inert: nothing else changes).
+llvm::Expected<std::vector<TextEdit>> unreadDecls(const UnitAST &U, const Shape &S,
+                                                  const std::vector<const clang::Expr *> &Reads) {
+  std::vector<const clang::DeclStmt *> Needed = neededDecls(S, Reads);
+  std::vector<TextEdit> Edits;
+  for (const clang::DeclStmt *D : S.Decls) {
+    if (llvm::is_contained(Needed, D))
+      continue;
+    llvm::Expected<clang::CharSourceRange> R = statementRange(U, *D);
+    if (!R)
+      return R.takeError();
+    // A token range that ends at the ';': the range's last character.
+    Edits.push_back({clang::SourceRange(R->getBegin(), R->getEnd().getLocWithOffset(-1)), ""});
+  }
+  return Edits;
+}
+
 // Text of Range with Edits and, where no edit covers them, the position sums
 // renamed and returns turned into jumps to Label.
 class PhaseText {
@@ -290,12 +308,33 @@ llvm::Error rewriteBlockedMatmul(UnitAST &U, const Blocking &T, unsigned &Line) 
   char RowDim = S.M.RowDim, ColDim = S.M.ColDim;
 
   // The code before the loop, for one position: the accumulator's start.
-  llvm::Expected<std::string> Prefix = Phase(
-      clang::CharSourceRange::getCharRange(Start, S.LoopStmt->getBeginLoc()), {}, "kopt_init_next");
+  // Each phase leaves out the declarations it does not read (nvcc would warn).
+  std::vector<const clang::Expr *> Checks, After;
+  for (const Guard &G : S.Guards)
+    Checks.push_back(G.Cond);
+  const clang::SourceManager &SM = U.Ctx.getSourceManager();
+  forEachStmt(Body, [&](const clang::Stmt *St) {
+    if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(St);
+        Ref && SM.isBeforeInTranslationUnit(S.LoopStmt->getEndLoc(), Ref->getLocation()))
+      After.push_back(Ref);
+  });
+  std::vector<const clang::Expr *> PrefixReads = Checks, SuffixReads = Checks;
+  PrefixReads.push_back(S.AccInit);
+  SuffixReads.insert(SuffixReads.end(), After.begin(), After.end());
+  llvm::Expected<std::vector<TextEdit>> PrefixDrops = unreadDecls(U, S, PrefixReads);
+  llvm::Expected<std::vector<TextEdit>> SuffixDrops = unreadDecls(U, S, SuffixReads);
+  if (!PrefixDrops)
+    return PrefixDrops.takeError();
+  if (!SuffixDrops)
+    return SuffixDrops.takeError();
+  llvm::Expected<std::string> Prefix =
+      Phase(clang::CharSourceRange::getCharRange(Start, S.LoopStmt->getBeginLoc()), *PrefixDrops,
+            "kopt_init_next");
   // The whole body without the loop, the accumulator read back: the stores.
+  SuffixDrops->push_back({S.AccInit->getSourceRange(), AccSlot});
+  SuffixDrops->push_back({S.LoopStmt->getSourceRange(), ""});
   llvm::Expected<std::string> Suffix =
-      Phase(clang::CharSourceRange::getCharRange(Start, Body->getRBracLoc()),
-            {{S.AccInit->getSourceRange(), AccSlot}, {S.LoopStmt->getSourceRange(), ""}},
+      Phase(clang::CharSourceRange::getCharRange(Start, Body->getRBracLoc()), *SuffixDrops,
             "kopt_store_next");
   // The loop body over registers.
   llvm::Expected<clang::CharSourceRange> LoopBody = statementRange(U, *S.M.Loop->getBody());
