@@ -596,9 +596,17 @@ public:
     // The thread-per-row signature: lanes a row apart in some loop. Where the
     // loops' accesses are coalesced across threads already (a sum over the
     // middle dimension), one block per row reads strided and loses.
+    // Through a pointer to rows (float (*A)[N], A[i][j]) the front end sees
+    // A[i]: lanes that differ in i are a row apart.
+    std::set<std::string> RowsOfArrays;
+    for (const frontend::KernelParam &P : Kernel.Params)
+      if (llvm::StringRef(P.Type).contains("(*)["))
+        RowsOfArrays.insert(P.Name);
     bool Strided = false;
     for (const frontend::MemoryAccess &A : Kernel.Features.Accesses)
-      Strided |= A.Loop >= 0 && A.Pattern == frontend::AccessPattern::Strided;
+      Strided |= A.Loop >= 0 && (A.Pattern == frontend::AccessPattern::Strided ||
+                                 (A.Pattern == frontend::AccessPattern::Coalesced &&
+                                  RowsOfArrays.count(A.Param)));
     if (!Strided)
       return {};
     // A block wider than the row idles; a short row (a convolution window)

@@ -60,3 +60,15 @@ __global__ void neighbour_mm(const float *A, const float *B, float *C, int n) {
     for (int k = 0; k < n; k++)
       C[i * n + j] += A[i * n + k] * B[k * n + j] + C[i * n + j + 1];
 }
+
+// A row's dot product accumulated in y without noalias: y may overlap A or x.
+#pragma kopt optimize launch(grid: (n + 127) / 128; block: 128) args(n = 300) \
+    buffers(A[n * n] in, x[n] in, y[n] out)
+__global__ void matvec_maybe_aliased(const float *A, const float *x, float *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    y[i] = 0;
+    for (int j = 0; j < n; j++)
+      y[i] += A[i * n + j] * x[j];
+  }
+}
