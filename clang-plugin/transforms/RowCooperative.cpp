@@ -604,9 +604,9 @@ public:
         RowsOfArrays.insert(P.Name);
     bool Strided = false;
     for (const frontend::MemoryAccess &A : Kernel.Features.Accesses)
-      Strided |= A.Loop >= 0 && (A.Pattern == frontend::AccessPattern::Strided ||
-                                 (A.Pattern == frontend::AccessPattern::Coalesced &&
-                                  RowsOfArrays.count(A.Param)));
+      Strided |= A.Loop >= 0 &&
+                 (A.Pattern == frontend::AccessPattern::Strided ||
+                  (A.Pattern == frontend::AccessPattern::Coalesced && RowsOfArrays.count(A.Param)));
     if (!Strided)
       return {};
     // A block wider than the row idles; a short row (a convolution window)

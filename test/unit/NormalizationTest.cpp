@@ -254,8 +254,7 @@ __global__ void g(const float *A, float *C, int n, float alpha) {
 // promoteAccumulators (scalar replacement as a normalization)
 
 TEST(PromoteAccumulators, BetaPrologueBecomesTheStart) {
-  Result R = run(
-      promoteAccumulators, R"(
+  Result R = run(promoteAccumulators, R"(
 __global__ void g(const float *A, const float *B, float *C, int n, float alpha, float beta) {
   int i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n && j < n) {
@@ -264,7 +263,7 @@ __global__ void g(const float *A, const float *B, float *C, int n, float alpha, 
       C[i * n + j] += alpha * A[i * n + k] * B[k * n + j];
   }
 })",
-      /*NoAlias=*/true);
+                 /*NoAlias=*/true);
   EXPECT_EQ(R.Summary, "scalar-replaced C[i * n + j]");
   EXPECT_NE(R.Text.find("if (i < n && j < n) { float kopt_s0 = (C[i * n + j]) * (beta); "
                         "for (int k = 0; k < n; k++) kopt_s0 += alpha * A[i * n + k] * "
@@ -291,8 +290,7 @@ __global__ void g(const float *__restrict__ A, float *__restrict__ y, int n, int
 }
 
 TEST(PromoteAccumulators, TwoDimensionalAccumulator) {
-  Result R = run(
-      promoteAccumulators, R"(
+  Result R = run(promoteAccumulators, R"(
 __global__ void g(const float (*A)[64], const float (*B)[64], float (*C)[64], float beta) {
   int i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < 64 && j < 64) {
@@ -301,7 +299,7 @@ __global__ void g(const float (*A)[64], const float (*B)[64], float (*C)[64], fl
       C[i][j] += A[i][k] * B[k][j];
   }
 })",
-      /*NoAlias=*/true);
+                 /*NoAlias=*/true);
   EXPECT_EQ(R.Summary, "scalar-replaced C[i][j]");
   EXPECT_NE(R.Text.find("float kopt_s0 = beta * C[i][j]; for (int k = 0; k < 64; ++k) kopt_s0 "
                         "+= A[i][k] * B[k][j]; C[i][j] = kopt_s0;"),
@@ -311,8 +309,7 @@ __global__ void g(const float (*A)[64], const float (*B)[64], float (*C)[64], fl
 
 // Two accumulators; the second one's start reads the first: it stays a store.
 TEST(PromoteAccumulators, StartReadingAnEarlierLocationStaysAStore) {
-  Result R = run(
-      promoteAccumulators, R"(
+  Result R = run(promoteAccumulators, R"(
 __global__ void g(const float *A, float *s, float *t, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   s[i] = 0;
@@ -322,7 +319,7 @@ __global__ void g(const float *A, float *s, float *t, int n) {
     t[i] += A[j] * A[j];
   }
 })",
-      /*NoAlias=*/true);
+                 /*NoAlias=*/true);
   EXPECT_EQ(R.Summary, "scalar-replaced s[i], t[i]");
   EXPECT_NE(R.Text.find("s[i] = 0; const bool kopt_run = ((0) < n); float kopt_s0 = kopt_run ? "
                         "s[i] : float{}; float kopt_s1 = s[i] + 1; for"),
@@ -348,25 +345,23 @@ __global__ void g(const float *A, float *C, int n) {
 }
 
 TEST(PromoteAccumulators, RefusesOtherIndicesAndUnknownPointers) {
-  Result Other = run(
-      promoteAccumulators, R"(
+  Result Other = run(promoteAccumulators, R"(
 __global__ void g(const float *A, float *C, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   for (int k = 0; k < n; k++)
     C[i] += A[k] * C[i + 1];
 })",
-      true);
+                     true);
   EXPECT_NE(Other.Error.find("'C' is also accessed at another index"), std::string::npos)
       << Other.Error;
-  Result Unknown = run(
-      promoteAccumulators, R"(
+  Result Unknown = run(promoteAccumulators, R"(
 __device__ float *table;
 __global__ void g(const float *A, float *C, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   for (int k = 0; k < n; k++)
     C[i] += A[k] * table[k];
 })",
-      true);
+                       true);
   EXPECT_NE(Unknown.Error.find("through a pointer whose origin is unknown"), std::string::npos)
       << Unknown.Error;
 }
