@@ -242,7 +242,8 @@ bool LaunchRecorder::enter(const LaunchCall &Call) {
       Bytes += A.Bytes;
     if (2 * Bytes > BudgetLeft) {
       P->Launch.ContentsSkipped = "its buffers (" + std::to_string(Bytes) +
-                                  " bytes, before and after) exceed what is left of --max-bytes (" +
+                                  " bytes, twice: before and after) exceed what is left of "
+                                  "--max-bytes (" +
                                   std::to_string(BudgetLeft) + " bytes)";
     } else {
       if (std::string E = Device.synchronize(); !E.empty()) {

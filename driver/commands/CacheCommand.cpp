@@ -16,14 +16,9 @@
 namespace kopt::driver {
 
 namespace {
-// The cache kcc would use from the current directory: --kopt- flags among
-// Args, then KOPT_ variables, then the nearest .kopt.yaml.
+// The cache kcc would use from the current directory.
 llvm::Expected<memory::ResultCache> openCache(std::vector<std::string> &Args) {
-  llvm::Expected<KoptOptions> Options = koptOptionsFor(Args);
-  if (!Options)
-    return Options.takeError();
-  llvm::Expected<memory::CacheConfig> Config =
-      cacheConfigFrom(*Options, NvccSearchEnvironment::current().GetEnv);
+  llvm::Expected<memory::CacheConfig> Config = cacheConfigFor(Args);
   if (!Config)
     return Config.takeError();
   return memory::ResultCache::open(*Config);
