@@ -152,8 +152,8 @@ private:
   std::vector<const BufferArg *> Args; // Into Current, parallel to Buffers.
   std::deque<ReferenceSet> References; // Oldest first.
   std::vector<std::vector<uint8_t>> RecordedInputs;
-  DeviceKernels Own;                   // Input generation and comparison.
-  CUdeviceptr Partials = 0;            // The comparison kernel's per-block results.
+  DeviceKernels Own;        // Input generation and comparison.
+  CUdeviceptr Partials = 0; // The comparison kernel's per-block results.
 };
 
 // Bytes on each side of every buffer that must keep GuardByte.

@@ -109,26 +109,41 @@ LaunchCall callFor(CUpti_CallbackId Id, const void *Params) {
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
     auto *P = static_cast<const cuLaunchKernel_params *>(Params);
-    C = {P->f, {}, {P->gridDimX, P->gridDimY, P->gridDimZ},
-         {P->blockDimX, P->blockDimY, P->blockDimZ}, P->sharedMemBytes, P->hStream,
-         P->kernelParams, P->extra};
+    C = {P->f,
+         {},
+         {P->gridDimX, P->gridDimY, P->gridDimZ},
+         {P->blockDimX, P->blockDimY, P->blockDimZ},
+         P->sharedMemBytes,
+         P->hStream,
+         P->kernelParams,
+         P->extra};
     break;
   }
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
     auto *P = static_cast<const cuLaunchCooperativeKernel_params *>(Params);
-    C = {P->f, {}, {P->gridDimX, P->gridDimY, P->gridDimZ},
-         {P->blockDimX, P->blockDimY, P->blockDimZ}, P->sharedMemBytes, P->hStream,
-         P->kernelParams, nullptr};
+    C = {P->f,
+         {},
+         {P->gridDimX, P->gridDimY, P->gridDimZ},
+         {P->blockDimX, P->blockDimY, P->blockDimZ},
+         P->sharedMemBytes,
+         P->hStream,
+         P->kernelParams,
+         nullptr};
     break;
   }
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
     auto *P = static_cast<const cuLaunchKernelEx_params *>(Params);
     const CUlaunchConfig &L = *P->config;
-    C = {P->f, {}, {L.gridDimX, L.gridDimY, L.gridDimZ},
-         {L.blockDimX, L.blockDimY, L.blockDimZ}, L.sharedMemBytes, L.hStream,
-         P->kernelParams, P->extra};
+    C = {P->f,
+         {},
+         {L.gridDimX, L.gridDimY, L.gridDimZ},
+         {L.blockDimX, L.blockDimY, L.blockDimZ},
+         L.sharedMemBytes,
+         L.hStream,
+         P->kernelParams,
+         P->extra};
     break;
   }
   default:

@@ -187,7 +187,9 @@ bool LaunchRecorder::capture(const LaunchCall &Call, KernelState &K, LaunchRecor
   }
   for (size_t I = 0; I < K.Params.size(); ++I) {
     const ParamLayout &P = K.Params[I];
-    const void *Src = Call.KernelParams ? Call.KernelParams[I] : Packed ? Packed + P.Offset : nullptr;
+    const void *Src = Call.KernelParams ? Call.KernelParams[I]
+                      : Packed          ? Packed + P.Offset
+                                        : nullptr;
     if (!Src)
       return false;
     std::memcpy(L.ParamBytes.data() + P.Offset, Src, P.Size);

@@ -22,8 +22,8 @@ namespace kopt::recorder {
 
 // From `kopt record`, through the environment (see environmentNames()).
 struct RecorderConfig {
-  std::string Dir;                  // Where the .krec files go.
-  std::vector<std::string> Kernels; // Symbols or unqualified names; "*" records every kernel.
+  std::string Dir;                       // Where the .krec files go.
+  std::vector<std::string> Kernels;      // Symbols or unqualified names; "*" records every kernel.
   uint64_t MaxBytes = uint64_t(1) << 30; // Contents, before and after, all kernels together.
   uint32_t MaxDistinct = 1000;           // Distinct launches recorded per kernel.
   std::string LogPath;                   // The session log kopt record reads; empty: stderr.

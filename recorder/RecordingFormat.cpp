@@ -363,8 +363,8 @@ std::string recordingFileName(const std::string &Symbol) {
   if (Name.size() > 160) {
     char Hex[17];
     std::snprintf(Hex, sizeof(Hex), "%016llx",
-                  static_cast<unsigned long long>(fnv1a(
-                      reinterpret_cast<const uint8_t *>(Symbol.data()), Symbol.size())));
+                  static_cast<unsigned long long>(
+                      fnv1a(reinterpret_cast<const uint8_t *>(Symbol.data()), Symbol.size())));
     Name = Name.substr(0, 140) + "-" + Hex;
   }
   return Name + ".krec";

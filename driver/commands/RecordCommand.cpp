@@ -132,8 +132,8 @@ bool printRecording(const std::string &Path, bool Detail, llvm::raw_ostream &OS)
        << ") smem " << L.SharedBytes << "; params " << hexBytes(L.ParamBytes) << "\n";
     for (const recorder::PointerParam &P : L.Pointers) {
       const recorder::AllocationRecord &A = L.Allocations[P.Allocation];
-      OS << "    param " << P.Param << ": buffer of " << A.Bytes << " bytes at offset "
-         << P.Offset << ", " << contentState(A) << "\n";
+      OS << "    param " << P.Param << ": buffer of " << A.Bytes << " bytes at offset " << P.Offset
+         << ", " << contentState(A) << "\n";
     }
     if (!L.ContentsSkipped.empty())
       OS << "    contents skipped: " << L.ContentsSkipped << "\n";

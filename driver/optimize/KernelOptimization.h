@@ -35,8 +35,9 @@ struct KernelJob {
   std::optional<agents::LlmConfig> Llm; // For llm.
   double BudgetSeconds = 120;           // The pragma's budget(...) overrides these.
   unsigned BudgetEvaluations = 40;
-  int64_t BudgetTokens = 200000; // The llm engine's.
-  std::string ExperiencePath;    // The experience store (empty: in memory only).
+  int64_t BudgetTokens = 200000;          // The llm engine's.
+  std::string ExperiencePath;             // The experience store (empty: in memory only).
+  std::vector<std::string> RecordingDirs; // Where `kopt record` left recordings.
 };
 
 // A job for Kernel with the options' engine and budget (the pragma's engine
