@@ -148,6 +148,7 @@ void GpuSession::releaseBuffers() {
 
 llvm::Error GpuSession::prepare(const Workload &W) {
   releaseBuffers();
+  RecordedInputs.clear();
   Current = W;
   for (const KernelArg &A : Current.Args) {
     const BufferArg *B = A.buffer();
@@ -166,6 +167,10 @@ llvm::Error GpuSession::prepare(const Workload &W) {
         return E;
   }
   return llvm::Error::success();
+}
+
+void GpuSession::setRecordedInputs(std::vector<std::vector<uint8_t>> Inputs) {
+  RecordedInputs = std::move(Inputs);
 }
 
 DeviceContext GpuSession::deviceContext() { return DeviceContext{*Driver, Own, Stream, Partials}; }
@@ -190,9 +195,18 @@ llvm::Error GpuSession::upload(uint64_t Seed) {
         return E;
       continue;
     }
-    if (auto E = generateOnDevice(deviceContext(), B.Base + GuardBytes, A.Element, A.Count,
-                                  inputStreamKey(Seed, static_cast<unsigned>(I))))
+    if (Seed == RecordedSeed && I < RecordedInputs.size()) {
+      const std::vector<uint8_t> &Bytes = RecordedInputs[I];
+      if (auto E = Driver->check(Driver->StreamSynchronize(Stream), "cuStreamSynchronize"))
+        return E;
+      if (auto E = Driver->check(Driver->MemcpyHtoD(B.Base + GuardBytes, Bytes.data(),
+                                                    std::min<uint64_t>(Bytes.size(), B.Bytes)),
+                                 "cuMemcpyHtoD"))
+        return E;
+    } else if (auto E = generateOnDevice(deviceContext(), B.Base + GuardBytes, A.Element, A.Count,
+                                         inputStreamKey(Seed, static_cast<unsigned>(I)))) {
       return E;
+    }
     if (B.Pristine && B.Bytes)
       if (auto E = Driver->check(
               Driver->MemcpyDtoDAsync(B.Pristine, B.Base + GuardBytes, B.Bytes, Stream),

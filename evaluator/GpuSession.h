@@ -74,6 +74,12 @@ public:
   // copies; drops the reference outputs of the previous workload.
   llvm::Error prepare(const Workload &W);
 
+  // Runs on RecordedSeed start from these bytes, one vector per buffer
+  // argument (workload order; `kopt record`'s contents), instead of generated
+  // inputs. prepare() clears them.
+  static constexpr uint64_t RecordedSeed = ~uint64_t(0);
+  void setRecordedInputs(std::vector<std::vector<uint8_t>> Inputs);
+
   // One run on the inputs drawn from Seed: inputs generated on the device,
   // output-only buffers poisoned, guards filled; then the launch, waited for
   // at most Deadline seconds; then the guards read back.
@@ -153,8 +159,9 @@ private:
   std::vector<DeviceBuffer> Buffers;   // One per buffer argument.
   std::vector<const BufferArg *> Args; // Into Current, parallel to Buffers.
   std::deque<ReferenceSet> References; // Oldest first.
-  DeviceKernels Own;                   // Input generation and comparison.
-  CUdeviceptr Partials = 0;            // The comparison kernel's per-block results.
+  std::vector<std::vector<uint8_t>> RecordedInputs;
+  DeviceKernels Own;        // Input generation and comparison.
+  CUdeviceptr Partials = 0; // The comparison kernel's per-block results.
 };
 
 // Bytes on each side of every buffer that must keep GuardByte.

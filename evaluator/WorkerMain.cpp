@@ -4,6 +4,7 @@
 #include "evaluator/RunComparison.h"
 #include "evaluator/SequentialTest.h"
 #include "evaluator/WorkerProtocol.h"
+#include "recorder/RecordingFormat.h"
 
 #include <unistd.h>
 
@@ -52,6 +53,12 @@ private:
                            const std::vector<uint64_t> &VerifySeeds, json Answer);
   void forgetVerified();
   [[noreturn]] void answerAndExit(const json &Answer, int Status);
+  // The variant on every recorded launch, against the original on the same
+  // recorded inputs; a failure answer, or null. Leaves W prepared again.
+  json verifyRecorded(const LoadedKernel &Variant, const std::vector<LaunchGeometry> &Launches,
+                      double Deadline, unsigned &Verified, double &WorstRatio);
+  // The recorded launch's buffer contents before it, by buffer argument.
+  llvm::Expected<std::vector<std::vector<uint8_t>>> recordedInputs(const RecordedLaunch &R);
 
   // Variants verified on every session seed and screened promising, kept
   // loaded for their confirmation, by the exact request that made them.
@@ -74,6 +81,8 @@ private:
   std::vector<uint64_t> Seeds;
   std::map<uint64_t, double> ReferenceMs; // The original's run on each seed's inputs.
   GpuSession::TimingBudget Budget;
+  std::string RecordingPath; // Of Recording, read once.
+  recorder::Recording Recording;
 };
 
 json errorAnswer(const std::string &Message) { return {{"status", "error"}, {"message", Message}}; }
@@ -143,6 +152,92 @@ llvm::Expected<RunVerdict> WorkerState::verify(const RunResult &Got, uint64_t Se
   return compareRuns(W, Got, [&](size_t Index, const BufferArg &, const Tolerance &Tol) {
     return Session->compareBuffer(Index, Seed, Tol);
   });
+}
+
+llvm::Expected<std::vector<std::vector<uint8_t>>>
+WorkerState::recordedInputs(const RecordedLaunch &R) {
+  if (RecordingPath != W.RecordingFile) {
+    recorder::ReadResult Read = recorder::readRecording(W.RecordingFile);
+    if (!Read.Error.empty())
+      return llvm::createStringError(Read.Error);
+    Recording = std::move(Read.Value);
+    RecordingPath = W.RecordingFile;
+  }
+  if (R.Id >= Recording.Launches.size())
+    return llvm::createStringError("the recording has no launch #%u", R.Id);
+  const recorder::LaunchRecord &L = Recording.Launches[R.Id].Launch;
+  std::vector<std::vector<uint8_t>> Inputs;
+  for (size_t I = 0; I < R.Args.size(); ++I) {
+    if (!R.Args[I].buffer())
+      continue;
+    const recorder::PointerParam *P = nullptr;
+    for (const recorder::PointerParam &Q : L.Pointers)
+      if (Q.Param == I)
+        P = &Q;
+    const recorder::AllocationRecord *A = P ? &L.Allocations[P->Allocation] : nullptr;
+    if (!A || !A->Before)
+      return llvm::createStringError("recorded launch #%u has no contents for '%s'", R.Id,
+                                     R.Args[I].Name.c_str());
+    Inputs.emplace_back(A->Before->begin() + long(P->Offset), A->Before->end());
+  }
+  return Inputs;
+}
+
+json WorkerState::verifyRecorded(const LoadedKernel &Variant,
+                                 const std::vector<LaunchGeometry> &Launches, double Deadline,
+                                 unsigned &Verified, double &WorstRatio) {
+  const Workload Seeded = W;
+  json Failure;
+  for (size_t I = 0; I < Seeded.Recorded.size() && Failure.is_null(); ++I) {
+    const RecordedLaunch &R = Seeded.Recorded[I];
+    // Every buffer starts from its recorded contents, so each one is compared
+    // with the original's: an input the variant changes fails as a wrong output.
+    Workload Run = Seeded;
+    Run.Args = R.Args;
+    for (KernelArg &A : Run.Args)
+      if (auto *B = std::get_if<BufferArg>(&A.Value); B && B->Dir == Direction::In)
+        B->Dir = Direction::InOut;
+    Run.Launch = R.Launch;
+    W = Run;
+    auto Inputs = recordedInputs(R);
+    if (!Inputs) {
+      Failure = errorAnswer(llvm::toString(Inputs.takeError()));
+      break;
+    }
+    if (auto E = Session->prepare(Run)) {
+      Failure = errorAnswer(llvm::toString(std::move(E)));
+      break;
+    }
+    Session->setRecordedInputs(std::move(*Inputs));
+    if (!reference(GpuSession::RecordedSeed, Failure))
+      break;
+    RunResult Got = Session->run(Variant, Launches[I], GpuSession::RecordedSeed, Deadline);
+    if (Got.Failure != RunFailure::None) {
+      json Rejected = failedRun(Got, "the variant");
+      Failure = {{"status", "ok"},
+                 {"verdict", "launch_rejected"},
+                 {"detail", "recorded launch " + R.describe() + ": " +
+                                Rejected["message"].get<std::string>()}};
+      break;
+    }
+    auto Checked = verify(Got, GpuSession::RecordedSeed);
+    if (!Checked)
+      return failedRun({RunFailure::Fault, llvm::toString(Checked.takeError()), {}},
+                       "verifying the variant");
+    if (!Checked->Passed) {
+      Failure = {{"status", "ok"},
+                 {"verdict", "wrong"},
+                 {"detail", "recorded launch " + R.describe() + ": " + Checked->Failure},
+                 {"seeds_verified", Verified}};
+      break;
+    }
+    WorstRatio = std::max(WorstRatio, Checked->WorstRatio);
+    ++Verified;
+  }
+  W = Seeded;
+  if (auto E = Session->prepare(W); E && Failure.is_null())
+    Failure = errorAnswer(llvm::toString(std::move(E)));
+  return Failure;
 }
 
 json WorkerState::handle(const json &Request) {
@@ -307,6 +402,30 @@ bool WorkerState::compileAndVerify(const json &Request, const LaunchGeometry &La
     WorstRatio = std::max(WorstRatio, V.WorstRatio);
     RunMs.push_back(Got.Ms);
     ++Verified;
+  }
+  if (!W.Recorded.empty()) {
+    // A variant that keeps the launch runs with each recorded launch's
+    // geometry; one that remaps it comes with its launch for each.
+    std::vector<LaunchGeometry> Launches;
+    if (Request.contains("recorded_launches"))
+      Launches = Request["recorded_launches"].get<std::vector<LaunchGeometry>>();
+    else if (Launch == W.Launch)
+      for (const RecordedLaunch &R : W.Recorded)
+        Launches.push_back(R.Launch);
+    if (Launches.size() != W.Recorded.size()) {
+      Session->unload(Variant);
+      Answer["verdict"] = "wrong";
+      Answer["detail"] = "the variant remaps the launch, and its launches for the recorded "
+                         "launches are missing";
+      return Answer;
+    }
+    json Failure = verifyRecorded(Variant, Launches, Deadline, Verified, WorstRatio);
+    if (!Failure.is_null()) {
+      Session->unload(Variant);
+      if (Failure.contains("verdict"))
+        Failure["compile"] = Answer["compile"];
+      return Failure;
+    }
   }
   Answer["seeds_verified"] = Verified;
   Answer["worst_ratio"] = WorstRatio;

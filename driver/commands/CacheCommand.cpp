@@ -17,8 +17,7 @@
 namespace kopt::driver {
 
 namespace {
-// The cache kcc would use from the current directory: --kopt- flags among
-// Args, then KOPT_ variables, then the nearest .kopt.yaml.
+// The cache kcc would use from the current directory.
 llvm::Expected<memory::ResultCache> openCache(std::vector<std::string> &Args) {
   llvm::Expected<KoptOptions> Options = koptOptionsFor(Args);
   if (!Options)

@@ -70,4 +70,11 @@ llvm::Expected<KoptOptions> koptOptionsFor(std::vector<std::string> &Args, llvm:
   return Options;
 }
 
+llvm::Expected<memory::CacheConfig> cacheConfigFor(std::vector<std::string> &Args) {
+  llvm::Expected<KoptOptions> Options = koptOptionsFor(Args);
+  if (!Options)
+    return Options.takeError();
+  return cacheConfigFrom(*Options, NvccSearchEnvironment::current().GetEnv);
+}
+
 } // namespace kopt::driver

@@ -22,4 +22,9 @@ llvm::Expected<KoptOptions> koptOptionsFor(std::vector<std::string> &Args,
 llvm::Expected<memory::CacheConfig> cacheConfigFrom(const KoptOptions &Options,
                                                     const GetEnvFn &GetEnv);
 
+// The cache configuration kcc would use from the current directory: the
+// --kopt- flags among Args (removed from Args), then KOPT_ variables, then the
+// nearest .kopt.yaml.
+llvm::Expected<memory::CacheConfig> cacheConfigFor(std::vector<std::string> &Args);
+
 } // namespace kopt::driver

@@ -1,5 +1,8 @@
 #include "driver/optimize/KernelOptimization.h"
 
+#include "driver/optimize/WorkloadFromRecording.h"
+#include "memory/CacheLayout.h"
+
 #include "agents/LlmOptimizer.h"
 #include "clang-plugin/pragma/PragmaJson.h"
 #include "driver/nvcc/NvccDeviceFlags.h"
@@ -94,6 +97,7 @@ llvm::Expected<KernelJob> jobFor(const frontend::KernelSummary &Kernel, std::str
     Job.BudgetSeconds = *Seconds;
   llvm::to_integer(Options.get("llm_token_budget").Value, Job.BudgetTokens);
   Job.ExperiencePath = (CacheDir + "/experience.json").str();
+  Job.RecordingDirs = {memory::recordingsDir(CacheDir)};
   return Job;
 }
 
@@ -202,9 +206,15 @@ optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::
                                            ? memory::ExperienceStore::inMemory()
                                            : memory::ExperienceStore::open(Job.ExperiencePath);
   const frontend::KernelSummary &K = *Job.Kernel;
-  auto W = workloadFor(K, Job.File);
+  std::string RecordingWarning;
+  auto W = workloadWithRecording(K, Job.File, Job.RecordingDirs, &RecordingWarning);
   if (!W)
     return W.takeError();
+  if (Log && !RecordingWarning.empty())
+    *Log << "  warning: " << RecordingWarning << "\n";
+  if (Log && !W->Recorded.empty())
+    *Log << "  verifying on " << W->Recorded.size() << " launches recorded from the application ("
+         << W->RecordingFile << ")\n";
   auto Progress = [&](const agents::Attempt &A, unsigned Index, double Best) {
     if (!Log)
       return;

@@ -40,8 +40,9 @@ struct KernelJob {
   double BudgetSeconds = 120;           // The pragma's budget(...) overrides these.
   double MaxSeconds = 1e300; // What the build has left (its build budget): caps the time.
   unsigned BudgetEvaluations = 40;
-  int64_t BudgetTokens = 200000; // The llm engine's.
-  std::string ExperiencePath;    // The experience store (empty: in memory only).
+  int64_t BudgetTokens = 200000;          // The llm engine's.
+  std::string ExperiencePath;             // The experience store (empty: in memory only).
+  std::vector<std::string> RecordingDirs; // Where `kopt record` left recordings.
 };
 
 // A job for Kernel with the options' engine and budget (the pragma's engine

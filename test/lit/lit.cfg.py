@@ -28,6 +28,8 @@ config.substitutions.append(
 config.substitutions.append(
     ("%kopt_cache_stress", os.path.join(config.kopt_bin_dir, "kopt-cache-stress")))
 config.substitutions.append(
+    ("%kopt_recording_write", os.path.join(config.kopt_bin_dir, "kopt-recording-write")))
+config.substitutions.append(
     ("%kopt_llm_check", os.path.join(config.kopt_bin_dir, "kopt-llm-check")))
 config.substitutions.append(
     ("%kopt_llm_loop", os.path.join(config.kopt_bin_dir, "kopt-llm-loop")))
