@@ -259,7 +259,10 @@ int rewrite(const std::vector<std::string> &Args, const Voice &V) {
   Tu.ClangArgs = Setup->clangArgs();
   Tu.Arch = Setup->GpuArch;
   // kopt apply splices the given variants into all device code.
-  std::vector<NvccDevicePass> Passes = {{"compute", {Tu.Arch}, false}};
+  // (One pass of the target's own architecture: "sm_90" is built from "compute_90".)
+  std::string Virtual =
+      llvm::StringRef(Tu.Arch).starts_with("sm_") ? "compute" + Tu.Arch.substr(2) : Tu.Arch;
+  std::vector<NvccDevicePass> Passes = {{Virtual, {Tu.Arch}, false}};
   if (!V.AllKernels) {
     llvm::Expected<NvccCommandLine> Cmd = parseExpandedNvccFlags(R->NvccFlags);
     llvm::Expected<std::vector<NvccDevicePass>> Found =
