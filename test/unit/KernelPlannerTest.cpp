@@ -218,29 +218,24 @@ TEST(KernelPlanner, MatmulGetsItsIdiomTransformWithinTwoEvaluations) {
       << joined(Steps);
 }
 
-TEST(KernelPlanner, TextbookMatmulChainsANormalizationWithTheIdiom) {
-  // register-blocking does not fit an accumulator in global memory: the
-  // planner first takes the step that enables it (or restrict, which keeps
-  // the accumulator in a register too), then an idiom transform on top.
+TEST(KernelPlanner, TextbookMatmulReachesTheIdiomEarly) {
+  // An accumulator in global memory: register-blocking and smem-tiling keep it
+  // in registers themselves (their normalizing passes), so an idiom transform
+  // comes within the first three evaluations, after at most the cheap steps
+  // that also fit (restrict, scalar replacement), never after low-yield ones.
   PlannedRun T(Textbook, computeBound());
   T.Eval.Rules = {{"kopt_tile", Verdict::Faster, 6.0},
                   {"kopt_s0", Verdict::Faster, 2.5},
                   {"__restrict__", Verdict::Faster, 2.5}};
   OptimizeResult O = T.run();
   std::vector<std::string> Steps = evaluatedSteps(O);
-  ASSERT_GE(Steps.size(), 2u);
-  EXPECT_TRUE(startsWith(Steps[0], "scalar-replacement") ||
-              startsWith(Steps[0], "restrict-readonly"))
-      << joined(Steps);
-  const Attempt *Second = nullptr;
-  for (const Attempt &A : O.Trajectory)
-    if (A.Evaluated && !Second && A.Steps.back() == Steps[1])
-      Second = &A;
-  ASSERT_NE(Second, nullptr);
-  EXPECT_TRUE(startsWith(Second->Steps.back(), "smem-tiling") ||
-              startsWith(Second->Steps.back(), "register-blocking"))
-      << joined(Steps);
-  EXPECT_EQ(Second->Steps.size(), 2u) << "the idiom builds on the first step";
+  ASSERT_GE(Steps.size(), 3u);
+  size_t Idiom = std::min(firstOf(Steps, "register-blocking"), firstOf(Steps, "smem-tiling"));
+  EXPECT_LT(Idiom, 3u) << joined(Steps);
+  for (size_t I = 0; I < Idiom; ++I)
+    EXPECT_TRUE(startsWith(Steps[I], "scalar-replacement") ||
+                startsWith(Steps[I], "restrict-readonly"))
+        << joined(Steps);
   ASSERT_TRUE(O.Best.has_value());
   EXPECT_NEAR(O.BestOutcome.Speedup, 6.0, 1e-9);
 }
