@@ -1,5 +1,6 @@
 #include "agents/KernelOptimizer.h"
 
+#include "agents/EvaluationPace.h"
 #include "agents/VariantReviewer.h"
 #include "clang-plugin/transforms/Transform.h"
 #include "clang-plugin/units/LaunchMappingEval.h"
@@ -135,7 +136,9 @@ public:
 private:
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - Start).count(); }
   bool outOfBudget() const {
-    return Evaluations >= R.Budget.Evaluations || elapsed() >= R.Budget.Seconds;
+    double Now = elapsed();
+    return Evaluations >= R.Budget.Evaluations ||
+           !nextEvaluationFits(Now, Now - LoopStart, Evaluations, R.Budget.Seconds);
   }
   evaluator::KernelSource source(const std::string &Code) const {
     return evaluator::KernelSource{Code, K.Name, K.MangledName, R.CompileOptions};
@@ -169,6 +172,7 @@ private:
   double BestSpeedup = 1;
   std::optional<Node> Best;
   unsigned Evaluations = 0;
+  double LoopStart = 0; // elapsed() once the original was measured.
 };
 
 void Search::addNode(Node N) {
@@ -360,6 +364,7 @@ llvm::Expected<OptimizeResult> Search::run() {
   if (!Base)
     return Base.takeError();
   Result.Original = *Base;
+  LoopStart = elapsed();
   OriginalDims = dimsOf(R.Work.Launch);
   Scalars = integerScalars(R.Work);
   Planner.emplace(R.Plan ? R.Plan(*Base) : PlanInputs{}, K.Features, R.Forced);
@@ -394,7 +399,7 @@ llvm::Expected<OptimizeResult> Search::run() {
   }
   if (Evaluations >= R.Budget.Evaluations)
     Result.StopReason = "evaluation budget spent";
-  else if (elapsed() >= R.Budget.Seconds)
+  else if (outOfBudget())
     Result.StopReason = "time budget spent";
   Result.Seconds = elapsed();
   return std::move(Result);
