@@ -7,7 +7,8 @@
 
 namespace kopt::agents {
 
-// LoopSeconds: since the loop began (the original measured), over Evaluations.
+// LoopSeconds: since the loop began (the original measured, its first steps
+// listed), over Evaluations.
 double predictedEvaluationSeconds(double LoopSeconds, unsigned Evaluations);
 
 // Elapsed: since the budget began (the original's measurement included).

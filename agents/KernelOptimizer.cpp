@@ -172,7 +172,7 @@ private:
   double BestSpeedup = 1;
   std::optional<Node> Best;
   unsigned Evaluations = 0;
-  double LoopStart = 0; // elapsed() once the original was measured.
+  double LoopStart = 0; // elapsed() once the original was measured and its steps listed.
 };
 
 void Search::addNode(Node N) {
@@ -364,12 +364,12 @@ llvm::Expected<OptimizeResult> Search::run() {
   if (!Base)
     return Base.takeError();
   Result.Original = *Base;
-  LoopStart = elapsed();
   OriginalDims = dimsOf(R.Work.Launch);
   Scalars = integerScalars(R.Work);
   Planner.emplace(R.Plan ? R.Plan(*Base) : PlanInputs{}, K.Features, R.Forced);
   Seen.insert(variantHash(K.Unit.Text, std::nullopt));
   addNode(Node{{}, {K.Unit.Text, std::nullopt, {}, K.Pragma}, 1.0, nullptr, {}, {}});
+  LoopStart = elapsed(); // The original's measurement and steps are no evaluation's cost.
 
   while (!Pending.empty() && !outOfBudget()) {
     std::optional<size_t> Pick = pickCandidate();
