@@ -1,5 +1,6 @@
 #include "agents/KernelOptimizer.h"
 
+#include "agents/EvaluationPace.h"
 #include "agents/VariantReviewer.h"
 #include "clang-plugin/transforms/Transform.h"
 #include "clang-plugin/units/LaunchMappingEval.h"
@@ -135,7 +136,9 @@ public:
 private:
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - Start).count(); }
   bool outOfBudget() const {
-    return Evaluations >= R.Budget.Evaluations || elapsed() >= R.Budget.Seconds;
+    double Now = elapsed();
+    return Evaluations >= R.Budget.Evaluations ||
+           !nextEvaluationFits(Now, Now - LoopStart, Evaluations, R.Budget.Seconds);
   }
   evaluator::KernelSource source(const std::string &Code) const {
     return evaluator::KernelSource{Code, K.Name, K.MangledName, R.CompileOptions};
@@ -169,6 +172,7 @@ private:
   double BestSpeedup = 1;
   std::optional<Node> Best;
   unsigned Evaluations = 0;
+  double LoopStart = 0; // elapsed() once the original was measured and its steps listed.
 };
 
 void Search::addNode(Node N) {
@@ -365,6 +369,7 @@ llvm::Expected<OptimizeResult> Search::run() {
   Planner.emplace(R.Plan ? R.Plan(*Base) : PlanInputs{}, K.Features, R.Forced);
   Seen.insert(variantHash(K.Unit.Text, std::nullopt));
   addNode(Node{{}, {K.Unit.Text, std::nullopt, {}, K.Pragma}, 1.0, nullptr, {}, {}});
+  LoopStart = elapsed(); // The original's measurement and steps are no evaluation's cost.
 
   while (!Pending.empty() && !outOfBudget()) {
     std::optional<size_t> Pick = pickCandidate();
@@ -394,7 +399,7 @@ llvm::Expected<OptimizeResult> Search::run() {
   }
   if (Evaluations >= R.Budget.Evaluations)
     Result.StopReason = "evaluation budget spent";
-  else if (elapsed() >= R.Budget.Seconds)
+  else if (outOfBudget())
     Result.StopReason = "time budget spent";
   Result.Seconds = elapsed();
   return std::move(Result);

@@ -77,6 +77,7 @@ llvm::Expected<Baseline> Evaluator::setOriginal(const KernelSource &Source, cons
                      {"max_seconds", Options.Timing.MaxSeconds},
                      {"screen_seconds", Options.Timing.ScreenSeconds},
                      {"profile", Profiled}};
+  auto Begin = std::chrono::steady_clock::now();
   auto Answer = Process->request(OriginalRequest, RequestTimeoutSeconds);
   OriginalRequest["profile"] = false; // A restarted worker needs no second profile.
   if (!Answer)
@@ -90,6 +91,8 @@ llvm::Expected<Baseline> Evaluator::setOriginal(const KernelSource &Source, cons
   B.Compile = compileRecordFrom(Answer->at("compile"));
   B.Resources = Answer->at("resources").get<KernelResources>();
   B.Timing = Answer->at("timing").get<TimingSummary>();
+  B.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Begin).count();
+  B.ProfileSeconds = Answer->value("profile_seconds", 0.0);
   if (Answer->contains("profile"))
     B.Counters = Answer->at("profile").get<Profile>();
   else if (!Options.Profile)

@@ -46,6 +46,8 @@ struct Baseline {
   TimingSummary Timing;
   double AchievedDramGBs = 0; // Buffer bytes moved over the median time (an estimate).
   Profile Counters;           // One launch's hardware counters, or why there are none.
+  double Seconds = 0;         // Wall time of setOriginal: compile, runs, timing, profile.
+  double ProfileSeconds = 0;  // Of which the profile.
 };
 
 enum class Verdict : uint8_t {

@@ -126,6 +126,7 @@ llvm::ArrayRef<const char *> defaultProfileMetrics() {
   static const std::vector<const char *> All = concatenated({Core, Flops, Detail});
   return All;
 }
+llvm::ArrayRef<const char *> minimalProfileMetrics() { return Core; }
 llvm::ArrayRef<const char *> coreProfileMetrics() {
   static const std::vector<const char *> Some = concatenated({Core, Flops});
   return Some;

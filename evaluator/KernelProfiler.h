@@ -34,6 +34,10 @@ struct Profile {
 llvm::ArrayRef<const char *> defaultProfileMetrics();
 // The subset a long kernel gets: fewer replay passes.
 llvm::ArrayRef<const char *> coreProfileMetrics();
+// Throughputs, occupancy and DRAM bytes alone, for kernels of a large part of
+// a second: hardware counters only, no instruction counts (those patch the
+// kernel's code and cost replays of its whole length).
+llvm::ArrayRef<const char *> minimalProfileMetrics();
 
 // The profile of evaluated metric values, Values[i] belonging to Names[i]; a
 // value that is not finite (CUPTI's "not applicable") is left out.

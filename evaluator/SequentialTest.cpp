@@ -36,11 +36,10 @@ llvm::StringRef spelling(TimingStage S) {
   return "full";
 }
 
-LookDecision lookAt(const SequentialDesign &D, TimingStage Stage, llvm::ArrayRef<double> Original,
-                    llvm::ArrayRef<double> Variant, bool Final) {
-  size_t N = std::min(Original.size(), Variant.size());
-  Original = Original.take_front(N);
-  Variant = Variant.take_front(N);
+namespace {
+// The call at look N (samples of the variant: a side, or against a pool).
+LookDecision decideAt(const SequentialDesign &D, TimingStage Stage, llvm::ArrayRef<double> Original,
+                      llvm::ArrayRef<double> Variant, size_t N, bool Final) {
   LookDecision L;
   L.Samples = static_cast<unsigned>(N);
   double VariantMedian = summarize(Variant).MedianMs;
@@ -82,6 +81,33 @@ LookDecision lookAt(const SequentialDesign &D, TimingStage Stage, llvm::ArrayRef
   return Say(SequentialCall::NotFaster,
              llvm::formatv("screened at {0} samples a side: {1:F3}x", N, L.Speedup));
 }
+} // namespace
+
+LookDecision lookAt(const SequentialDesign &D, TimingStage Stage, llvm::ArrayRef<double> Original,
+                    llvm::ArrayRef<double> Variant, bool Final) {
+  size_t N = std::min(Original.size(), Variant.size());
+  return decideAt(D, Stage, Original.take_front(N), Variant.take_front(N), N, Final);
+}
+
+bool runTimed(const SequentialDesign &D, double OriginalMs, double ScreenSeconds) {
+  return 2 * D.FirstLook * OriginalMs > 1000 * ScreenSeconds;
+}
+
+SequentialDesign pooledDesign() {
+  SequentialDesign D;
+  D.FasterLooks = {4, PooledMaxRuns};
+  D.FirstLook = 3;
+  return D;
+}
+
+LookDecision lookAtPool(const SequentialDesign &D, TimingStage Stage, llvm::ArrayRef<double> Pool,
+                        llvm::ArrayRef<double> Variant, bool Final) {
+  LookDecision L = decideAt(D, Stage, Pool, Variant, Variant.size(), Final);
+  // "a side" does not hold: say what was compared.
+  if (size_t At = L.Why.find("samples a side"); At != std::string::npos)
+    L.Why.replace(At, 14, llvm::formatv("runs against the original's {0}", Pool.size()).str());
+  return L;
+}
 
 LookDecision screenFromRuns(const SequentialDesign &D, llvm::ArrayRef<double> Original,
                             llvm::ArrayRef<double> Variant) {
@@ -96,6 +122,15 @@ LookDecision screenFromRuns(const SequentialDesign &D, llvm::ArrayRef<double> Or
                                                      : SequentialCall::NotFaster;
   L.Why = llvm::formatv("screened on {0} verification runs: {1:F3}x", Ratios.size(), L.Speedup);
   return L;
+}
+
+bool PooledTiming::next(llvm::ArrayRef<double> Runs) {
+  Runs = Runs.take_front(PooledMaxRuns);
+  bool Final = Runs.size() >= PooledMaxRuns;
+  if (!Design.isLook(static_cast<unsigned>(Runs.size())) && !Final)
+    return false;
+  Last = lookAtPool(Design, Stage, Pool, Runs, Final);
+  return Last.Call != SequentialCall::Continue;
 }
 
 bool SequentialTiming::next(llvm::ArrayRef<double> Original, llvm::ArrayRef<double> Variant,

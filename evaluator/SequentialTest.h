@@ -85,6 +85,43 @@ LookDecision lookAt(const SequentialDesign &D, TimingStage Stage, llvm::ArrayRef
 LookDecision screenFromRuns(const SequentialDesign &D, llvm::ArrayRef<double> Original,
                             llvm::ArrayRef<double> Variant);
 
+// Kernels too long to time interleaved within a screen's seconds (over 100 ms
+// at the defaults: runTimed) are timed on their runs: the original's pool,
+// measured once an optimization (its runs on each input set and a few timed
+// samples, PooledBaselineRuns in all), against each variant's verification
+// runs and, where those do not decide, as many timed runs as the next look
+// needs. A looks once the verification runs are in (futility only), then at
+// 4 and 6 runs (faster at p < Alpha / 2 each, exact: 4 runs all below a pool
+// of 6 have p = 1/210). So a variant costs its verification runs and at most
+// 3 more, and the original none.
+bool runTimed(const SequentialDesign &D, double OriginalMs, double ScreenSeconds);
+SequentialDesign pooledDesign();
+inline constexpr unsigned PooledBaselineRuns = 6;
+inline constexpr unsigned PooledMaxRuns = 6; // A variant's, verification runs included.
+
+// One look at a variant's runs against the original's pool (sizes may
+// differ): the look is at the variant's count. Final: no runs follow.
+LookDecision lookAtPool(const SequentialDesign &D, TimingStage Stage, llvm::ArrayRef<double> Pool,
+                        llvm::ArrayRef<double> Variant, bool Final);
+
+// The sampling plan of a run-timed kernel's full test or confirmation: after
+// each run of the variant (its verification runs first, then timed runs),
+// next() says whether to stop; decision() then holds the call. It stops at
+// PooledMaxRuns at the latest (later runs are not looked at).
+class PooledTiming {
+public:
+  PooledTiming(TimingStage S, std::vector<double> OriginalPool)
+      : Stage(S), Pool(std::move(OriginalPool)) {}
+  bool next(llvm::ArrayRef<double> Runs);
+  const LookDecision &decision() const { return Last; }
+
+private:
+  SequentialDesign Design = pooledDesign();
+  TimingStage Stage;
+  std::vector<double> Pool;
+  LookDecision Last;
+};
+
 // The sampling plan around lookAt: after each round of the interleaved
 // measurement, next() says whether to stop. The measurement ends at a look
 // where the test decides, or where the noise target is met or the time or

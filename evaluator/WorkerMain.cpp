@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <list>
@@ -51,6 +52,13 @@ private:
   json timeAgainstOriginal(TimingStage Stage, const LoadedKernel &Variant,
                            const LaunchGeometry &Launch, const std::vector<double> &VariantRunMs,
                            const std::vector<uint64_t> &VerifySeeds, json Answer);
+  // A run-timed kernel's full test or confirmation (SequentialTest.h): the
+  // variant's verification runs, and timed runs while the looks need them,
+  // against the original's pool.
+  json timeOnRuns(TimingStage Stage, const LoadedKernel &Variant, const LaunchGeometry &Launch,
+                  std::vector<double> Runs, json Answer);
+  // The original's pool: its runs on every seed, then timed samples alone.
+  llvm::Expected<std::vector<double>> measurePool(RunFailure &Why);
   void forgetVerified();
   [[noreturn]] void answerAndExit(const json &Answer, int Status);
   // The variant on every recorded launch, against the original on the same
@@ -65,7 +73,8 @@ private:
   struct VerifiedVariant {
     std::string Key; // Source, options and launch, as sent.
     LoadedKernel Kernel;
-    json Verification; // seeds_verified, worst_ratio.
+    json Verification;         // seeds_verified, worst_ratio.
+    std::vector<double> RunMs; // Its verification runs: a run-timed kernel's first samples.
   };
   std::list<VerifiedVariant> Screened; // Most recent first.
   static constexpr size_t MaxScreened = 4;
@@ -80,12 +89,24 @@ private:
   double OriginalMs = 0, Watchdog = 10, SlowdownCap = 20;
   std::vector<uint64_t> Seeds;
   std::map<uint64_t, double> ReferenceMs; // The original's run on each seed's inputs.
+  bool RunTimedKernel = false;            // runTimed(): variants are timed on their runs...
+  std::vector<double> Pool;               // ... against these runs of the original.
   GpuSession::TimingBudget Budget;
   std::string RecordingPath; // Of Recording, read once.
   recorder::Recording Recording;
 };
 
 json errorAnswer(const std::string &Message) { return {{"status", "error"}, {"message", Message}}; }
+
+// A timing test's call in the answer: verdict, why, samples, speedup, p.
+void putCall(json &Answer, const LookDecision &D) {
+  static const char *const Calls[] = {"not_faster", "faster", "not_faster", "promising"};
+  Answer["verdict"] = Calls[static_cast<unsigned>(D.Call)];
+  Answer["timing_call"] = D.Why;
+  Answer["samples"] = D.Samples;
+  Answer["speedup"] = D.Speedup;
+  Answer["p_value"] = D.PFaster;
+}
 
 json compileRecord(const CompiledKernel &K) {
   return {{"compiler", K.Compiler}, {"log", K.Log}, {"seconds", K.Seconds}};
@@ -270,6 +291,7 @@ void WorkerState::forgetVerified() {
 json WorkerState::setOriginal(const json &Request) {
   forgetVerified();
   ReferenceMs.clear();
+  Pool.clear();
   if (HasOriginal)
     Session->unload(Original);
   HasOriginal = false;
@@ -300,26 +322,36 @@ json WorkerState::setOriginal(const json &Request) {
       return Failure;
   RunFailure Why;
   Budget.DeadlineSeconds = Watchdog;
-  // The reference runs warmed the original up. A long kernel's baseline ends
-  // at the time limit after 3 samples: each variant is timed against it again.
-  GpuSession::TimingBudget Alone = Budget;
-  Alone.WarmUp = !longKernel(ReferenceMs[Seeds.front()]);
-  auto Samples = Session->time({{&Original, W.Launch}}, Seeds.front(), Alone, Why,
-                               [&](llvm::ArrayRef<std::vector<double>> S, double Seconds) {
-                                 const std::vector<double> &Ms = S.front();
-                                 if (Ms.size() >= Budget.MinSamples)
-                                   return summarize(Ms).RelativeNoise <= Budget.TargetNoise ||
-                                          Seconds > Budget.MaxSeconds;
-                                 // Fewer for a long kernel: stop where the next sample would pass
-                                 // the limit.
-                                 double Next = Seconds * double(Ms.size() + 1) / double(Ms.size());
-                                 return Ms.size() >= MinLongSamples && Next > Budget.MaxSeconds;
-                               });
-  if (!Samples) {
-    RunResult R{Why, llvm::toString(Samples.takeError()), {}};
-    return failedRun(R, "the original kernel");
+  RunTimedKernel = runTimed(SequentialDesign(), ReferenceMs[Seeds.front()], Budget.ScreenSeconds);
+  std::vector<double> Baseline;
+  if (RunTimedKernel) {
+    auto Measured = measurePool(Why);
+    if (!Measured)
+      return failedRun({Why, llvm::toString(Measured.takeError()), {}}, "the original kernel");
+    Pool = Baseline = std::move(*Measured);
+  } else {
+    // The reference runs warmed the original up. A long kernel's baseline ends
+    // at the time limit after 3 samples: each variant is timed against it again.
+    GpuSession::TimingBudget Alone = Budget;
+    Alone.WarmUp = !longKernel(ReferenceMs[Seeds.front()]);
+    auto Samples = Session->time(
+        {{&Original, W.Launch}}, Seeds.front(), Alone, Why,
+        [&](llvm::ArrayRef<std::vector<double>> S, double Seconds) {
+          const std::vector<double> &Ms = S.front();
+          if (Ms.size() >= Budget.MinSamples)
+            return summarize(Ms).RelativeNoise <= Budget.TargetNoise || Seconds > Budget.MaxSeconds;
+          // Fewer for a long kernel: stop where the next sample would pass
+          // the limit.
+          double Next = Seconds * double(Ms.size() + 1) / double(Ms.size());
+          return Ms.size() >= MinLongSamples && Next > Budget.MaxSeconds;
+        });
+    if (!Samples) {
+      RunResult R{Why, llvm::toString(Samples.takeError()), {}};
+      return failedRun(R, "the original kernel");
+    }
+    Baseline = std::move((*Samples)[0]);
   }
-  TimingSummary T = summarize((*Samples)[0]);
+  TimingSummary T = summarize(Baseline);
   OriginalMs = T.MedianMs;
   json Answer = {{"status", "ok"},
                  {"compile", compileRecord(*Compiled)},
@@ -328,11 +360,18 @@ json WorkerState::setOriginal(const json &Request) {
   // After the timing, so the profiler's replays and state cannot touch it.
   // CUPTI replays the launch once a pass: a long kernel gets the metrics the
   // planner's priors read, in fewer passes.
+  // A run-timed kernel gets the throughputs alone: the instruction counts
+  // patch the kernel's code and replay it in passes of its whole length.
   if (Request.value("profile", false)) {
     std::vector<std::string> Metrics;
-    for (const char *M : longKernel(OriginalMs) ? coreProfileMetrics() : defaultProfileMetrics())
+    for (const char *M : RunTimedKernel           ? minimalProfileMetrics()
+                         : longKernel(OriginalMs) ? coreProfileMetrics()
+                                                  : defaultProfileMetrics())
       Metrics.push_back(M);
+    auto Begin = std::chrono::steady_clock::now();
     Answer["profile"] = Session->profile(Original, W.Launch, Seeds.front(), Metrics);
+    Answer["profile_seconds"] =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Begin).count();
   }
   return Answer;
 }
@@ -432,18 +471,61 @@ bool WorkerState::compileAndVerify(const json &Request, const LaunchGeometry &La
   return true;
 }
 
+llvm::Expected<std::vector<double>> WorkerState::measurePool(RunFailure &Why) {
+  std::vector<double> Runs;
+  for (uint64_t Seed : Seeds)
+    Runs.push_back(ReferenceMs[Seed]);
+  if (Runs.size() >= PooledBaselineRuns)
+    return Runs;
+  GpuSession::TimingBudget Alone = Budget;
+  Alone.WarmUp = false; // The reference runs were its warm-up.
+  Alone.MaxSamples = PooledBaselineRuns - static_cast<unsigned>(Runs.size());
+  auto Samples = Session->time({{&Original, W.Launch}}, Seeds.front(), Alone, Why,
+                               [](llvm::ArrayRef<std::vector<double>>, double) { return false; });
+  if (!Samples)
+    return Samples.takeError();
+  Runs.insert(Runs.end(), (*Samples)[0].begin(), (*Samples)[0].end());
+  return Runs;
+}
+
+json WorkerState::timeOnRuns(TimingStage Stage, const LoadedKernel &Variant,
+                             const LaunchGeometry &Launch, std::vector<double> Runs, json Answer) {
+  PooledTiming Plan(Stage, Pool);
+  if (Runs.size() > PooledMaxRuns)
+    Runs.resize(PooledMaxRuns);
+  if (!Plan.next(Runs)) {
+    GpuSession::TimingBudget Timing = Budget;
+    Timing.WarmUp = false;
+    Timing.MaxSamples = PooledMaxRuns - static_cast<unsigned>(Runs.size());
+    Timing.DeadlineSeconds = std::max(std::max(1.0, SlowdownCap * OriginalMs / 1000), Watchdog);
+    const size_t Verified = Runs.size();
+    RunFailure Why;
+    auto Samples = Session->time({{&Variant, Launch}}, Seeds.front(), Timing, Why,
+                                 [&](llvm::ArrayRef<std::vector<double>> S, double) {
+                                   Runs.resize(Verified);
+                                   Runs.insert(Runs.end(), S[0].begin(), S[0].end());
+                                   return Plan.next(Runs);
+                                 });
+    if (!Samples) {
+      json Rejected = failedRun({Why, llvm::toString(Samples.takeError()), {}, 0}, "timing");
+      Answer["verdict"] = "launch_rejected";
+      Answer["detail"] = Rejected["message"];
+      return Answer;
+    }
+  }
+  putCall(Answer, Plan.decision());
+  Answer["original"] = summarize(Pool);
+  Answer["variant"] = summarize(Runs);
+  return Answer;
+}
+
 json WorkerState::timeAgainstOriginal(TimingStage Stage, const LoadedKernel &Variant,
                                       const LaunchGeometry &Launch,
                                       const std::vector<double> &VariantRunMs,
                                       const std::vector<uint64_t> &VerifySeeds, json Answer) {
   SequentialDesign Design;
   auto Put = [&](const LookDecision &D, const std::vector<std::vector<double>> *Samples) {
-    static const char *const Calls[] = {"not_faster", "faster", "not_faster", "promising"};
-    Answer["verdict"] = Calls[static_cast<unsigned>(D.Call)];
-    Answer["timing_call"] = D.Why;
-    Answer["samples"] = D.Samples;
-    Answer["speedup"] = D.Speedup;
-    Answer["p_value"] = D.PFaster;
+    putCall(Answer, D);
     if (Samples) {
       Answer["original"] = summarize((*Samples)[0]);
       Answer["variant"] = summarize((*Samples)[1]);
@@ -453,13 +535,14 @@ json WorkerState::timeAgainstOriginal(TimingStage Stage, const LoadedKernel &Var
   // A screen of a kernel too long to sample FirstLook rounds in ScreenSeconds
   // reads its verification runs instead (paired with the original's on the
   // same inputs): no interleaved samples at all.
-  if (Stage == TimingStage::Screen &&
-      2 * Design.FirstLook * OriginalMs > 1000 * Budget.ScreenSeconds) {
+  if (RunTimedKernel && Stage == TimingStage::Screen) {
     std::vector<double> OriginalRunMs;
     for (uint64_t Seed : VerifySeeds)
       OriginalRunMs.push_back(ReferenceMs[Seed]);
     return Put(screenFromRuns(Design, OriginalRunMs, VariantRunMs), nullptr);
   }
+  if (RunTimedKernel)
+    return timeOnRuns(Stage, Variant, Launch, VariantRunMs, std::move(Answer));
   double Deadline = std::max(1.0, SlowdownCap * OriginalMs / 1000);
   GpuSession::TimingBudget Timing = Budget;
   Timing.DeadlineSeconds = std::max(Deadline, Watchdog);
@@ -507,6 +590,7 @@ json WorkerState::evaluate(const json &Request) {
                            [&](const VerifiedVariant &V) { return V.Key == Key; });
   if (Stage == TimingStage::Confirm && Kept != Screened.end() && VerifySeeds == Seeds) {
     Variant = Kept->Kernel;
+    RunMs = Kept->RunMs;
     Answer.update(Kept->Verification);
     Answer["resources"] = Variant.Resources;
     Screened.erase(Kept);
@@ -519,7 +603,8 @@ json WorkerState::evaluate(const json &Request) {
     Screened.push_front(
         {Key,
          Variant,
-         {{"seeds_verified", Answer["seeds_verified"]}, {"worst_ratio", Answer["worst_ratio"]}}});
+         {{"seeds_verified", Answer["seeds_verified"]}, {"worst_ratio", Answer["worst_ratio"]}},
+         RunMs});
     if (Screened.size() > MaxScreened) {
       Session->unload(Screened.back().Kernel);
       Screened.pop_back();

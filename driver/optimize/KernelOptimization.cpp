@@ -102,6 +102,19 @@ llvm::Expected<KernelJob> jobFor(const frontend::KernelSummary &Kernel, std::str
 }
 
 namespace {
+// What measuring the original cost (the first part of every budget), and why
+// the planner has no profile where it has none.
+void logBaseline(const evaluator::Baseline &B, llvm::raw_ostream *Log) {
+  if (!Log)
+    return;
+  if (B.Seconds > 0)
+    *Log << llvm::formatv("  baseline: {0:f3} ms median over {1} runs, measured in {2:f1} s "
+                          "(profile {3:f1} s)\n",
+                          B.Timing.MedianMs, B.Timing.Samples, B.Seconds, B.ProfileSeconds);
+  if (!B.Counters.available())
+    *Log << "  (no profile: " << B.Counters.Error << ")\n";
+}
+
 // The job's budget with the pragma's budget(...) clause over the options'.
 struct JobBudget {
   double Seconds;
@@ -140,8 +153,7 @@ runSkillsEngine(const KernelJob &Job, const evaluator::Workload &W, const JobBud
     for (const frontend::SkillToggle &T : *K.Pragma->Skills)
       (T.Enabled ? R.Forced : R.Disabled).push_back(T.Id);
   R.Plan = [&](const evaluator::Baseline &B) {
-    if (Log && !B.Counters.available())
-      *Log << "  (no profile: " << B.Counters.Error << ")\n";
+    logBaseline(B, Log);
     return planInputs(baselineMetrics(B, W.Launch), Experience, B.Device.Name, Log);
   };
   return agents::optimizeKernel(R, Eval, Progress);
@@ -167,8 +179,7 @@ runLlmEngine(const KernelJob &Job, const evaluator::Workload &W, const JobBudget
   R.Budget.Tokens = Budget.Tokens;
   R.Model = Job.Llm->Model;
   R.Retrieve = [&](const evaluator::Baseline &B) {
-    if (Log && !B.Counters.available())
-      *Log << "  (no profile: " << B.Counters.Error << ")\n";
+    logBaseline(B, Log);
     return llmRetrieval(K, baselineMetrics(B, W.Launch), Experience, Log);
   };
   if (Log)

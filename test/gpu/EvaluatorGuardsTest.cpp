@@ -290,44 +290,89 @@ TEST(EvaluatorTiming, CoalescedVariantIsFaster) {
   EXPECT_GT(C->Speedup, 1.5);
 }
 
-// A long kernel (tens of ms a launch): no warm-up runs, a short baseline,
-// and a screen read from the verification runs alone.
-TEST(EvaluatorTiming, LongKernelIsScreenedOnItsVerificationRuns) {
-  EvaluatorOptions Options;
-  Options.Timing.ScreenSeconds = 0.2; // Under 10 rounds of a 20 ms kernel.
-  auto E = Evaluator::start(Options);
-  ASSERT_TRUE(bool(E)) << llvm::toString(E.takeError());
+// A kernel of iters dependent multiply-adds an element: tens of ms a launch
+// at 1 << 20 iterations on an H100. Loops: the loop's trip count.
+KernelSource chainKernel(const char *Loops, const char *Pragma = "") {
+  return KernelSource{std::string("extern \"C\" __global__ void chain(int n, int iters, float a, "
+                                  "float b, const float *x, float *y) {\n  int i = blockIdx.x * "
+                                  "blockDim.x + threadIdx.x;\n  if (i < n) {\n    float v = "
+                                  "x[i];\n") +
+                          Pragma + "\n    for (int k = 0; k < " + Loops +
+                          "; ++k)\n      v = v * a + b;\n    y[i] = v;\n  }\n}\n",
+                      "chain",
+                      "chain",
+                      {}};
+}
+
+Workload chainWorkload(float A, float B) {
   const int Elements = 1 << 20;
   Workload W;
   W.Args = {{"n", ScalarArg{ScalarType::I32, Elements}},
             {"iters", ScalarArg{ScalarType::I32, 1 << 20}},
+            {"a", ScalarArg{ScalarType::F32, A}},
+            {"b", ScalarArg{ScalarType::F32, B}},
             {"x", BufferArg{ScalarType::F32, Elements, Direction::In}},
             {"y", BufferArg{ScalarType::F32, Elements, Direction::Out}}};
   W.Launch.Grid = {Elements / 256, 1, 1};
   W.Launch.Block = {256, 1, 1};
-  auto Chain = [](const char *Pragma) {
-    return KernelSource{std::string("extern \"C\" __global__ void chain(int n, int iters, const "
-                                    "float *x, float *y) {\n  int i = blockIdx.x * blockDim.x + "
-                                    "threadIdx.x;\n  if (i < n) {\n    float v = x[i];\n") +
-                            Pragma +
-                            "\n    for (int k = 0; k < iters; ++k)\n      v = v * 0.999f + "
-                            "0.001f;\n    y[i] = v;\n  }\n}\n",
-                        "chain",
-                        "chain",
-                        {}};
-  };
-  auto B = (*E)->setOriginal(Chain(""), W);
+  return W;
+}
+
+// A kernel too long for 5 rounds in the screen's seconds (here 0.2 s: over
+// 20 ms): no warm-up runs, a baseline of its runs on the input sets and timed
+// samples (SequentialTest.h: PooledBaselineRuns), and a screen read from the
+// verification runs alone.
+TEST(EvaluatorTiming, LongKernelIsScreenedOnItsVerificationRuns) {
+  EvaluatorOptions Options;
+  Options.Timing.ScreenSeconds = 0.2;
+  auto E = Evaluator::start(Options);
+  ASSERT_TRUE(bool(E)) << llvm::toString(E.takeError());
+  auto B = (*E)->setOriginal(chainKernel("iters"), chainWorkload(0.999f, 0.001f));
   ASSERT_TRUE(bool(B)) << llvm::toString(B.takeError());
-  if (B->Timing.MedianMs < 20)
+  if (!runTimed(SequentialDesign(), B->Timing.MedianMs * 0.9, Options.Timing.ScreenSeconds))
     GTEST_SKIP() << "the chain takes " << B->Timing.MedianMs << " ms here, not a long kernel";
-  EXPECT_GE(B->Timing.Samples, 3u);
-  EXPECT_LT(B->Timing.Samples, 10u) << "the baseline of a long kernel stops at the time limit";
-  auto S = (*E)->screen(Chain("#pragma unroll 1"), W.Launch);
+  EXPECT_EQ(B->Timing.Samples, PooledBaselineRuns)
+      << "the baseline of a long kernel is its 3 reference runs and 3 timed samples";
+  auto S =
+      (*E)->screen(chainKernel("iters", "#pragma unroll 1"), chainWorkload(0.999f, 0.001f).Launch);
   ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
   EXPECT_EQ(S->SeedsVerified, 3u);
   EXPECT_EQ(S->Samples, 3u) << S->TimingCall; // The three verification runs, paired.
   EXPECT_NE(S->TimingCall.find("verification runs"), std::string::npos) << S->TimingCall;
   EXPECT_NE(S->Result, Verdict::Faster);
+}
+
+// Its confirmation: the variant's verification runs and at most 3 timed runs
+// against the original's baseline pool, with no run of the original. With a
+// = 1 and b = 0 the chain leaves x as it is, so half the loop is a correct
+// variant twice as fast.
+TEST(EvaluatorTiming, LongKernelIsConfirmedOnItsRuns) {
+  EvaluatorOptions Options;
+  Options.Timing.ScreenSeconds = 0.2;
+  auto E = Evaluator::start(Options);
+  ASSERT_TRUE(bool(E)) << llvm::toString(E.takeError());
+  Workload W = chainWorkload(1.0f, 0.0f);
+  auto B = (*E)->setOriginal(chainKernel("2 * iters"), W);
+  ASSERT_TRUE(bool(B)) << llvm::toString(B.takeError());
+  if (!runTimed(SequentialDesign(), B->Timing.MedianMs * 0.9, Options.Timing.ScreenSeconds))
+    GTEST_SKIP() << "the chain takes " << B->Timing.MedianMs << " ms here, not a long kernel";
+  auto S = (*E)->screen(chainKernel("iters"), W.Launch);
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  EXPECT_EQ(S->Result, Verdict::Promising) << S->TimingCall;
+  auto C = (*E)->confirm(chainKernel("iters"), W.Launch);
+  ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
+  EXPECT_EQ(C->Result, Verdict::Faster) << C->TimingCall;
+  EXPECT_TRUE(C->Compile.Compiler.empty()) << "confirmed without a second compile";
+  EXPECT_EQ(C->SeedsVerified, 3u);
+  EXPECT_EQ(C->Samples, 4u) << C->TimingCall; // 3 verification runs and one timed.
+  EXPECT_EQ(C->Original.Samples, PooledBaselineRuns);
+  EXPECT_NEAR(C->Speedup, 2, 0.2);
+  // The original's own loop as a variant: not faster, within PooledMaxRuns runs.
+  auto Same = (*E)->evaluate(chainKernel("2 * iters", "#pragma unroll 1"), W.Launch);
+  ASSERT_TRUE(bool(Same)) << llvm::toString(Same.takeError());
+  EXPECT_EQ(Same->Result, Verdict::NotFaster) << Same->TimingCall;
+  EXPECT_LE(Same->Samples, PooledMaxRuns) << Same->TimingCall;
+  EXPECT_GE(Same->Samples, 3u) << Same->TimingCall;
 }
 
 } // namespace

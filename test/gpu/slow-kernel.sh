@@ -2,8 +2,9 @@
 # Evaluation cost on a slow kernel (issue 14: a 1 s kernel gets at least 6
 # evaluations in 60 s): `kopt optimize` with the skills engine and a 60 s
 # budget on a kernel calibrated first (with `kopt eval`) to take about 1 s a
-# launch on this GPU. Fails unless the loop evaluated at least 6 variants, and
-# prints each evaluation's time and the kernel's summary. Exit 77 (ctest:
+# launch on this GPU. Fails unless the loop evaluated at least 6 variants and
+# ended within the budget (the last evaluation included, 10% slack), and prints
+# the baseline's cost, each evaluation's time and the kernel's summary. Exit 77 (ctest:
 # skipped) where no GPU is usable.
 # Usage: slow-kernel.sh KOPT INPUTS_DIR [WORK_DIR] [ARCH]   (ARCH default: sm_90)
 set -u
@@ -41,7 +42,10 @@ echo "slow-kernel: original $original_ms ms; $evals evaluations ($variants varia
   "of the loop, $per_eval s each on average; $((end - start)) s in all"
 awk -v ms="$original_ms" 'BEGIN { exit !(ms >= 800 && ms <= 1500) }' ||
   fail "the calibrated kernel takes $original_ms ms, not about 1000 ms: the count proves nothing"
+grep -E '^  baseline: ' "$work/out.txt" || fail "no baseline line (its measurement's cost)"
 [ "$evals" -ge 6 ] || fail "only $evals evaluations of a $original_ms ms kernel in 60 s (goal: 6)"
+awk -v s="$seconds" 'BEGIN { exit !(s <= 66) }' ||
+  fail "the loop took $seconds s of its 60 s budget: the last evaluation overran it"
 entry=$(ls "$work"/cache/entries/*/*.json) || fail "no cache entry"
 grep -q '"evaluations": {' "$entry" || fail "the cache entry has no evaluation summary"
 echo "slow-kernel: passed"

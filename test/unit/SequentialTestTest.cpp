@@ -269,4 +269,144 @@ TEST(ScreenFromRuns, MedianOfPairedRatios) {
   EXPECT_LE(Equal / 2000.0, 0.10);
 }
 
+// A long kernel's evaluation as the worker makes it (WorkerMain's
+// setOriginal and timeOnRuns), on a fake clock that counts kernel runs: the
+// original's pool once (its runs on Seeds input sets, then timed samples up
+// to PooledBaselineRuns), then the variant's verification runs, its screen on
+// them and, for a promising one (or Always), the pooled test with as many
+// timed runs as its looks need.
+struct LongEvaluation {
+  LookDecision Screen, Decision;
+  unsigned VariantRuns = 0;
+  bool Confirmed = false;
+};
+
+LongEvaluation evaluateLong(const Sampler &Original, const Sampler &Variant, unsigned Seed,
+                            bool Always = false, unsigned Seeds = 3) {
+  std::mt19937 Rng(Seed);
+  std::vector<double> References, Pool, Runs;
+  for (unsigned I = 0; I < Seeds; ++I)
+    References.push_back(Original(Rng));
+  Pool = References;
+  while (Pool.size() < PooledBaselineRuns)
+    Pool.push_back(Original(Rng));
+  LongEvaluation E;
+  for (unsigned I = 0; I < Seeds; ++I)
+    Runs.push_back(Variant(Rng));
+  E.VariantRuns = Seeds;
+  E.Screen = screenFromRuns(SequentialDesign(), References, Runs);
+  if (E.Screen.Call != SequentialCall::Promising && !Always)
+    return E;
+  E.Confirmed = true;
+  PooledTiming Plan(TimingStage::Confirm, Pool);
+  while (!Plan.next(Runs)) {
+    Runs.push_back(Variant(Rng));
+    ++E.VariantRuns;
+  }
+  E.Decision = Plan.decision();
+  return E;
+}
+
+TEST(PooledTiming, OnlyKernelsTooLongForAScreenAreRunTimed) {
+  SequentialDesign D;
+  // 5 rounds a side in the screen's second: up to 100 ms.
+  EXPECT_FALSE(runTimed(D, 20, 1.0));
+  EXPECT_FALSE(runTimed(D, 100, 1.0));
+  EXPECT_TRUE(runTimed(D, 101, 1.0));
+  EXPECT_TRUE(runTimed(D, 1000, 1.0));
+  EXPECT_TRUE(runTimed(D, 30, 0.2)); // The GPU test's shorter screen.
+}
+
+TEST(PooledTiming, LooksAndTheirLevels) {
+  std::vector<double> Pool = {1000, 1004, 996, 1002, 998, 1001};
+  std::vector<double> Fast = {286, 287, 285, 288, 289, 284}; // No ties: exact p.
+  std::vector<double> Equal = {1003, 999, 1001, 1002, 997, 1000};
+  // Three verification runs: no faster call is possible yet (1/84 > 0.01 / 2).
+  PooledTiming Plan(TimingStage::Confirm, Pool);
+  EXPECT_FALSE(Plan.next(llvm::ArrayRef(Fast).take_front(3)));
+  // The fourth run: all four below all six, p = 1/210 < 0.005.
+  EXPECT_TRUE(Plan.next(llvm::ArrayRef(Fast).take_front(4)));
+  EXPECT_EQ(Plan.decision().Call, SequentialCall::Faster) << Plan.decision().Why;
+  EXPECT_NEAR(Plan.decision().PFaster, 1.0 / 210, 1e-9);
+  EXPECT_EQ(Plan.decision().Samples, 4u);
+  EXPECT_NE(Plan.decision().Why.find("4 runs against the original's 6"), std::string::npos)
+      << Plan.decision().Why;
+  // An equal variant: clearly not 2% faster on its verification runs alone.
+  PooledTiming Same(TimingStage::Confirm, Pool);
+  EXPECT_TRUE(Same.next(llvm::ArrayRef(Equal).take_front(3))) << Same.decision().Why;
+  EXPECT_EQ(Same.decision().Call, SequentialCall::NotFaster);
+  // 5 is no look; 6 is the last: never Continue there.
+  PooledTiming Late(TimingStage::Confirm, Pool);
+  std::vector<double> Mixed = {990, 1010, 985, 1005, 980, 995};
+  EXPECT_FALSE(Late.next(llvm::ArrayRef(Mixed).take_front(5)));
+  EXPECT_TRUE(Late.next(Mixed));
+  EXPECT_EQ(Late.decision().Call, SequentialCall::NotFaster) << Late.decision().Why;
+  // Under the minimum gain: never faster, however separated.
+  std::vector<double> Slight = {990, 991, 990, 991, 990, 991};
+  PooledTiming Small(TimingStage::Confirm, Pool);
+  for (size_t N = 3; N <= Slight.size(); ++N)
+    if (Small.next(llvm::ArrayRef(Slight).take_front(N)))
+      break;
+  EXPECT_NE(Small.decision().Call, SequentialCall::Faster) << Small.decision().Why;
+}
+
+TEST(PooledTiming, ALongVariantCostsAtMostSixRuns) {
+  // A 1 s kernel with 0.5% noise; the variants of the slow kernel.
+  Sampler Original = timeAround(1000, 0.005);
+  for (double Gain : {1.0, 0.5, 1.02, 1.05, 1.3, 3.5}) {
+    unsigned Most = 0;
+    for (unsigned Seed = 0; Seed < 500; ++Seed) {
+      LongEvaluation E = evaluateLong(Original, timeAround(1000 / Gain, 0.005), 100 + Seed);
+      Most = std::max(Most, E.VariantRuns);
+    }
+    EXPECT_LE(Most, PooledMaxRuns) << Gain;
+  }
+  // Clear gains are confirmed at the first look that can say so: one timed run.
+  LongEvaluation E = evaluateLong(Original, timeAround(1000 / 1.3, 0.005), 7);
+  EXPECT_EQ(E.Decision.Call, SequentialCall::Faster) << E.Decision.Why;
+  EXPECT_EQ(E.VariantRuns, 4u);
+  // Equal variants are screened out on their verification runs: no timed run.
+  E = evaluateLong(Original, Original, 8);
+  EXPECT_FALSE(E.Confirmed) << E.Screen.Why;
+  EXPECT_EQ(E.VariantRuns, 3u);
+}
+
+TEST(PooledTiming, EqualVariantsAreFasterInAtMostOnePercent) {
+  // The pooled test on its own (every variant confirmed, screened or not) and
+  // after the screen: either way at most Alpha.
+  for (const Shape &S : shapes())
+    for (bool Always : {true, false}) {
+      unsigned Faster = 0, Seeds = 4000;
+      for (unsigned Seed = 0; Seed < Seeds; ++Seed)
+        Faster += evaluateLong(S.Make, S.Make, 9000 + Seed, Always).Decision.Call ==
+                  SequentialCall::Faster;
+      std::printf("pooled false faster, %s, %s: %.4f\n", S.Name, Always ? "always" : "screened",
+                  double(Faster) / Seeds);
+      EXPECT_LE(double(Faster) / Seeds, 0.01) << S.Name;
+    }
+}
+
+TEST(PooledTiming, RealGainsAreConfirmed) {
+  // A 10% gain is confirmed nearly always where the noise is small against
+  // it (a long kernel's case), and in about 3 of 4 runs where one sample in
+  // 10 is up to 30% slow (6 runs at most: the price of the short test); a 2%
+  // gain is stopped as clearly not faster in at most Beta of the runs.
+  for (auto [Name, Power] : {std::pair{"quiet", 0.9}, std::pair{"outliers", 0.7}})
+    for (const Shape &S : shapes()) {
+      if (std::string(S.Name) != Name)
+        continue;
+      unsigned Faster = 0, Early = 0, Seeds = 2000;
+      for (unsigned Seed = 0; Seed < Seeds; ++Seed) {
+        Faster += evaluateLong(S.Make, S.Gained(1.10), 20000 + Seed, true).Decision.Call ==
+                  SequentialCall::Faster;
+        Early += evaluateLong(S.Make, S.Gained(1.02), 30000 + Seed, true)
+                     .Decision.Why.find("clearly not") != std::string::npos;
+      }
+      std::printf("pooled, %s: 10%% confirmed %.4f, 2%% stopped early %.4f\n", Name,
+                  double(Faster) / Seeds, double(Early) / Seeds);
+      EXPECT_GE(double(Faster) / Seeds, Power) << Name;
+      EXPECT_LE(double(Early) / Seeds, 0.05) << Name;
+    }
+}
+
 } // namespace
