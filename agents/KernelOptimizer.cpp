@@ -2,7 +2,7 @@
 
 #include "agents/EvaluationPace.h"
 #include "agents/VariantReviewer.h"
-#include "clang-plugin/transforms/Transform.h"
+#include "clang-plugin/transforms/framework/Transform.h"
 #include "clang-plugin/units/LaunchMappingEval.h"
 
 #include <llvm/ADT/StringExtras.h>

@@ -13,7 +13,7 @@
 #include "agents/OptimizeResult.h"
 #include "agents/StepPlanner.h"
 #include "clang-plugin/parse/KernelFinder.h"
-#include "clang-plugin/transforms/TransformPipeline.h"
+#include "clang-plugin/transforms/framework/TransformPipeline.h"
 #include "clang-plugin/units/KernelVariant.h"
 #include "evaluator/Evaluator.h"
 

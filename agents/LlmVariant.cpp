@@ -1,7 +1,7 @@
 #include "agents/LlmVariant.h"
 
 #include "agents/OptimizeResult.h"
-#include "clang-plugin/transforms/TransformPipeline.h"
+#include "clang-plugin/transforms/framework/TransformPipeline.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/Regex.h>

@@ -1,7 +1,7 @@
 // The skills engine's planner: what one more try of a transform, at one
 // parameter point, on one variant is worth, so that the search spends its
 // evaluations where the yield is. The value of a step is its expected log
-// speedup (memory/SkillYield.h): the probability of a significant win times
+// speedup (memory/skills/SkillYield.h): the probability of a significant win times
 // the log of the gain when it wins.
 //
 // - The prior is the skill's yield model (its YAML's likelihood, typical
@@ -19,9 +19,9 @@
 
 #include "agents/OptimizeResult.h"
 #include "clang-plugin/analysis/KernelFeatures.h"
-#include "clang-plugin/transforms/Transform.h"
-#include "memory/ExperienceStore.h"
-#include "memory/SkillLibrary.h"
+#include "clang-plugin/transforms/framework/Transform.h"
+#include "memory/experience/ExperienceStore.h"
+#include "memory/skills/SkillLibrary.h"
 
 #include <llvm/ADT/STLFunctionalExtras.h>
 

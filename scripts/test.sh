@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # README's test command: installs dependencies, configures, builds and runs
-# every test (lit, unit, format; GPU tests report SKIPPED without a GPU).
+# every test (lit, unit, format and layout checks; GPU tests report SKIPPED
+# without a GPU).
 # Usage: scripts/test.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -10,7 +10,7 @@
 //   down      what it adds once the remote is down and backed off (a closed
 //             port: the first compile's failure starts the back-off).
 // Entries are the size of examples/app's (about 60 KiB).
-#include "memory/ResultCache.h"
+#include "memory/cache/ResultCache.h"
 #include "memory/remote/RemoteStorage.h"
 
 #include <llvm/Support/FileSystem.h>

@@ -1,6 +1,6 @@
 // What a parse saw of the file system: every path clang (and its driver) looked
 // at, opened, read or listed, as FileObservations. kcc's direct mode keeps them
-// in a manifest (memory/DirectManifest.h) and later reuses the rewrite only if
+// in a manifest (memory/cache/DirectManifest.h) and later reuses the rewrite only if
 // every path still looks the same, so a header edited, created earlier on the
 // include path, or removed sends the compile back through the parse.
 #pragma once

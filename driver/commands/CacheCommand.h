@@ -1,7 +1,7 @@
 // `kopt cache`: the result cache's maintenance, ccache style.
 #pragma once
 
-#include "memory/ResultCache.h"
+#include "memory/cache/ResultCache.h"
 
 #include <llvm/Support/raw_ostream.h>
 

@@ -18,7 +18,7 @@
 #include "driver/nvcc/NvccLocator.h"
 #include "driver/optimize/KernelOptimization.h"
 #include "kopt/Version.h"
-#include "memory/MissExplanation.h"
+#include "memory/cache/MissExplanation.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/Path.h>

@@ -11,7 +11,7 @@
 #include "driver/optimize/WorkloadFromRecording.h"
 #include "evaluator/Evaluator.h"
 #include "evaluator/WorkerProtocol.h"
-#include "memory/CacheLayout.h"
+#include "memory/cache/CacheLayout.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/Format.h>

@@ -1,7 +1,7 @@
 #include "driver/commands/KernelAnalysisJson.h"
 
 #include "clang-plugin/analysis/KernelSummaryJson.h"
-#include "memory/KernelFacts.h"
+#include "memory/experience/KernelFacts.h"
 
 namespace kopt::driver {
 

@@ -12,8 +12,8 @@
 #include "driver/config/CacheConfig.h"
 #include "driver/nvcc/NvccLocator.h"
 #include "driver/optimize/KernelOptimization.h"
-#include "memory/FileLock.h"
-#include "memory/ResultCache.h"
+#include "memory/cache/FileLock.h"
+#include "memory/cache/ResultCache.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/Format.h>

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "driver/config/KoptOptions.h"
-#include "memory/ResultCache.h"
+#include "memory/cache/ResultCache.h"
 #include "memory/remote/RemoteStorage.h"
 
 #include <memory>

@@ -188,7 +188,7 @@ splicesFor(const frontend::KernelSummary &K, llvm::StringRef Text, const TuConte
 
 // kcc's direct mode: where every annotated kernel hit the cache and nothing
 // warned, a manifest of what this run read and wrote, so that kcc can skip the
-// parse next time (memory/DirectManifest.h). Says why not under --kopt-verbose.
+// parse next time (memory/cache/DirectManifest.h). Says why not under --kopt-verbose.
 void recordManifest(const RewriteRequest &R, llvm::StringRef Text, llvm::StringRef Output,
                     const frontend::FileAccessLog &Accesses, CacheVariantProvider *Cached,
                     const FrontEndLog &Log) {

@@ -1,9 +1,9 @@
 // kopt skills: the skill library with each skill's record in the experience store.
 #include "driver/Diagnostics.h"
 #include "driver/commands/Subcommand.h"
-#include "memory/ExperienceStore.h"
-#include "memory/KernelFacts.h"
-#include "memory/SkillLibrary.h"
+#include "memory/experience/ExperienceStore.h"
+#include "memory/experience/KernelFacts.h"
+#include "memory/skills/SkillLibrary.h"
 #include "support/InstallLayout.h"
 
 #include <llvm/ADT/StringExtras.h>

@@ -1,8 +1,8 @@
 // kopt transform: applies mechanical transforms to one kernel's unit, or lists
 // their parameter spaces for it.
-#include "clang-plugin/transforms/LaunchCompose.h"
-#include "clang-plugin/transforms/ParamSetText.h"
-#include "clang-plugin/transforms/TransformPipeline.h"
+#include "clang-plugin/transforms/framework/LaunchCompose.h"
+#include "clang-plugin/transforms/framework/ParamSetText.h"
+#include "clang-plugin/transforms/framework/TransformPipeline.h"
 #include "driver/Diagnostics.h"
 #include "driver/commands/FrontendSetup.h"
 #include "driver/commands/Subcommand.h"

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "driver/config/KoptOptions.h"
-#include "memory/ResultCache.h"
+#include "memory/cache/ResultCache.h"
 
 namespace kopt::driver {
 

@@ -4,7 +4,7 @@
 #include "driver/kcc/FrontEndStage.h"
 #include "driver/nvcc/NvccLocator.h"
 #include "kopt/Version.h"
-#include "memory/ResultCache.h"
+#include "memory/cache/ResultCache.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/raw_ostream.h>

@@ -1,4 +1,4 @@
-// kcc's direct mode, as ccache's (memory/DirectManifest.h): before it runs
+// kcc's direct mode, as ccache's (memory/cache/DirectManifest.h): before it runs
 // kopt's front end on an annotated source, kcc looks up the manifest that the
 // last full rewrite of the same source with the same flags and options left.
 // If every file that rewrite read, and every cache entry it used, still looks

@@ -1,6 +1,6 @@
 #include "driver/optimize/BaselineFacts.h"
 
-#include "memory/ProfileFacts.h"
+#include "memory/experience/ProfileFacts.h"
 
 namespace kopt::driver {
 

@@ -1,10 +1,10 @@
-// The planner's measured facts (memory/KernelFacts.h) of an original kernel
+// The planner's measured facts (memory/experience/KernelFacts.h) of an original kernel
 // from its baseline: the profile's counters, the timing, the resources and
 // the launch. Facts the baseline cannot give stay absent (unknown).
 #pragma once
 
 #include "evaluator/Evaluator.h"
-#include "memory/KernelFacts.h"
+#include "memory/experience/KernelFacts.h"
 
 namespace kopt::driver {
 

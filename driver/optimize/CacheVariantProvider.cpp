@@ -1,9 +1,9 @@
 #include "driver/optimize/CacheVariantProvider.h"
 
 #include "driver/optimize/KernelOptimization.h"
-#include "memory/BuildBudget.h"
-#include "memory/FileLock.h"
-#include "memory/MissExplanation.h"
+#include "memory/cache/BuildBudget.h"
+#include "memory/cache/FileLock.h"
+#include "memory/cache/MissExplanation.h"
 #include "support/BuildIdentity.h"
 #include "support/Duration.h"
 

@@ -1,18 +1,18 @@
 // The result cache as a variant provider for kcc's rewrite, asked once for
 // each kernel and real architecture: a hit gives the stored variant (or the
 // stored verdict that nothing beat the original). A miss is explained (the
-// nearest entry for the kernel and what differs: memory/MissExplanation.h);
+// nearest entry for the kernel and what differs: memory/cache/MissExplanation.h);
 // in mode `optimize`, on a GPU of that architecture and within the build's
 // budget, it runs the loop under the GPU lock and stores the result. Kernels
 // that could not be optimized here are summed up in one note per compile
 // (finish()). It remembers which entry files it read, for a direct-mode
-// manifest (memory/DirectManifest.h).
+// manifest (memory/cache/DirectManifest.h).
 #pragma once
 
 #include "driver/optimize/FrontEndLog.h"
 #include "driver/optimize/VariantProvider.h"
 #include "evaluator/Evaluator.h"
-#include "memory/ResultCache.h"
+#include "memory/cache/ResultCache.h"
 
 #include <map>
 #include <memory>

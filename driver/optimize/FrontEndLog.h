@@ -3,7 +3,7 @@
 // can replay it: a direct hit tells the user what the full rewrite told them.
 #pragma once
 
-#include "memory/DirectManifest.h"
+#include "memory/cache/DirectManifest.h"
 
 #include <llvm/ADT/Twine.h>
 

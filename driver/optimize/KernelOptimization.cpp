@@ -1,7 +1,7 @@
 #include "driver/optimize/KernelOptimization.h"
 
 #include "driver/optimize/WorkloadFromRecording.h"
-#include "memory/CacheLayout.h"
+#include "memory/cache/CacheLayout.h"
 
 #include "agents/LlmOptimizer.h"
 #include "clang-plugin/pragma/PragmaJson.h"
@@ -11,8 +11,8 @@
 #include "driver/optimize/WorkloadFromKernel.h"
 #include "evaluator/WorkerProtocol.h"
 #include "kopt/Version.h"
-#include "memory/ExperienceStore.h"
-#include "memory/KernelFacts.h"
+#include "memory/experience/ExperienceStore.h"
+#include "memory/experience/KernelFacts.h"
 #include "support/Duration.h"
 
 #include <llvm/ADT/StringExtras.h>

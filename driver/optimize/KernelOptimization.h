@@ -9,8 +9,8 @@
 #include "driver/config/KoptOptions.h"
 #include "driver/optimize/EngineSelection.h"
 #include "evaluator/Evaluator.h"
-#include "memory/CacheEntry.h"
-#include "memory/CacheKey.h"
+#include "memory/cache/CacheEntry.h"
+#include "memory/cache/CacheKey.h"
 
 #include <llvm/Support/Error.h>
 

@@ -1,6 +1,6 @@
 #include "driver/optimize/SkillRetrieval.h"
 
-#include "memory/SkillLibrary.h"
+#include "memory/skills/SkillLibrary.h"
 #include "support/InstallLayout.h"
 
 #include <llvm/Support/Format.h>

@@ -8,8 +8,8 @@
 #include "agents/LlmOptimizer.h"
 #include "agents/StepPlanner.h"
 #include "clang-plugin/parse/KernelFinder.h"
-#include "memory/ExperienceStore.h"
-#include "memory/KernelFacts.h"
+#include "memory/experience/ExperienceStore.h"
+#include "memory/experience/KernelFacts.h"
 
 #include <llvm/Support/raw_ostream.h>
 

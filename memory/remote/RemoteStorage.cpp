@@ -1,6 +1,6 @@
 #include "memory/remote/RemoteStorage.h"
 
-#include "memory/ShardedCounters.h"
+#include "memory/cache/ShardedCounters.h"
 #include "support/AtomicFile.h"
 
 #include <llvm/ADT/SmallString.h>

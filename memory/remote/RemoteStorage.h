@@ -8,7 +8,7 @@
 //   <user cache>/stats/remote-<id>/N   its counters (ShardedCounters.h)
 #pragma once
 
-#include "memory/RemoteTier.h"
+#include "memory/cache/RemoteTier.h"
 #include "memory/remote/RemoteBackend.h"
 
 #include <chrono>

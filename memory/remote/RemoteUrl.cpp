@@ -1,6 +1,6 @@
 #include "memory/remote/RemoteUrl.h"
 
-#include "memory/CacheKey.h"
+#include "memory/cache/CacheKey.h"
 #include "support/Spelling.h"
 #include "support/UrlPassword.h"
 

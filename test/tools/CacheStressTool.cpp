@@ -10,7 +10,7 @@
 // share entries only through the remotes. The remotes' counters must add up
 // too: remote stores == PROCS*OPS (unless read only), remote hits + misses ==
 // the lookups the local caches missed, remote errors == 0.
-#include "memory/ResultCache.h"
+#include "memory/cache/ResultCache.h"
 #include "memory/remote/RemoteStorage.h"
 
 #include <llvm/Support/MemoryBuffer.h>

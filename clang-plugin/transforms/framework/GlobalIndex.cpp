@@ -1,0 +1,99 @@
+#include "clang-plugin/transforms/framework/GlobalIndex.h"
+
+#include "clang-plugin/analysis/IndexAnalysis.h"
+#include "clang-plugin/transforms/framework/AstWalk.h"
+#include "clang-plugin/transforms/framework/TransformSupport.h"
+#include "clang-plugin/transforms/framework/UnitRewriter.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/Expr.h>
+#include <clang/Basic/SourceManager.h>
+
+namespace kopt::transform {
+
+namespace {
+bool isBuiltin(const clang::Expr *E, llvm::StringRef Var) {
+  std::optional<frontend::IndexBuiltin> B = frontend::asIndexBuiltin(E->IgnoreParenCasts());
+  return B && B->Var == Var && B->Component == 'x';
+}
+
+// A * B with {A, B} = {First, Second}.
+bool isProduct(const clang::Expr *E, llvm::StringRef First, llvm::StringRef Second) {
+  const auto *Mul = llvm::dyn_cast<clang::BinaryOperator>(E->IgnoreParenCasts());
+  if (!Mul || Mul->getOpcode() != clang::BO_Mul)
+    return false;
+  const clang::Expr *L = Mul->getLHS(), *R = Mul->getRHS();
+  return (isBuiltin(L, First) && isBuiltin(R, Second)) ||
+         (isBuiltin(L, Second) && isBuiltin(R, First));
+}
+
+bool isGlobalIndex(const clang::BinaryOperator *Add) {
+  if (Add->getOpcode() != clang::BO_Add)
+    return false;
+  const clang::Expr *L = Add->getLHS(), *R = Add->getRHS();
+  return (isProduct(L, "blockIdx", "blockDim") && isBuiltin(R, "threadIdx")) ||
+         (isProduct(R, "blockIdx", "blockDim") && isBuiltin(L, "threadIdx"));
+}
+} // namespace
+
+llvm::Expected<GlobalIndexShape> findGlobalIndexShape(UnitAST &AST) {
+  const clang::SourceManager &SM = AST.Ctx.getSourceManager();
+  GlobalIndexShape Shape;
+  std::vector<std::pair<unsigned, unsigned>> Covered; // File offsets [begin, end].
+  std::vector<std::pair<unsigned, std::string>> Builtins;
+  bool FromMacro = false;
+  auto Offset = [&](clang::SourceLocation L) { return SM.getFileOffset(SM.getSpellingLoc(L)); };
+  forEachStmt(AST.Kernel.getBody(), [&](const clang::Stmt *S) {
+    const auto *E = llvm::dyn_cast<clang::Expr>(S);
+    if (!E)
+      return;
+    if (std::optional<frontend::IndexBuiltin> B = frontend::asIndexBuiltin(E)) {
+      FromMacro |= E->getBeginLoc().isMacroID();
+      Builtins.emplace_back(Offset(E->getBeginLoc()), B->Var.str() + "." + B->Component);
+      return;
+    }
+    const auto *Bin = llvm::dyn_cast<clang::BinaryOperator>(E);
+    if (!Bin)
+      return;
+    bool Index = isGlobalIndex(Bin);
+    bool Stride = isProduct(Bin, "blockDim", "gridDim");
+    if (!Index && !Stride)
+      return;
+    FromMacro |= Bin->getBeginLoc().isMacroID() || Bin->getEndLoc().isMacroID();
+    Covered.emplace_back(Offset(Bin->getBeginLoc()), Offset(Bin->getEndLoc()));
+    if (Index)
+      Shape.Indices.push_back(Bin);
+    Shape.GridStride |= Stride;
+  });
+  if (FromMacro)
+    return llvm::createStringError("the thread index comes from a macro");
+  for (const auto &[At, Name] : Builtins) {
+    bool Inside = false;
+    for (const auto &[Begin, End] : Covered)
+      Inside |= Begin <= At && At <= End;
+    if (!Inside)
+      return llvm::createStringError("the kernel reads %s outside blockIdx.x * blockDim.x + "
+                                     "threadIdx.x",
+                                     Name.c_str());
+  }
+  if (Shape.Indices.empty())
+    return llvm::createStringError("the kernel has no blockIdx.x * blockDim.x + threadIdx.x");
+  return Shape;
+}
+
+bool looksLike1DGuarded(const frontend::KernelSummary &Kernel) {
+  const frontend::KernelFeatures &F = Kernel.Features;
+  if (F.Dimensions != 1 || !F.SharedVariables.empty() || !F.Barriers.empty() ||
+      !F.WarpIntrinsics.empty())
+    return false;
+  bool GridStride = false;
+  for (const frontend::LoopFeature &L : F.Loops)
+    GridStride |= llvm::StringRef(L.Step).contains("gridDim");
+  if (F.Guards.empty() && !GridStride)
+    return false;
+  std::optional<std::array<int64_t, 3>> Block = pragmaBlockDims(Kernel);
+  return !Block || ((*Block)[1] == 1 && (*Block)[2] == 1);
+}
+
+} // namespace kopt::transform

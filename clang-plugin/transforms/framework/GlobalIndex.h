@@ -1,0 +1,33 @@
+// The 1D shape that block-size and thread-coarsening need: the kernel reads
+// threadIdx, blockIdx and blockDim only in global x indices
+// (blockIdx.x * blockDim.x + threadIdx.x, in any order) and, for a grid-stride
+// loop, in blockDim.x * gridDim.x; no other thread geometry.
+#pragma once
+
+#include "clang-plugin/transforms/framework/Transform.h"
+
+#include <vector>
+
+namespace clang {
+class Expr;
+} // namespace clang
+
+namespace kopt::transform {
+
+struct UnitAST;
+
+struct GlobalIndexShape {
+  std::vector<const clang::Expr *> Indices; // Each global x index expression.
+  bool GridStride = false;                  // blockDim.x * gridDim.x occurs.
+};
+
+// Fails, saying why, where the kernel has another shape.
+llvm::Expected<GlobalIndexShape> findGlobalIndexShape(UnitAST &AST);
+
+// What the front end's features tell beforehand: 1D, guarded or grid-stride,
+// no shared memory, barriers or warp intrinsics, and a pragma block of
+// (x, 1, 1) where the pragma gives one. Not enough on its own: apply checks the
+// AST with findGlobalIndexShape.
+bool looksLike1DGuarded(const frontend::KernelSummary &Kernel);
+
+} // namespace kopt::transform

@@ -1,0 +1,77 @@
+#include "clang-plugin/transforms/framework/TransformSupport.h"
+
+#include "clang-plugin/pragma/ClauseParser.h"
+
+#include <algorithm>
+
+namespace kopt::transform {
+
+std::optional<std::array<int64_t, 3>> pragmaBlockDims(const frontend::KernelSummary &Kernel) {
+  if (!Kernel.Pragma || !Kernel.Pragma->Launch)
+    return std::nullopt;
+  frontend::NumberBindings Args = frontend::resolveArgValues(*Kernel.Pragma);
+  std::array<int64_t, 3> Dims = {1, 1, 1};
+  const std::vector<frontend::ClauseExpr> &Block = Kernel.Pragma->Launch->Block;
+  for (size_t D = 0; D < Block.size() && D < 3; ++D) {
+    llvm::Expected<frontend::ClauseNumber> V = frontend::evaluateNumber(Block[D], Args);
+    if (!V) {
+      llvm::consumeError(V.takeError());
+      return std::nullopt;
+    }
+    const int64_t *Int = std::get_if<int64_t>(&*V);
+    if (!Int || *Int <= 0)
+      return std::nullopt;
+    Dims[D] = *Int;
+  }
+  return Dims;
+}
+
+std::optional<int64_t> pragmaBlockThreads(const frontend::KernelSummary &Kernel) {
+  std::optional<std::array<int64_t, 3>> Dims = pragmaBlockDims(Kernel);
+  if (!Dims)
+    return std::nullopt;
+  return (*Dims)[0] * (*Dims)[1] * (*Dims)[2];
+}
+
+std::optional<int64_t> pragmaIntValue(const frontend::KernelSummary &Kernel,
+                                      const std::string &Text) {
+  if (!Kernel.Pragma)
+    return std::nullopt;
+  llvm::Expected<frontend::ClauseExpr> E = frontend::parseExprText(Text);
+  if (!E) {
+    llvm::consumeError(E.takeError());
+    return std::nullopt;
+  }
+  llvm::Expected<frontend::ClauseNumber> V =
+      frontend::evaluateNumber(*E, frontend::resolveArgValues(*Kernel.Pragma));
+  if (!V) {
+    llvm::consumeError(V.takeError());
+    return std::nullopt;
+  }
+  const int64_t *Int = std::get_if<int64_t>(&*V);
+  return Int ? std::optional<int64_t>(*Int) : std::nullopt;
+}
+
+llvm::Expected<int64_t> requireParam(const ParamSet &Params, llvm::StringRef Name,
+                                     std::initializer_list<int64_t> Allowed) {
+  auto It = Params.find(Name.str());
+  if (It == Params.end())
+    return llvm::createStringError("parameter '%s' is missing", Name.str().c_str());
+  if (Allowed.size() && std::find(Allowed.begin(), Allowed.end(), It->second) == Allowed.end()) {
+    std::string List;
+    for (int64_t A : Allowed)
+      List += (List.empty() ? "" : ", ") + std::to_string(A);
+    return llvm::createStringError("parameter '%s' is %lld; it takes %s", Name.str().c_str(),
+                                   static_cast<long long>(It->second), List.c_str());
+  }
+  return It->second;
+}
+
+llvm::Error checkParamNames(const ParamSet &Params, std::initializer_list<llvm::StringRef> Known) {
+  for (const auto &Entry : Params)
+    if (std::find(Known.begin(), Known.end(), Entry.first) == Known.end())
+      return llvm::createStringError("unknown parameter '%s'", Entry.first.c_str());
+  return llvm::Error::success();
+}
+
+} // namespace kopt::transform

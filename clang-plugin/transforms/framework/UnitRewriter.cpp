@@ -1,0 +1,140 @@
+#include "clang-plugin/transforms/framework/UnitRewriter.h"
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
+#include <clang/AST/Decl.h>
+#include <clang/ASTMatchers/ASTMatchFinder.h>
+#include <clang/ASTMatchers/ASTMatchers.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Rewrite/Core/Rewriter.h>
+#include <clang/Tooling/Tooling.h>
+#include <llvm/Support/VirtualFileSystem.h>
+
+namespace kopt::transform {
+
+std::string UnitAST::text(clang::SourceRange Range) const {
+  if (Range.getBegin().isMacroID() || Range.getEnd().isMacroID())
+    return {};
+  return clang::Lexer::getSourceText(clang::CharSourceRange::getTokenRange(Range),
+                                     Ctx.getSourceManager(), Ctx.getLangOpts())
+      .str();
+}
+
+unsigned UnitAST::line(clang::SourceLocation Loc) const {
+  clang::PresumedLoc P = Ctx.getSourceManager().getPresumedLoc(Loc);
+  return P.isValid() ? P.getLine() : 0;
+}
+
+unsigned UnitAST::column(clang::SourceLocation Loc) const {
+  clang::PresumedLoc P = Ctx.getSourceManager().getPresumedLoc(Loc);
+  return P.isValid() ? P.getColumn() : 0;
+}
+
+namespace {
+using namespace clang::ast_matchers;
+
+// What the parse produced: the edited text, or why there is none.
+struct RewriteResult {
+  std::string Text;
+  std::string Failure; // Empty on success.
+};
+
+class EditConsumer : public clang::ASTConsumer {
+public:
+  EditConsumer(const TransformInput &Input, UnitEdit EditFn, RewriteResult &Sink)
+      : In(Input), Edit(EditFn), Out(Sink) {}
+
+  void HandleTranslationUnit(clang::ASTContext &Ctx) override {
+    if (Ctx.getDiagnostics().hasErrorOccurred())
+      return; // run() reports it.
+    const clang::FunctionDecl *Kernel = findKernel(Ctx);
+    if (!Kernel) {
+      Out.Failure = "the unit has no kernel named '" + In.Kernel.Name + "'";
+      return;
+    }
+    clang::Rewriter Rewrite(Ctx.getSourceManager(), Ctx.getLangOpts());
+    UnitAST AST{Ctx, *Kernel, Rewrite};
+    if (llvm::Error E = Edit(AST)) {
+      Out.Failure = llvm::toString(std::move(E));
+      return;
+    }
+    clang::FileID Main = Ctx.getSourceManager().getMainFileID();
+    if (const clang::RewriteBuffer *Buffer = Rewrite.getRewriteBufferFor(Main))
+      Out.Text = std::string(Buffer->begin(), Buffer->end());
+    else
+      Out.Text = In.UnitText;
+  }
+
+private:
+  const clang::FunctionDecl *findKernel(clang::ASTContext &Ctx) const {
+    auto Matches = match(
+        functionDecl(isDefinition(), hasAttr(clang::attr::CUDAGlobal), isExpansionInMainFile())
+            .bind("kernel"),
+        Ctx);
+    for (const BoundNodes &M : Matches) {
+      const auto *FD = M.getNodeAs<clang::FunctionDecl>("kernel");
+      if (FD && !FD->isTemplateInstantiation() && FD->getQualifiedNameAsString() == In.Kernel.Name)
+        return FD;
+    }
+    return nullptr;
+  }
+
+  const TransformInput &In;
+  UnitEdit Edit;
+  RewriteResult &Out;
+};
+
+class EditAction : public clang::ASTFrontendAction {
+public:
+  EditAction(const TransformInput &Input, UnitEdit EditFn, RewriteResult &Sink,
+             llvm::raw_ostream &Summary)
+      : In(Input), Edit(EditFn), Out(Sink), SummaryStream(Summary) {}
+
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
+                                                        llvm::StringRef) override {
+    CI.setVerboseOutputStream(SummaryStream);
+    return std::make_unique<EditConsumer>(In, Edit, Out);
+  }
+
+private:
+  const TransformInput &In;
+  UnitEdit Edit;
+  RewriteResult &Out;
+  llvm::raw_ostream &SummaryStream;
+};
+} // namespace
+
+llvm::Expected<std::string> rewriteUnit(const TransformInput &In, UnitEdit Edit) {
+  auto Overlay =
+      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  Overlay->pushOverlay(Memory);
+  Memory->addFile(UnitFileName, 0, llvm::MemoryBuffer::getMemBufferCopy(In.UnitText));
+  llvm::IntrusiveRefCntPtr<clang::FileManager> Files(
+      new clang::FileManager(clang::FileSystemOptions(), Overlay));
+
+  std::vector<std::string> CommandLine = {"clang"};
+  CommandLine.insert(CommandLine.end(), In.ClangArgs.begin(), In.ClangArgs.end());
+  CommandLine.push_back(UnitFileName.str());
+
+  std::string Diagnostics;
+  llvm::raw_string_ostream DiagStream(Diagnostics);
+  auto Options = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  clang::TextDiagnosticPrinter Printer(DiagStream, Options.get());
+  RewriteResult Result;
+  clang::tooling::ToolInvocation Invocation(
+      CommandLine, std::make_unique<EditAction>(In, Edit, Result, DiagStream), Files.get());
+  Invocation.setDiagnosticConsumer(&Printer);
+  if (!Invocation.run())
+    return llvm::createStringError("the kernel unit of '%s' does not parse:\n%s",
+                                   In.Kernel.Name.c_str(), Diagnostics.c_str());
+  if (!Result.Failure.empty())
+    return llvm::createStringError(Result.Failure);
+  return Result.Text;
+}
+
+} // namespace kopt::transform

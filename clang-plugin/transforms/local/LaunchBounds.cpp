@@ -1,0 +1,67 @@
+// launch-bounds: __launch_bounds__(threads of the pragma's block[, minBlocks]).
+// It lets ptxas use registers for exactly that block size, and with minBlocks
+// caps them so that many blocks fit on one SM.
+#include "clang-plugin/transforms/framework/TransformFactories.h"
+#include "clang-plugin/transforms/framework/TransformSupport.h"
+#include "clang-plugin/transforms/framework/UnitRewriter.h"
+
+#include <clang/AST/Attr.h>
+#include <clang/AST/Decl.h>
+#include <clang/Rewrite/Core/Rewriter.h>
+
+namespace kopt::transform {
+
+namespace {
+constexpr int64_t MaxThreadsPerSM = 2048; // sm_70 to sm_90.
+
+class LaunchBounds : public Transform {
+public:
+  llvm::StringRef id() const override { return "launch-bounds"; }
+
+  std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
+    std::optional<int64_t> Threads = pragmaBlockThreads(Kernel);
+    if (!Threads || *Threads > 1024)
+      return {};
+    std::vector<ParamSet> Space;
+    for (int64_t Min = 1; Min * *Threads <= MaxThreadsPerSM && Min <= 32; Min *= 2)
+      Space.push_back({{"minBlocks", Min}});
+    return Space;
+  }
+
+  llvm::Expected<TransformOutput> apply(const TransformInput &In,
+                                        const ParamSet &Params) const override {
+    if (llvm::Error E = checkParamNames(Params, {"minBlocks"}))
+      return E;
+    llvm::Expected<int64_t> Min = requireParam(Params, "minBlocks");
+    if (!Min)
+      return Min.takeError();
+    std::optional<int64_t> Threads = pragmaBlockThreads(In.Kernel);
+    if (!Threads)
+      return llvm::createStringError("the pragma gives no constant block size");
+    if (*Threads > 1024 || *Min < 1 || *Min * *Threads > MaxThreadsPerSM)
+      return llvm::createStringError("%lld blocks of %lld threads do not fit on one SM",
+                                     static_cast<long long>(*Min),
+                                     static_cast<long long>(*Threads));
+    std::string Bounds = "__launch_bounds__(" + std::to_string(*Threads);
+    if (*Min > 1)
+      Bounds += ", " + std::to_string(*Min);
+    Bounds += ")";
+    llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &AST) -> llvm::Error {
+      if (AST.Kernel.hasAttr<clang::CUDALaunchBoundsAttr>())
+        return llvm::createStringError("the kernel already has __launch_bounds__");
+      clang::SourceLocation Name = AST.Kernel.getLocation();
+      if (Name.isMacroID())
+        return llvm::createStringError("the kernel's name comes from a macro");
+      AST.Rewrite.InsertTextBefore(Name, Bounds + " ");
+      return llvm::Error::success();
+    });
+    if (!Text)
+      return Text.takeError();
+    return TransformOutput{std::move(*Text), std::nullopt, "added " + Bounds};
+  }
+};
+} // namespace
+
+std::unique_ptr<Transform> makeLaunchBoundsTransform() { return std::make_unique<LaunchBounds>(); }
+
+} // namespace kopt::transform

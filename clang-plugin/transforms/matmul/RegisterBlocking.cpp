@@ -1,0 +1,52 @@
+// register-blocking: each thread of a matrix product computes TY x TX outputs
+// in registers from operands staged BK at a time in shared memory, over
+// 16 x 16 blocks (BlockedMatmul.h has the rewrite).
+#include "clang-plugin/transforms/framework/TransformFactories.h"
+#include "clang-plugin/transforms/framework/TransformSupport.h"
+#include "clang-plugin/transforms/matmul/BlockedMatmul.h"
+#include "clang-plugin/transforms/matmul/MatmulIdiom.h"
+
+namespace kopt::transform {
+
+namespace {
+class RegisterBlocking : public Transform {
+public:
+  llvm::StringRef id() const override { return "register-blocking"; }
+
+  std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
+    if (!looksLikeMatmul(Kernel))
+      return {};
+    return {{{"TY", 8}, {"TX", 8}, {"BK", 8}},
+            {{"TY", 4}, {"TX", 4}, {"BK", 16}},
+            {{"TY", 4}, {"TX", 8}, {"BK", 8}}};
+  }
+
+  llvm::Expected<TransformOutput> apply(const TransformInput &In,
+                                        const ParamSet &Params) const override {
+    if (llvm::Error E = checkParamNames(Params, {"TY", "TX", "BK"}))
+      return E;
+    llvm::Expected<int64_t> TY = requireParam(Params, "TY", {2, 4, 8});
+    if (!TY)
+      return TY.takeError();
+    llvm::Expected<int64_t> TX = requireParam(Params, "TX", {2, 4, 8});
+    if (!TX)
+      return TX.takeError();
+    llvm::Expected<int64_t> BK = requireParam(Params, "BK", {8, 16});
+    if (!BK)
+      return BK.takeError();
+    Blocking B{16, *TY, *TX, *BK};
+    return applyBlockedMatmul(In, B, [&](unsigned Line) {
+      return "each thread computes " + std::to_string(B.TY) + " x " + std::to_string(B.TX) +
+             " outputs of the k loop at line " + std::to_string(Line) + " (" +
+             std::to_string(B.extent('y')) + " x " + std::to_string(B.extent('x')) +
+             " tiles, k step " + std::to_string(B.BK) + ")";
+    });
+  }
+};
+} // namespace
+
+std::unique_ptr<Transform> makeRegisterBlockingTransform() {
+  return std::make_unique<RegisterBlocking>();
+}
+
+} // namespace kopt::transform

@@ -1,0 +1,105 @@
+#include "memory/cache/CacheEntry.h"
+
+#include "memory/cache/VariantJson.h"
+
+namespace kopt::memory {
+
+namespace {
+std::string checksumOf(const nlohmann::json &Payload) {
+  return "sha256:" + digestOf(Payload.dump());
+}
+
+nlohmann::json provenanceToJson(const Provenance &P) {
+  nlohmann::json J = {{"engine", P.Engine}, {"model", P.Model},      {"device", P.Device},
+                      {"date", P.Date},     {"kopt", P.KoptVersion}, {"skills", P.Skills}};
+  if (P.Usage) {
+    J["tokens"] = {{"input", P.Usage->InputTokens}, {"output", P.Usage->OutputTokens}};
+    J["cost_usd"] = P.Usage->CostUsd ? nlohmann::json(*P.Usage->CostUsd) : nlohmann::json();
+  }
+  return J;
+}
+
+Provenance provenanceFromJson(const nlohmann::json &J) {
+  Provenance P{J.at("engine").get<std::string>(),
+               J.at("model").get<std::string>(),
+               J.at("device").get<std::string>(),
+               J.at("date").get<std::string>(),
+               J.at("kopt").get<std::string>(),
+               J.at("skills").get<std::vector<std::string>>(),
+               std::nullopt};
+  if (auto Tokens = J.find("tokens"); Tokens != J.end()) {
+    P.Usage.emplace();
+    P.Usage->InputTokens = Tokens->at("input").get<int64_t>();
+    P.Usage->OutputTokens = Tokens->at("output").get<int64_t>();
+    if (auto Cost = J.find("cost_usd"); Cost != J.end() && !Cost->is_null())
+      P.Usage->CostUsd = Cost->get<double>();
+  }
+  return P;
+}
+
+llvm::Expected<StoredEntry> fromPayload(const nlohmann::json &P) {
+  StoredEntry Stored;
+  CacheEntry &E = Stored.Entry;
+  try {
+    Stored.Key = {P.at("key").get<std::string>(), P.at("key_text").get<std::string>()};
+    E.KernelName = P.at("kernel").get<std::string>();
+    E.Speedup = P.at("speedup").get<double>();
+    E.Verification = P.at("verification");
+    E.Timing = P.at("timing");
+    E.Trajectory = P.at("trajectory");
+    E.Origin = provenanceFromJson(P.at("provenance"));
+    if (auto R = P.find("rekeyed"); R != P.end())
+      E.Rekeyed = *R;
+  } catch (const nlohmann::json::exception &Ex) {
+    return llvm::createStringError("bad entry: %s", Ex.what());
+  }
+  if (digestOf(Stored.Key.Canonical) != Stored.Key.Digest)
+    return llvm::createStringError("entry's key text does not hash to its key");
+  auto Variant = P.find("variant");
+  if (Variant != P.end() && !Variant->is_null()) {
+    llvm::Expected<frontend::KernelVariant> V = variantFromJson(*Variant);
+    if (!V)
+      return V.takeError();
+    E.Variant = std::move(*V);
+  }
+  return Stored;
+}
+} // namespace
+
+std::string serializeEntry(const CacheKey &Key, const CacheEntry &E) {
+  nlohmann::json Payload = {{"key", Key.Digest},
+                            {"key_text", Key.Canonical},
+                            {"kernel", E.KernelName},
+                            {"speedup", E.Speedup},
+                            {"verification", E.Verification},
+                            {"timing", E.Timing},
+                            {"trajectory", E.Trajectory},
+                            {"provenance", provenanceToJson(E.Origin)}};
+  Payload["variant"] = E.Variant ? variantToJson(*E.Variant) : nlohmann::json();
+  if (!E.Rekeyed.is_null())
+    Payload["rekeyed"] = E.Rekeyed;
+  nlohmann::json File = {
+      {"format", EntryFormat}, {"checksum", checksumOf(Payload)}, {"payload", Payload}};
+  return File.dump(1) + "\n";
+}
+
+llvm::Expected<StoredEntry> parseEntry(llvm::StringRef Text) {
+  nlohmann::json File = nlohmann::json::parse(Text.begin(), Text.end(), nullptr,
+                                              /*allow_exceptions=*/false);
+  if (File.is_discarded() || !File.is_object())
+    return llvm::createStringError("not valid JSON (truncated?)");
+  auto Format = File.find("format");
+  if (Format == File.end() || !Format->is_number_integer())
+    return llvm::createStringError("no format number");
+  if (*Format != EntryFormat)
+    return llvm::createStringError("unsupported entry format %s", Format->dump().c_str());
+  auto Checksum = File.find("checksum");
+  auto Payload = File.find("payload");
+  if (Checksum == File.end() || Payload == File.end() || !Checksum->is_string())
+    return llvm::createStringError("no checksum or payload");
+  if (*Checksum != checksumOf(*Payload))
+    return llvm::createStringError("checksum mismatch");
+  return fromPayload(*Payload);
+}
+
+} // namespace kopt::memory

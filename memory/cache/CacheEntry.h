@@ -1,0 +1,57 @@
+// One result-cache entry and its file format: versioned JSON whose payload is
+// covered by a checksum, so a corrupt or truncated file is detected, never used.
+//   {"format": 1, "checksum": "sha256:<hex of payload.dump()>", "payload": {...}}
+#pragma once
+
+#include "clang-plugin/units/KernelVariant.h"
+#include "memory/cache/CacheKey.h"
+
+#include <llvm/Support/Error.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kopt::memory {
+
+// Who made an entry. Device is recorded here, not keyed (see CacheKey.h).
+struct Provenance {
+  std::string Engine, Model, Device, Date, KoptVersion;
+  std::vector<std::string> Skills;
+  // What the llm engine spent (absent for the skills engine); no API key ever.
+  struct LlmUsage {
+    int64_t InputTokens = 0, OutputTokens = 0;
+    std::optional<double> CostUsd; // None where the model has no known price.
+  };
+  std::optional<LlmUsage> Usage = std::nullopt;
+};
+
+struct CacheEntry {
+  std::string KernelName;
+  std::optional<frontend::KernelVariant> Variant;  // Empty: nothing beat the original.
+  double Speedup = 1;                              // Measured, variant over original.
+  nlohmann::json Verification, Timing, Trajectory; // Free-form records from the optimizer.
+  Provenance Origin;
+  // Null, or where `kopt cache rekey` moved the entry from: {"from": old key,
+  // "from_text": its canonical text, "date", "kopt"}. The records above stay
+  // as the optimizer made them.
+  nlohmann::json Rekeyed = nullptr;
+};
+
+// An entry as read from a file, with the key it was stored under.
+struct StoredEntry {
+  CacheKey Key;
+  CacheEntry Entry;
+};
+
+constexpr int EntryFormat = 1;
+
+std::string serializeEntry(const CacheKey &Key, const CacheEntry &Entry);
+
+// Fails on malformed JSON (a truncated file), an unknown format, a checksum
+// mismatch or a payload that does not describe an entry.
+llvm::Expected<StoredEntry> parseEntry(llvm::StringRef Text);
+
+} // namespace kopt::memory

@@ -1,0 +1,17 @@
+// The measured facts of KernelFacts.h from a profile's hardware counters: the
+// profiler (evaluator/KernelProfiler.h) reports CUPTI metric names, skills'
+// predicates read short fact names (dram_throughput_pct, l2_hit_rate_pct).
+#pragma once
+
+#include "memory/experience/KernelFacts.h"
+
+#include <map>
+#include <string>
+
+namespace kopt::memory {
+
+// The facts Counters (CUPTI metric name -> value) give; a fact whose counters
+// are missing is left out, so it stays unknown to predicates.
+ProfileMetrics metricsFromCounters(const std::map<std::string, double, std::less<>> &Counters);
+
+} // namespace kopt::memory

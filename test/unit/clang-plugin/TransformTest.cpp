@@ -1,0 +1,186 @@
+// The transforms' parameter spaces on small kernels (empty where a transform
+// does not fit), the registry, --apply's step syntax and launch composition.
+#include "clang-plugin/transforms/framework/LaunchCompose.h"
+#include "clang-plugin/transforms/framework/ParamSetText.h"
+#include "clang-plugin/transforms/framework/TransformPipeline.h"
+#include "test/fuzz/PragmaMutator.h"
+
+#include <gtest/gtest.h>
+
+using namespace kopt;
+using namespace kopt::transform;
+
+namespace {
+
+const char *const Prelude = R"(
+struct uint3 { unsigned x, y, z; };
+struct dim3 { unsigned x, y, z; };
+extern const __device__ uint3 threadIdx, blockIdx;
+extern const __device__ dim3 blockDim, gridDim;
+__device__ void __syncthreads();
+__device__ float expf(float);
+__device__ float sqrtf(float);
+#define __shared__ __attribute__((shared))
+)";
+
+frontend::KernelSummary kernel(const std::string &Code) {
+  std::string Diagnostics;
+  llvm::raw_string_ostream OS(Diagnostics);
+  auto Kernels =
+      frontend::findKernelsInCode(Prelude + Code, "/t/k.cu", fuzz::snippetClangArgs(), OS);
+  if (!Kernels) {
+    ADD_FAILURE() << llvm::toString(Kernels.takeError()) << "\n" << Diagnostics;
+    return {};
+  }
+  EXPECT_EQ(Kernels->size(), 1u) << Diagnostics;
+  return Kernels->empty() ? frontend::KernelSummary{} : Kernels->front();
+}
+
+std::vector<ParamSet> space(llvm::StringRef Id, const frontend::KernelSummary &K) {
+  const Transform *T = findTransform(Id);
+  EXPECT_NE(T, nullptr) << Id.str();
+  return T ? T->parameterSpace(K) : std::vector<ParamSet>{};
+}
+
+const char *const Saxpy = R"(
+#pragma kopt optimize launch(grid: (n + 255) / 256; block: 256) args(n = 1024) noalias
+__global__ void saxpy(int n, float a, const float *x, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = a * x[i] + y[i];
+}
+)";
+
+// 2D, shared memory, a barrier, a loop with an unroll pragma, no pragma.
+const char *const Tiled = R"(
+__global__ void tiled(int n, float *out) {
+  __shared__ float t[16][16];
+  t[threadIdx.y][threadIdx.x] = threadIdx.x;
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < 16; ++k)
+    out[blockIdx.y * n + threadIdx.x] += t[k][threadIdx.x];
+}
+)";
+
+TEST(TransformRegistry, HasEachTransformOnceInOrder) {
+  std::vector<std::string> Ids;
+  for (const std::unique_ptr<Transform> &T : allTransforms())
+    Ids.push_back(T->id().str());
+  std::vector<std::string> Mine = {"launch-bounds", "unroll",     "restrict-readonly",
+                                   "fast-math",     "block-size", "thread-coarsening"};
+  for (const std::string &Id : Mine) {
+    EXPECT_EQ(std::count(Ids.begin(), Ids.end(), Id), 1) << Id;
+    ASSERT_NE(findTransform(Id), nullptr);
+    EXPECT_EQ(findTransform(Id)->id(), Id);
+  }
+  EXPECT_EQ(findTransform("nosuch"), nullptr);
+}
+
+TEST(TransformSpace, GuardedElementwiseKernel) {
+  frontend::KernelSummary K = kernel(Saxpy);
+  EXPECT_EQ(space("launch-bounds", K),
+            (std::vector<ParamSet>{
+                {{"minBlocks", 1}}, {{"minBlocks", 2}}, {{"minBlocks", 4}}, {{"minBlocks", 8}}}));
+  EXPECT_TRUE(space("unroll", K).empty());
+  EXPECT_TRUE(space("fast-math", K).empty());
+  EXPECT_EQ(space("restrict-readonly", K).size(), 2u);
+  std::vector<ParamSet> Blocks = space("block-size", K);
+  EXPECT_EQ(Blocks.size(), 4u); // Not 256, the current size.
+  for (const ParamSet &P : Blocks)
+    EXPECT_NE(P.at("block"), 256);
+  EXPECT_EQ(space("thread-coarsening", K),
+            (std::vector<ParamSet>{{{"factor", 2}}, {{"factor", 4}}, {{"factor", 8}}}));
+}
+
+TEST(TransformSpace, NothingFitsA2DTiledKernelWithoutPragma) {
+  frontend::KernelSummary K = kernel(Tiled);
+  for (llvm::StringRef Id : {"launch-bounds", "unroll", "restrict-readonly", "fast-math",
+                             "block-size", "thread-coarsening"})
+    EXPECT_TRUE(space(Id, K).empty()) << Id.str();
+}
+
+TEST(TransformSpace, UnrollOffersCanonicalLoopsInnermostFirst) {
+  frontend::KernelSummary K = kernel(R"(
+__global__ void loops(int n, float *a) {
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; j += 2)
+      a[i * n + j] = 0;
+  for (int s = 1; s < n; s <<= 1)
+    a[s] = 1;
+})");
+  std::vector<ParamSet> S = space("unroll", K);
+  ASSERT_EQ(S.size(), 8u); // Two loops, four factors; not the shifting one.
+  EXPECT_EQ(S[0], (ParamSet{{"loop", 1}, {"factor", 4}}));
+  EXPECT_EQ(S[4].at("loop"), 0);
+}
+
+TEST(TransformSpace, FastMathGroupsFollowTheCode) {
+  frontend::KernelSummary K = kernel(R"(
+__global__ void m(float *a) { a[threadIdx.x] = expf(a[threadIdx.x]); })");
+  EXPECT_EQ(space("fast-math", K), (std::vector<ParamSet>{{{"group", 1}}}));
+  frontend::KernelSummary D = kernel(R"(
+__global__ void d(float *a, float b) {
+  a[threadIdx.x] = expf(a[threadIdx.x] / b) + 1.0f / sqrtf(b);
+})");
+  EXPECT_EQ(
+      space("fast-math", D),
+      (std::vector<ParamSet>{{{"group", 0}}, {{"group", 1}}, {{"group", 2}}, {{"group", 3}}}));
+}
+
+TEST(TransformSpace, RestrictNeedsNoalias) {
+  frontend::KernelSummary K = kernel(R"(
+#pragma kopt optimize launch(grid: 4; block: 128)
+__global__ void k(const float *x, float *y) { y[threadIdx.x] = x[threadIdx.x]; })");
+  EXPECT_TRUE(space("restrict-readonly", K).empty());
+}
+
+TEST(StepSpec, ParsesIdsAndParameters) {
+  llvm::Expected<StepSpec> S = parseStepSpec("unroll:loop=1,factor=0x4");
+  ASSERT_TRUE(static_cast<bool>(S)) << llvm::toString(S.takeError());
+  EXPECT_EQ(S->Id, "unroll");
+  EXPECT_EQ(S->Params, (ParamSet{{"loop", 1}, {"factor", 4}}));
+  EXPECT_EQ(formatParamSet(S->Params), "factor=4,loop=1");
+  llvm::Expected<StepSpec> Bare = parseStepSpec("fast-math");
+  ASSERT_TRUE(static_cast<bool>(Bare));
+  EXPECT_TRUE(Bare->Params.empty());
+  for (const char *Bad : {"", ":a=1", "unroll:loop", "unroll:loop=x", "unroll:a=1,a=2"}) {
+    llvm::Expected<StepSpec> E = parseStepSpec(Bad);
+    EXPECT_FALSE(static_cast<bool>(E)) << Bad;
+    if (!E)
+      llvm::consumeError(E.takeError());
+  }
+}
+
+TEST(LaunchCompose, SubstitutesTheFirstMappingIntoTheSecond) {
+  frontend::LaunchMapping Block;
+  Block.Block[0] = "128";
+  Block.Grid[0] = "(grid_x * block_x + 127) / 128";
+  frontend::LaunchMapping Coarse;
+  Coarse.Grid[0] = "(grid_x + 1) / 2";
+  frontend::LaunchMapping Both = composeLaunch(Block, Coarse);
+  EXPECT_EQ(Both.Grid[0], "(((grid_x * block_x + 127) / 128) + 1) / 2");
+  EXPECT_EQ(Both.Block[0], "128");
+  EXPECT_EQ(Both.Grid[1], "grid_y");
+  EXPECT_EQ(formatLaunch(Both), "grid((((grid_x * block_x + 127) / 128) + 1) / 2, grid_y, grid_z) "
+                                "block(128, block_y, block_z)");
+  // Names that merely contain a launch variable stay.
+  frontend::LaunchMapping Names;
+  Names.Grid[0] = "grid_xx + n_grid_x + 1e5";
+  EXPECT_EQ(composeLaunch(Block, Names).Grid[0], "grid_xx + n_grid_x + 1e5");
+  EXPECT_FALSE(composeLaunch(std::nullopt, std::nullopt).has_value());
+}
+
+TEST(PragmaAfterLaunch, BlockFollowsConstantMappings) {
+  frontend::KernelSummary K = kernel(Saxpy);
+  ASSERT_TRUE(K.Pragma.has_value());
+  frontend::LaunchMapping M;
+  M.Block[0] = "512";
+  frontend::PragmaClauses P = pragmaAfterLaunch(*K.Pragma, M);
+  ASSERT_TRUE(P.Launch.has_value());
+  EXPECT_EQ(P.Launch->Block[0].Text, "512");
+  M.Block[0] = "block_x * 2";
+  EXPECT_FALSE(pragmaAfterLaunch(*K.Pragma, M).Launch.has_value());
+}
+
+} // namespace
