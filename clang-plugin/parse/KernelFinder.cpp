@@ -4,6 +4,7 @@
 #include "clang-plugin/analysis/ParamDescription.h"
 #include "clang-plugin/parse/FileAccessLog.h"
 #include "clang-plugin/parse/KernelFinderConsumer.h"
+#include "clang-plugin/parse/NvccTolerantPrinter.h"
 #include "clang-plugin/pragma/PragmaAttacher.h"
 #include "clang-plugin/pragma/PragmaHandler.h"
 #include "clang-plugin/units/KernelUnitBuilder.h"
@@ -96,38 +97,42 @@ private:
   KernelDetail Detail;
 };
 
+// Prints as clang would, less what nvcc accepts (NvccTolerantPrinter.h), and
+// counts errors: those of `#pragma kopt` (custom diagnostics) apart from clang's own.
+class CountingPrinter : public NvccTolerantPrinter {
+public:
+  using NvccTolerantPrinter::NvccTolerantPrinter;
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
+                        const clang::Diagnostic &Info) override {
+    unsigned Before = getNumErrors();
+    NvccTolerantPrinter::HandleDiagnostic(Level, Info);
+    if (getNumErrors() > Before &&
+        Info.getID() < clang::diag::DIAG_UPPER_LIMIT) // Custom IDs come after.
+      ++ClangErrors;
+  }
+  unsigned ClangErrors = 0;
+};
+
 // Parses the translation unit with the '#pragma kopt' handlers installed.
 class KernelFinderAction : public clang::ASTFrontendAction {
 public:
   // Summary: where "N errors generated." goes (default: stderr).
-  KernelFinderAction(std::vector<KernelSummary> &Sink, llvm::raw_ostream *Summary)
-      : Out(Sink), SummaryStream(Summary) {}
+  KernelFinderAction(std::vector<KernelSummary> &Sink, CountingPrinter &Diagnostics,
+                     llvm::raw_ostream *Summary)
+      : Out(Sink), Printer(Diagnostics), SummaryStream(Summary) {}
 
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
                                                         llvm::StringRef) override {
     if (SummaryStream)
       CI.setVerboseOutputStream(*SummaryStream);
+    Printer.attach(CI);
     return createKernelFinderConsumer(CI, Out, KernelDetail::Analyzed);
   }
 
 private:
   std::vector<KernelSummary> &Out;
+  CountingPrinter &Printer;
   llvm::raw_ostream *SummaryStream;
-};
-
-// Prints as clang would and counts errors: those of `#pragma kopt` (custom
-// diagnostics) apart from clang's own.
-class CountingPrinter : public clang::TextDiagnosticPrinter {
-public:
-  using TextDiagnosticPrinter::TextDiagnosticPrinter;
-  void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
-                        const clang::Diagnostic &Info) override {
-    if (Level >= clang::DiagnosticsEngine::Error &&
-        Info.getID() < clang::diag::DIAG_UPPER_LIMIT) // Custom IDs come after.
-      ++ClangErrors;
-    TextDiagnosticPrinter::HandleDiagnostic(Level, Info);
-  }
-  unsigned ClangErrors = 0;
 };
 
 llvm::Expected<std::vector<KernelSummary>>
@@ -140,11 +145,11 @@ runFinder(llvm::StringRef File, const std::vector<std::string> &ClangArgs,
   llvm::IntrusiveRefCntPtr<clang::FileManager> Files(
       new clang::FileManager(clang::FileSystemOptions(), std::move(FS)));
   std::vector<KernelSummary> Kernels;
-  clang::tooling::ToolInvocation Invocation(
-      CommandLine, std::make_unique<KernelFinderAction>(Kernels, Summary), Files.get());
   auto Options = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
   Options->ShowColors = Diagnostics.has_colors();
   CountingPrinter Printer(Diagnostics, Options.get());
+  clang::tooling::ToolInvocation Invocation(
+      CommandLine, std::make_unique<KernelFinderAction>(Kernels, Printer, Summary), Files.get());
   Invocation.setDiagnosticConsumer(&Printer);
   bool Parsed = Invocation.run();
   if (!Parsed && Printer.ClangErrors == 0 && Printer.getNumErrors() > 0)

@@ -18,19 +18,26 @@ std::string cudaRootFor(const std::string &Nvcc) {
   return std::string(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Real)));
 }
 
-// The first real architecture the compile builds device code for; none given
-// (or a command line nvcc would reject) keeps the setup's default.
-std::optional<std::string> targetArch(const std::vector<std::string> &NvccFlags) {
+// What of the compile's own command line changes the parse beyond the
+// preprocessor flags: the first real architecture device code is built for,
+// -rdc, and the host compiler's -fopenmp. A command line nvcc would reject
+// changes nothing (the setup's defaults).
+void applyNvccCommandLine(const std::vector<std::string> &NvccFlags,
+                          frontend::CudaParseSetup &Setup) {
   llvm::Expected<NvccCommandLine> Cmd =
       parseNvccCommandLine(NvccFlags, NvccParseEnvironment::current());
   if (!Cmd) {
     llvm::consumeError(Cmd.takeError());
-    return std::nullopt;
+    return;
   }
   std::vector<std::string> Archs = Cmd->targetArchitectures();
-  if (Archs.empty())
-    return std::nullopt;
-  return Archs.front();
+  if (!Archs.empty())
+    Setup.GpuArch = Archs.front();
+  Setup.RelocatableDeviceCode = Cmd->relocatableDeviceCode();
+  for (const NvccListValue &Host : Cmd->CompilerOptions)
+    for (const std::string &Item : Host.Items)
+      if (Item == "-fopenmp" || llvm::StringRef(Item).starts_with("-fopenmp="))
+        Setup.OpenMP = true;
 }
 } // namespace
 
@@ -43,10 +50,10 @@ frontendSetupFor(const std::vector<std::string> &NvccFlags) {
   frontend::CudaParseSetup Setup;
   Setup.ClangResourceDir = Layout.clangResourceDir();
   Setup.ShimIncludeDir = Layout.shimIncludeDir();
+  Setup.FallbackIncludeDir = Layout.fallbackIncludeDir();
   Setup.CudaPath = cudaRootFor(*Nvcc);
   Setup.UserFlags = frontend::parseRelevantFlags(NvccFlags);
-  if (std::optional<std::string> Arch = targetArch(NvccFlags))
-    Setup.GpuArch = *Arch;
+  applyNvccCommandLine(NvccFlags, Setup);
   return Setup;
 }
 
