@@ -48,6 +48,8 @@ public:
       K.Line = Loc.getLine();
       K.Column = Loc.getColumn();
     }
+    if (!SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())) && Loc.isValid())
+      K.HeaderFile = Loc.getFilename();
     if (!K.IsTemplate)
       K.MangledName = kernelSymbol(*FD, Ctx);
     for (const clang::ParmVarDecl *P : FD->parameters())
@@ -83,10 +85,10 @@ public:
     PragmaMap Pragmas = attachPragmas(Ctx, Collector->occurrences());
     KernelCollector Kernels(Out, Pragmas, PP, Detail);
     MatchFinder Finder;
-    Finder.addMatcher(
-        functionDecl(isDefinition(), hasAttr(clang::attr::CUDAGlobal), isExpansionInMainFile())
-            .bind("kernel"),
-        &Kernels);
+    Finder.addMatcher(functionDecl(isDefinition(), hasAttr(clang::attr::CUDAGlobal),
+                                   unless(isExpansionInSystemHeader()))
+                          .bind("kernel"),
+                      &Kernels);
     Finder.matchAST(Ctx);
   }
 

@@ -107,6 +107,16 @@ llvm::Expected<std::optional<frontend::VariantSplice>>
 variantFor(const frontend::KernelSummary &K, llvm::StringRef Text, const TuContext &Tu,
            llvm::ArrayRef<VariantProvider *> Providers, FrontEndLog &Log) {
   std::string Where = Tu.SourcePath + ":" + std::to_string(K.Line) + ": " + K.Name + ": ";
+  // A variant replaces the template's definition: verified for one instantiation,
+  // it would change the others too (explicit specializations are not made yet).
+  if (K.IsTemplate && K.Instantiations.size() > 1) {
+    std::string Why = "a kernel template instantiated " + std::to_string(K.Instantiations.size()) +
+                      " times in this file: a variant of one instantiation would change all";
+    if (Tu.Options.strict())
+      return llvm::createStringError("%s%s (--kopt-strict)", Where.c_str(), Why.c_str());
+    Log.warning(Where + Why + "; keeping the original kernel");
+    return std::nullopt;
+  }
   for (VariantProvider *P : Providers) {
     llvm::Expected<std::optional<ProvidedVariant>> Found = P->variantFor(K, Tu);
     std::string Why;
@@ -248,6 +258,13 @@ int rewrite(const std::vector<std::string> &Args, const Voice &V) {
   for (const frontend::KernelSummary &K : *Kernels) {
     if (!K.Pragma && !V.AllKernels)
       continue;
+    if (!K.HeaderFile.empty()) { // Its offsets are the header's, not Text's.
+      if (K.Pragma)
+        Log.warning(K.HeaderFile + ":" + std::to_string(K.Line) + ": " + K.Name +
+                    ": a kernel in a header: its variant is not spliced into " + R->Source +
+                    " yet; compiling the original");
+      continue;
+    }
     llvm::Expected<std::optional<frontend::VariantSplice>> S =
         variantFor(K, Text, Tu, Providers, Log);
     if (!S)
