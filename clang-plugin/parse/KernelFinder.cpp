@@ -3,6 +3,7 @@
 #include "clang-plugin/analysis/KernelAnalysis.h"
 #include "clang-plugin/analysis/ParamDescription.h"
 #include "clang-plugin/parse/FileAccessLog.h"
+#include "clang-plugin/parse/IncludeDirectives.h"
 #include "clang-plugin/parse/KernelFinderConsumer.h"
 #include "clang-plugin/parse/NvccTolerantPrinter.h"
 #include "clang-plugin/pragma/PragmaAttacher.h"
@@ -31,8 +32,9 @@ using PragmaMap = llvm::DenseMap<const clang::FunctionDecl *, PragmaClauses>;
 class KernelCollector : public MatchFinder::MatchCallback {
 public:
   KernelCollector(std::vector<KernelSummary> &Sink, const PragmaMap &Attached,
-                  clang::Preprocessor &Preprocessor, KernelDetail Level)
-      : Out(Sink), Pragmas(Attached), PP(Preprocessor), Detail(Level) {}
+                  const IncludeDirectiveLog &Directives, clang::Preprocessor &Preprocessor,
+                  KernelDetail Level)
+      : Out(Sink), Pragmas(Attached), Includes(Directives), PP(Preprocessor), Detail(Level) {}
 
   void run(const MatchFinder::MatchResult &Result) override {
     const auto *FD = Result.Nodes.getNodeAs<clang::FunctionDecl>("kernel");
@@ -48,8 +50,10 @@ public:
       K.Line = Loc.getLine();
       K.Column = Loc.getColumn();
     }
-    if (!SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())) && Loc.isValid())
+    if (!SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())) && Loc.isValid()) {
       K.HeaderFile = Loc.getFilename();
+      K.IncludedFrom = Includes.chainTo(FD->getLocation(), SM);
+    }
     if (!K.IsTemplate)
       K.MangledName = kernelSymbol(*FD, Ctx);
     for (const clang::ParmVarDecl *P : FD->parameters())
@@ -70,6 +74,7 @@ public:
 private:
   std::vector<KernelSummary> &Out;
   const PragmaMap &Pragmas;
+  const IncludeDirectiveLog &Includes;
   clang::Preprocessor &PP;
   KernelDetail Detail;
   std::optional<LaunchSiteIndex> Launches;
@@ -77,13 +82,15 @@ private:
 
 class KernelFinderConsumer : public clang::ASTConsumer {
 public:
-  KernelFinderConsumer(std::shared_ptr<PragmaCollector> Pragmas, std::vector<KernelSummary> &Sink,
-                       clang::Preprocessor &Preprocessor, KernelDetail Level)
-      : Collector(std::move(Pragmas)), Out(Sink), PP(Preprocessor), Detail(Level) {}
+  KernelFinderConsumer(std::shared_ptr<PragmaCollector> Pragmas, IncludeDirectiveLog Directives,
+                       std::vector<KernelSummary> &Sink, clang::Preprocessor &Preprocessor,
+                       KernelDetail Level)
+      : Collector(std::move(Pragmas)), Includes(std::move(Directives)), Out(Sink),
+        PP(Preprocessor), Detail(Level) {}
 
   void HandleTranslationUnit(clang::ASTContext &Ctx) override {
     PragmaMap Pragmas = attachPragmas(Ctx, Collector->occurrences());
-    KernelCollector Kernels(Out, Pragmas, PP, Detail);
+    KernelCollector Kernels(Out, Pragmas, Includes, PP, Detail);
     MatchFinder Finder;
     Finder.addMatcher(functionDecl(isDefinition(), hasAttr(clang::attr::CUDAGlobal),
                                    unless(isExpansionInSystemHeader()))
@@ -94,6 +101,7 @@ public:
 
 private:
   std::shared_ptr<PragmaCollector> Collector;
+  IncludeDirectiveLog Includes;
   std::vector<KernelSummary> &Out;
   clang::Preprocessor &PP;
   KernelDetail Detail;
@@ -168,8 +176,10 @@ std::unique_ptr<clang::ASTConsumer> createKernelFinderConsumer(clang::CompilerIn
                                                                KernelDetail Detail) {
   auto Collector = std::make_shared<PragmaCollector>();
   Collector->install(CI.getPreprocessor());
-  return std::make_unique<KernelFinderConsumer>(std::move(Collector), Sink, CI.getPreprocessor(),
-                                                Detail);
+  IncludeDirectiveLog Includes;
+  Includes.install(CI.getPreprocessor());
+  return std::make_unique<KernelFinderConsumer>(std::move(Collector), std::move(Includes), Sink,
+                                                CI.getPreprocessor(), Detail);
 }
 
 llvm::Expected<std::vector<KernelSummary>> findKernels(const std::string &File,

@@ -7,6 +7,7 @@
 #include "clang-plugin/analysis/KernelParam.h"
 #include "clang-plugin/analysis/LaunchSite.h"
 #include "clang-plugin/parse/CudaParseSetup.h"
+#include "clang-plugin/parse/IncludeDirectives.h"
 #include "clang-plugin/pragma/PragmaClauses.h"
 #include "clang-plugin/units/KernelUnit.h"
 
@@ -29,6 +30,7 @@ struct KernelSummary {
   // Where the kernel is defined when that is not the main file: a user header
   // (as the parse named it, as in diagnostics); Line and Column are in it.
   std::string HeaderFile;
+  std::vector<IncludeStep> IncludedFrom; // For a header kernel: main file's directive first.
   std::vector<KernelParam> Params;
   std::optional<PragmaClauses> Pragma; // Empty for kernels without '#pragma kopt optimize'.
   std::vector<LaunchSite> LaunchSites; // In the main file, in file order.

@@ -1,8 +1,12 @@
 #include "clang-plugin/units/VariantSplice.h"
 
+#include "clang-plugin/parse/KernelFinder.h"
 #include "clang-plugin/pragma/ClauseParser.h"
 #include "clang-plugin/units/KernelRewrite.h"
 #include "clang-plugin/units/LaunchMappingEval.h"
+#include "clang-plugin/units/TemplateSpecialization.h"
+
+#include <llvm/ADT/StringExtras.h>
 
 #include <llvm/ADT/STLExtras.h>
 
@@ -67,6 +71,15 @@ std::string qualifiedVariantName(llvm::StringRef KernelName, llvm::StringRef Var
     if (!P.starts_with("(")) // "(anonymous namespace)" cannot be written.
       Out += P.str() + "::";
   return Out + VariantName.str();
+}
+
+// Template arguments compared without their spacing: "float,128" == "float, 128".
+std::string withoutSpaces(llvm::StringRef Args) {
+  std::string Out;
+  for (char C : Args)
+    if (!llvm::isSpace(C))
+      Out.push_back(C);
+  return Out;
 }
 
 struct Edit {
@@ -156,20 +169,36 @@ llvm::Expected<std::string> retargetLaunch(llvm::StringRef Text, const LaunchSit
 
 llvm::Expected<std::string> spliceVariants(llvm::StringRef OriginalText,
                                            llvm::StringRef PathAsWritten,
-                                           llvm::ArrayRef<VariantSplice> Splices) {
-  std::vector<KernelReplacement> Definitions;
+                                           llvm::ArrayRef<VariantSplice> Splices,
+                                           llvm::ArrayRef<KernelReplacement> Others) {
+  std::vector<KernelReplacement> Definitions(Others.begin(), Others.end());
   std::vector<Edit> Launches;
   for (const VariantSplice &S : Splices) {
     const KernelVariant &V = S.Variant;
-    if (V.VariantName.empty()) {
-      Definitions.push_back({S.Definition.Begin, S.Definition.End, V.KernelName, V.Code});
+    if (V.VariantName.empty() && !S.Instantiation.empty()) {
+      llvm::Expected<std::string> Specialization =
+          explicitSpecialization(V.Code, unqualifiedName(V.KernelName), S.Instantiation);
+      if (!Specialization)
+        return Specialization.takeError();
+      if (S.DefinedHere)
+        Definitions.push_back(
+            {S.Definition.End, S.Definition.End, V.KernelName, std::move(*Specialization)});
       continue;
     }
-    Definitions.push_back({S.Definition.End, S.Definition.End, V.KernelName, V.Code});
+    if (V.VariantName.empty()) {
+      if (S.DefinedHere)
+        Definitions.push_back({S.Definition.Begin, S.Definition.End, V.KernelName, V.Code});
+      continue;
+    }
+    if (S.DefinedHere)
+      Definitions.push_back({S.Definition.End, S.Definition.End, V.KernelName, V.Code});
     std::string Name = qualifiedVariantName(V.KernelName, V.VariantName);
     for (const LaunchSite &Site : S.Launches) {
       if (!isRewritable(OriginalText, Site))
         continue;
+      if (!S.Instantiation.empty() &&
+          withoutSpaces(Site.TemplateArgs) != withoutSpaces(S.Instantiation))
+        continue; // Another instantiation's launch: the variant was not verified for it.
       std::string Callee = Site.TemplateArgs.empty() ? Name : Name + "<" + Site.TemplateArgs + ">";
       llvm::Expected<std::string> Call =
           retargetLaunch(OriginalText, Site, Callee, V.Launch.value_or(LaunchMapping{}), S.Params);

@@ -6,12 +6,15 @@
 #include "clang-plugin/parse/FileAccessLog.h"
 #include "clang-plugin/parse/KernelFinder.h"
 #include "clang-plugin/pragma/PragmaText.h"
+#include "clang-plugin/units/HeaderInline.h"
+#include "clang-plugin/units/TemplateSpecialization.h"
 #include "clang-plugin/units/VariantSplice.h"
 #include "driver/commands/FrontendSetup.h"
 #include "driver/commands/Subcommand.h"
 #include "driver/config/CacheConfig.h"
 #include "driver/optimize/CacheVariantProvider.h"
 #include "driver/optimize/FrontEndLog.h"
+#include "driver/optimize/InstantiationChoice.h"
 #include "driver/optimize/VariantProvider.h"
 #include "evaluator/KernelCompiler.h"
 #include "support/LineDirective.h"
@@ -100,22 +103,31 @@ llvm::Expected<RewriteRequest> parseRequest(const std::vector<std::string> &Args
   return R;
 }
 
-// The first provider's variant for K, checked by splicing it alone; a failing
-// provider or variant gives a warning and leaves K as it is (an error under
-// --kopt-strict).
+// A warning that keeps K's original, or an error under --kopt-strict.
 llvm::Expected<std::optional<frontend::VariantSplice>>
-variantFor(const frontend::KernelSummary &K, llvm::StringRef Text, const TuContext &Tu,
-           llvm::ArrayRef<VariantProvider *> Providers, FrontEndLog &Log) {
-  std::string Where = Tu.SourcePath + ":" + std::to_string(K.Line) + ": " + K.Name + ": ";
-  // A variant replaces the template's definition: verified for one instantiation,
-  // it would change the others too (explicit specializations are not made yet).
+keepOriginal(const std::string &Where, const std::string &Why, const TuContext &Tu,
+             FrontEndLog &Log) {
+  if (Tu.Options.strict())
+    return llvm::createStringError("%s%s (--kopt-strict)", Where.c_str(), Why.c_str());
+  Log.warning(Where + Why + "; keeping the original kernel");
+  return std::nullopt;
+}
+
+// The first provider's variant for K, checked by splicing it alone into Text
+// (the file that defines K: the TU's or a header's); a failing provider or
+// variant gives a warning and leaves K as it is (an error under --kopt-strict).
+llvm::Expected<std::optional<frontend::VariantSplice>>
+variantFor(const frontend::KernelSummary &K, llvm::StringRef Text, llvm::StringRef TextPath,
+           const TuContext &Tu, llvm::ArrayRef<VariantProvider *> Providers, FrontEndLog &Log) {
+  std::string Where = kernelPlace(K, Tu);
+  // A template used with several arguments: the variant is for one of them
+  // (VariantSplice::Instantiation), the others keep the original.
+  std::string Instantiation;
   if (K.IsTemplate && K.Instantiations.size() > 1) {
-    std::string Why = "a kernel template instantiated " + std::to_string(K.Instantiations.size()) +
-                      " times in this file: a variant of one instantiation would change all";
-    if (Tu.Options.strict())
-      return llvm::createStringError("%s%s (--kopt-strict)", Where.c_str(), Why.c_str());
-    Log.warning(Where + Why + "; keeping the original kernel");
-    return std::nullopt;
+    llvm::Expected<std::optional<frontend::KernelInstantiation>> Chosen = chosenInstantiation(K);
+    if (!Chosen)
+      return keepOriginal(Where, llvm::toString(Chosen.takeError()), Tu, Log);
+    Instantiation = (*Chosen)->TemplateArgs;
   }
   for (VariantProvider *P : Providers) {
     llvm::Expected<std::optional<ProvidedVariant>> Found = P->variantFor(K, Tu);
@@ -125,22 +137,32 @@ variantFor(const frontend::KernelSummary &K, llvm::StringRef Text, const TuConte
     else if (!*Found)
       continue;
     frontend::VariantSplice S;
+    if (Why.empty() && !Instantiation.empty() && (*Found)->Variant.VariantName.empty() &&
+        !frontend::argsNeedNoDeclarations(Instantiation))
+      Why = "the explicit specialization for <" + Instantiation +
+            "> would come before a declaration it names (give the variant a new name)";
     if (Why.empty()) {
       S = {(*Found)->Variant, K.Unit.Definition, K.Params, K.LaunchSites};
-      llvm::Expected<std::string> Alone = frontend::spliceVariants(Text, Tu.SourcePath, {S});
+      S.Instantiation = Instantiation;
+      llvm::Expected<std::string> Alone = frontend::spliceVariants(Text, TextPath, {S});
       if (!Alone)
         Why = llvm::toString(Alone.takeError());
     }
-    if (!Why.empty()) {
-      if (Tu.Options.strict())
-        return llvm::createStringError("%s%s (--kopt-strict)", Where.c_str(), Why.c_str());
-      Log.warning(Where + Why + "; keeping the original kernel");
-      return std::nullopt;
-    }
+    if (!Why.empty())
+      return keepOriginal(Where, Why, Tu, Log);
     Log.note(Where + (*Found)->Note);
     return S;
   }
   return std::nullopt;
+}
+
+llvm::Expected<std::string> readTextFile(const std::string &Path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Buffer =
+      llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buffer)
+    return llvm::createStringError(Buffer.getError(), "cannot read %s: %s", Path.c_str(),
+                                   Buffer.getError().message().c_str());
+  return (*Buffer)->getBuffer().str();
 }
 
 // kcc's direct mode: where every annotated kernel hit the cache and nothing
@@ -255,28 +277,51 @@ int rewrite(const std::vector<std::string> &Args, const Voice &V) {
   }
 
   std::vector<frontend::VariantSplice> Splices;
+  // Kernels of the user's headers: spliced into copies of the headers inlined
+  // in place of their #include (HeaderInline.h); the header on disk stays.
+  frontend::HeaderInliner Headers(readTextFile);
   for (const frontend::KernelSummary &K : *Kernels) {
     if (!K.Pragma && !V.AllKernels)
       continue;
-    if (!K.HeaderFile.empty()) { // Its offsets are the header's, not Text's.
-      if (K.Pragma)
-        Log.warning(K.HeaderFile + ":" + std::to_string(K.Line) + ": " + K.Name +
-                    ": a kernel in a header: its variant is not spliced into " + R->Source +
-                    " yet; compiling the original");
-      continue;
+    std::string DefiningPath = R->Source;
+    llvm::StringRef Defining = Text;
+    llvm::Expected<std::string> HeaderText = std::string();
+    if (!K.HeaderFile.empty()) {
+      if (K.IncludedFrom.empty())
+        continue; // Not reached through an #include of the TU's text (a -include).
+      DefiningPath = K.IncludedFrom.back().Included;
+      HeaderText = readTextFile(DefiningPath);
+      if (!HeaderText)
+        return fail(V, llvm::toString(HeaderText.takeError()));
+      Defining = *HeaderText;
     }
     llvm::Expected<std::optional<frontend::VariantSplice>> S =
-        variantFor(K, Text, Tu, Providers, Log);
+        variantFor(K, Defining, DefiningPath, Tu, Providers, Log);
     if (!S)
       return fail(V, llvm::toString(S.takeError()));
-    if (*S)
-      Splices.push_back(std::move(**S));
+    if (!*S)
+      continue;
+    if (!K.HeaderFile.empty()) {
+      if (llvm::Error E = Headers.add(K.IncludedFrom, **S)) {
+        llvm::Expected<std::optional<frontend::VariantSplice>> Kept =
+            keepOriginal(kernelPlace(K, Tu), llvm::toString(std::move(E)), Tu, Log);
+        if (!Kept)
+          return fail(V, llvm::toString(Kept.takeError()));
+        continue;
+      }
+      (*S)->DefinedHere = false; // This text keeps only its retargeted launches.
+    }
+    Splices.push_back(std::move(**S));
   }
   for (const std::string &Name : (*Files)->unusedKernels())
     Log.warning(llvm::Twine("no ") + (V.AllKernels ? "" : "annotated ") + "kernel '" + Name +
                 "' in " + R->Source + " for its variant");
 
-  llvm::Expected<std::string> Spliced = frontend::spliceVariants(Text, R->Source, Splices);
+  llvm::Expected<std::vector<frontend::KernelReplacement>> Inlined = Headers.mainFileEdits(Text);
+  if (!Inlined)
+    return fail(V, llvm::toString(Inlined.takeError()));
+  llvm::Expected<std::string> Spliced =
+      frontend::spliceVariants(Text, R->Source, Splices, *Inlined);
   if (!Spliced)
     return fail(V, llvm::toString(Spliced.takeError()));
   std::string Rewritten = lineDirective(R->Source) + frontend::blankKoptPragmas(*Spliced);

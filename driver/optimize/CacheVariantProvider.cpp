@@ -16,7 +16,7 @@ CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuConte
     AllHit = false; // Recorded, the warning would hide a repaired entry.
     Log.note(Warning);
   }
-  std::string Where = Tu.SourcePath + ":" + std::to_string(K.Line) + ": " + K.Name + ": ";
+  std::string Where = kernelPlace(K, Tu);
   std::optional<memory::CacheEntry> Entry = std::move(*Hit);
   std::string Source = "cache";
   if (!Entry) {
@@ -39,9 +39,11 @@ CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuConte
 llvm::Expected<std::optional<memory::CacheEntry>>
 CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuContext &Tu,
                                      const memory::CacheKey &Key) {
-  std::string Where = Tu.SourcePath + ":" + std::to_string(K.Line) + ": " + K.Name + ": ";
+  std::string Where = kernelPlace(K, Tu);
   if (Tu.Options.get("mode").Value != "optimize") {
-    Log.verboseNote(Where + "no cached variant (cache-only): the original");
+    // The key's start: TUs that share a kernel (one in a header) share its entry.
+    Log.verboseNote(Where + "no cached variant (cache-only; key " + Key.Digest.substr(0, 12) +
+                    "): the original");
     return std::nullopt;
   }
   // The engine first: an llm engine without a model or key is the user's to

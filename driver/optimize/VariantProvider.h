@@ -27,6 +27,12 @@ struct TuContext {
   KoptOptions Options;
 };
 
+// "FILE:LINE: NAME: " before a note about Kernel: the header where it is defined in one.
+inline std::string kernelPlace(const frontend::KernelSummary &Kernel, const TuContext &Tu) {
+  return (Kernel.HeaderFile.empty() ? Tu.SourcePath : Kernel.HeaderFile) + ":" +
+         std::to_string(Kernel.Line) + ": " + Kernel.Name + ": ";
+}
+
 struct ProvidedVariant {
   frontend::KernelVariant Variant;
   std::string Note; // One line for the build log: "verified variant, 1.9x faster on ... (cache)".

@@ -8,3 +8,7 @@ __global__ void scale(int n, float a, float *x) {
   if (i < n)
     x[i] *= a;
 }
+
+#ifdef WARN_HERE
+#warning "a warning from scale.cuh"
+#endif
