@@ -17,8 +17,8 @@ public:
 
   // Called for every directive that finds its file, also where #pragma once or
   // an include guard then skips it.
-  void InclusionDirective(clang::SourceLocation HashLoc, const clang::Token &,
-                          llvm::StringRef, bool, clang::CharSourceRange FilenameRange,
+  void InclusionDirective(clang::SourceLocation HashLoc, const clang::Token &, llvm::StringRef,
+                          bool, clang::CharSourceRange FilenameRange,
                           clang::OptionalFileEntryRef File, llvm::StringRef, llvm::StringRef,
                           const clang::Module *, bool, clang::SrcMgr::CharacteristicKind) override {
     if (File)
@@ -53,8 +53,7 @@ std::vector<IncludeStep> IncludeDirectiveLog::chainTo(clang::SourceLocation Loc,
     const Directive *Entered = nullptr;
     for (const Directive &D : It->second) {
       clang::SourceLocation Hash = clang::SourceLocation::getFromRawEncoding(D.HashRaw);
-      if (SM.getFileID(Hash) == Includer &&
-          SM.getFileOffset(Hash) <= SM.getFileOffset(IncludeLoc))
+      if (SM.getFileID(Hash) == Includer && SM.getFileOffset(Hash) <= SM.getFileOffset(IncludeLoc))
         Entered = &D;
     }
     clang::OptionalFileEntryRef IncluderEntry = SM.getFileEntryRefForID(Includer);

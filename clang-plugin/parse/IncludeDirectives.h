@@ -20,13 +20,13 @@ namespace kopt::frontend {
 
 // One directive on the way from the main file to a header.
 struct IncludeStep {
-  std::string Includer;     // The file holding the directive, as the parse named it.
+  std::string Includer; // The file holding the directive, as the parse named it.
   bool IncluderIsMain = false;
-  std::string Included;     // The file it includes, as the parse opened it.
-  unsigned Begin = 0;       // Offset of its '#' in the includer.
-  unsigned End = 0;         // Offset just past its file name.
-  unsigned Line = 0;        // Its line in the includer.
-  unsigned Times = 0;       // Directives in the TU (entered or skipped) naming Included.
+  std::string Included; // The file it includes, as the parse opened it.
+  unsigned Begin = 0;   // Offset of its '#' in the includer.
+  unsigned End = 0;     // Offset just past its file name.
+  unsigned Line = 0;    // Its line in the includer.
+  unsigned Times = 0;   // Directives in the TU (entered or skipped) naming Included.
 };
 
 class IncludeDirectiveLog {

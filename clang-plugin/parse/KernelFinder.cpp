@@ -85,8 +85,8 @@ public:
   KernelFinderConsumer(std::shared_ptr<PragmaCollector> Pragmas, IncludeDirectiveLog Directives,
                        std::vector<KernelSummary> &Sink, clang::Preprocessor &Preprocessor,
                        KernelDetail Level)
-      : Collector(std::move(Pragmas)), Includes(std::move(Directives)), Out(Sink),
-        PP(Preprocessor), Detail(Level) {}
+      : Collector(std::move(Pragmas)), Includes(std::move(Directives)), Out(Sink), PP(Preprocessor),
+        Detail(Level) {}
 
   void HandleTranslationUnit(clang::ASTContext &Ctx) override {
     PragmaMap Pragmas = attachPragmas(Ctx, Collector->occurrences());

@@ -41,7 +41,7 @@ private:
   llvm::Expected<std::string> render(const std::string &File) const;
 
   ReadFile Read;
-  std::map<std::string, std::vector<VariantSplice>> Splices; // By file.
+  std::map<std::string, std::vector<VariantSplice>> Splices;       // By file.
   std::map<std::string, std::map<unsigned, std::string>> Children; // File: directive -> file.
   std::map<unsigned, std::string> MainChildren;
 };

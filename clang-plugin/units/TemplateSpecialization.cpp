@@ -91,7 +91,7 @@ struct Param {
   std::string Value;   // What replaces the name in the declaration.
 };
 
-llvm::Expected<Param> bind(llvm::StringRef Declared, llvm::StringRef Arg) {
+llvm::Expected<Param> bindParam(llvm::StringRef Declared, llvm::StringRef Arg) {
   llvm::StringRef Decl = Declared.split('=').first.trim(); // Without a default.
   std::vector<Token> T = tokenize(Decl);
   if (T.empty() || !T.back().Identifier)
@@ -106,9 +106,9 @@ llvm::Expected<Param> bind(llvm::StringRef Declared, llvm::StringRef Arg) {
     P.Binding = "using " + P.Name + " = " + Arg.str() + ";";
     P.Value = Arg.str();
   } else {
-    P.Value = "(" + Arg.str() + ")";
-    P.Binding = "constexpr " + Decl.take_front(T.back().Begin).trim().str() + " " + P.Name +
-                " = " + P.Value + ";";
+    P.Value = (llvm::Twine("(") + Arg + ")").str();
+    P.Binding = "constexpr " + Decl.take_front(T.back().Begin).trim().str() + " " + P.Name + " = " +
+                P.Value + ";";
   }
   return P;
 }
@@ -127,14 +127,13 @@ llvm::Expected<std::string> explicitSpecialization(llvm::StringRef Code, llvm::S
   std::optional<size_t> HeaderEnd = closing(Code, T, 1);
   if (!HeaderEnd)
     return Fail("unbalanced 'template <...>'");
-  std::vector<std::string> Declared =
-      splitTopLevel(Code.slice(T[1].End, T[*HeaderEnd].Begin));
+  std::vector<std::string> Declared = splitTopLevel(Code.slice(T[1].End, T[*HeaderEnd].Begin));
   std::vector<std::string> Given = splitTopLevel(Args);
   if (Declared.size() != Given.size())
     return Fail("the instantiation's arguments do not match the template's parameters");
   std::vector<Param> Params;
   for (size_t I = 0; I < Declared.size(); ++I) {
-    llvm::Expected<Param> P = bind(Declared[I], Given[I]);
+    llvm::Expected<Param> P = bindParam(Declared[I], Given[I]);
     if (!P)
       return P.takeError();
     Params.push_back(std::move(*P));
@@ -177,12 +176,13 @@ llvm::Expected<std::string> explicitSpecialization(llvm::StringRef Code, llvm::S
 }
 
 bool argsNeedNoDeclarations(llvm::StringRef Args) {
-  static const llvm::StringSet<> Words = {"void",     "bool",   "char",  "short", "int",
-                                          "long",     "float",  "double", "signed", "unsigned",
-                                          "true",     "false",  "const", "size_t"};
+  static const llvm::StringSet<> Words = {"void", "bool",  "char",   "short",  "int",
+                                          "long", "float", "double", "signed", "unsigned",
+                                          "true", "false", "const",  "size_t"};
   for (const Token &T : tokenize(Args)) {
     llvm::StringRef S = Args.slice(T.Begin, T.End);
-    if (T.Identifier ? !Words.contains(S) : !(llvm::isDigit(S[0]) || S == "," || S == "*" || S == "-"))
+    if (T.Identifier ? !Words.contains(S)
+                     : !(llvm::isDigit(S[0]) || S == "," || S == "*" || S == "-"))
       return false;
   }
   return true;

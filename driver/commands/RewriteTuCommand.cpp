@@ -104,9 +104,10 @@ llvm::Expected<RewriteRequest> parseRequest(const std::vector<std::string> &Args
 }
 
 // A warning that keeps K's original, or an error under --kopt-strict.
-llvm::Expected<std::optional<frontend::VariantSplice>>
-keepOriginal(const std::string &Where, const std::string &Why, const TuContext &Tu,
-             FrontEndLog &Log) {
+llvm::Expected<std::optional<frontend::VariantSplice>> keepOriginal(const std::string &Where,
+                                                                    const std::string &Why,
+                                                                    const TuContext &Tu,
+                                                                    FrontEndLog &Log) {
   if (Tu.Options.strict())
     return llvm::createStringError("%s%s (--kopt-strict)", Where.c_str(), Why.c_str());
   Log.warning(Where + Why + "; keeping the original kernel");
@@ -142,8 +143,7 @@ variantFor(const frontend::KernelSummary &K, llvm::StringRef Text, llvm::StringR
       Why = "the explicit specialization for <" + Instantiation +
             "> would come before a declaration it names (give the variant a new name)";
     if (Why.empty()) {
-      S = {(*Found)->Variant, K.Unit.Definition, K.Params, K.LaunchSites};
-      S.Instantiation = Instantiation;
+      S = {(*Found)->Variant, K.Unit.Definition, K.Params, K.LaunchSites, true, Instantiation};
       llvm::Expected<std::string> Alone = frontend::spliceVariants(Text, TextPath, {S});
       if (!Alone)
         Why = llvm::toString(Alone.takeError());

@@ -6,12 +6,12 @@ using kopt::frontend::argsNeedNoDeclarations;
 using kopt::frontend::explicitSpecialization;
 
 TEST(TemplateSpecialization, BindsNonTypeAndTypeParameters) {
-  llvm::Expected<std::string> S = explicitSpecialization(
-      "template <typename T, int Block = 64>\n"
-      "__global__ void __launch_bounds__(Block) tile(int n, T *x) {\n"
-      "  __shared__ T t[Block]; // Block, T\n"
-      "}\n",
-      "tile", "float, 32");
+  llvm::Expected<std::string> S =
+      explicitSpecialization("template <typename T, int Block = 64>\n"
+                             "__global__ void __launch_bounds__(Block) tile(int n, T *x) {\n"
+                             "  __shared__ T t[Block]; // Block, T\n"
+                             "}\n",
+                             "tile", "float, 32");
   ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
   EXPECT_EQ(*S, "template <>\n"
                 "__global__ void __launch_bounds__((32)) tile<float, 32>(int n, float *x) { "
@@ -24,8 +24,7 @@ TEST(TemplateSpecialization, RejectsCodeThatIsNoTemplateOrHasAnotherKernel) {
   llvm::Expected<std::string> Plain =
       explicitSpecialization("__global__ void k(int *x) {}", "k", "int");
   ASSERT_FALSE(bool(Plain));
-  EXPECT_NE(llvm::toString(Plain.takeError()).find("not a template definition"),
-            std::string::npos);
+  EXPECT_NE(llvm::toString(Plain.takeError()).find("not a template definition"), std::string::npos);
   llvm::Expected<std::string> Other =
       explicitSpecialization("template <int B> __global__ void j(int *x) {}", "k", "4");
   ASSERT_FALSE(bool(Other));
