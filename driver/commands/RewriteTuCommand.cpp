@@ -144,7 +144,10 @@ variantFor(const frontend::KernelSummary &K, llvm::StringRef Text, llvm::StringR
             "> would come before a declaration it names (give the variant a new name)";
     if (Why.empty()) {
       S = {(*Found)->Variant, K.Unit.Definition, K.Params, K.LaunchSites, true, Instantiation};
-      llvm::Expected<std::string> Alone = frontend::spliceVariants(Text, TextPath, {S});
+      frontend::VariantSplice Check = S;
+      if (!K.HeaderFile.empty())
+        Check.Launches.clear(); // They are in the TU's text, not the header's.
+      llvm::Expected<std::string> Alone = frontend::spliceVariants(Text, TextPath, {Check});
       if (!Alone)
         Why = llvm::toString(Alone.takeError());
     }
@@ -285,15 +288,16 @@ int rewrite(const std::vector<std::string> &Args, const Voice &V) {
       continue;
     std::string DefiningPath = R->Source;
     llvm::StringRef Defining = Text;
-    llvm::Expected<std::string> HeaderText = std::string();
+    std::string HeaderText;
     if (!K.HeaderFile.empty()) {
       if (K.IncludedFrom.empty())
         continue; // Not reached through an #include of the TU's text (a -include).
       DefiningPath = K.IncludedFrom.back().Included;
-      HeaderText = readTextFile(DefiningPath);
-      if (!HeaderText)
-        return fail(V, llvm::toString(HeaderText.takeError()));
-      Defining = *HeaderText;
+      llvm::Expected<std::string> Read = readTextFile(DefiningPath);
+      if (!Read)
+        return fail(V, llvm::toString(Read.takeError()));
+      HeaderText = std::move(*Read);
+      Defining = HeaderText;
     }
     llvm::Expected<std::optional<frontend::VariantSplice>> S =
         variantFor(K, Defining, DefiningPath, Tu, Providers, Log);

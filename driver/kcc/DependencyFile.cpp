@@ -23,8 +23,10 @@ bool isBoundary(char C) { return C == ' ' || C == '\t' || C == '\n' || C == '\r'
 std::string retargetDependencies(llvm::StringRef Text, llvm::StringRef From, llvm::StringRef To,
                                  llvm::ArrayRef<std::string> Also) {
   std::string Needle = escapeForMake(From), Replacement = escapeForMake(To);
-  for (const std::string &Path : Also)
-    Replacement += " " + escapeForMake(Path);
+  for (const std::string &Path : Also) {
+    Replacement += ' ';
+    Replacement += escapeForMake(Path);
+  }
   std::string Out;
   size_t Pos = 0;
   while (true) {
