@@ -8,6 +8,7 @@
 #include "clang-plugin/parse/NvccTolerantPrinter.h"
 #include "clang-plugin/pragma/PragmaAttacher.h"
 #include "clang-plugin/pragma/PragmaHandler.h"
+#include "clang-plugin/units/CommandLineMacroTests.h"
 #include "clang-plugin/units/KernelUnitBuilder.h"
 
 #include <clang/AST/ASTConsumer.h>
@@ -18,6 +19,7 @@
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/VirtualFileSystem.h>
 
@@ -29,12 +31,34 @@ namespace {
 using namespace clang::ast_matchers;
 using PragmaMap = llvm::DenseMap<const clang::FunctionDecl *, PragmaClauses>;
 
+// A local declaration of Kernel that clang marked invalid where nvcc accepts it
+// (NvccTolerantPrinter.h): the expressions that use it are not in the AST.
+const clang::VarDecl *invalidLocal(const clang::FunctionDecl &Kernel) {
+  for (const clang::Decl *D : Kernel.decls())
+    if (const auto *V = llvm::dyn_cast<clang::VarDecl>(D); V && V->isInvalidDecl())
+      return V;
+  return nullptr;
+}
+
+// An annotated kernel whose AST is not whole is not optimized: its analysis
+// would miss what the dropped expressions read and write.
+void warnNotAnalyzable(const clang::FunctionDecl &Kernel, const clang::VarDecl &Dropped,
+                       clang::ASTContext &Ctx) {
+  clang::DiagnosticsEngine &Diags = Ctx.getDiagnostics();
+  unsigned Id = Diags.getCustomDiagID(
+      clang::DiagnosticsEngine::Warning,
+      "kopt: kernel '%0' is not optimized: clang rejects the declaration of '%1' (nvcc accepts "
+      "it), so kopt cannot see the code that uses it");
+  Diags.Report(Dropped.getLocation(), Id) << Kernel.getQualifiedNameAsString() << Dropped.getName();
+}
+
 class KernelCollector : public MatchFinder::MatchCallback {
 public:
   KernelCollector(std::vector<KernelSummary> &Sink, const PragmaMap &Attached,
                   const IncludeDirectiveLog &Directives, clang::Preprocessor &Preprocessor,
-                  KernelDetail Level)
-      : Out(Sink), Pragmas(Attached), Includes(Directives), PP(Preprocessor), Detail(Level) {}
+                  const CommandLineMacroTests *Tests, KernelDetail Level)
+      : Out(Sink), Pragmas(Attached), Includes(Directives), PP(Preprocessor), MacroTests(Tests),
+        Detail(Level) {}
 
   void run(const MatchFinder::MatchResult &Result) override {
     const auto *FD = Result.Nodes.getNodeAs<clang::FunctionDecl>("kernel");
@@ -58,13 +82,17 @@ public:
       K.MangledName = kernelSymbol(*FD, Ctx);
     for (const clang::ParmVarDecl *P : FD->parameters())
       K.Params.push_back(describeParam(*P, Ctx));
-    if (auto It = Pragmas.find(FD); It != Pragmas.end())
-      K.Pragma = It->second;
+    if (auto It = Pragmas.find(FD); It != Pragmas.end()) {
+      if (const clang::VarDecl *Dropped = invalidLocal(*FD))
+        warnNotAnalyzable(*FD, *Dropped, Ctx);
+      else
+        K.Pragma = It->second;
+    }
     if (Detail == KernelDetail::Analyzed) {
       if (!Launches) // One pass over the TU serves every kernel.
         Launches = findLaunchSites(Ctx);
       analyzeKernel(*FD, Ctx, *Launches, K);
-      K.Unit = buildKernelUnit(*FD, Ctx, PP);
+      K.Unit = buildKernelUnit(*FD, Ctx, PP, MacroTests);
     } else {
       K.Instantiations = findInstantiations(*FD, Ctx);
     }
@@ -76,6 +104,7 @@ private:
   const PragmaMap &Pragmas;
   const IncludeDirectiveLog &Includes;
   clang::Preprocessor &PP;
+  const CommandLineMacroTests *MacroTests;
   KernelDetail Detail;
   std::optional<LaunchSiteIndex> Launches;
 };
@@ -84,13 +113,13 @@ class KernelFinderConsumer : public clang::ASTConsumer {
 public:
   KernelFinderConsumer(std::shared_ptr<PragmaCollector> Pragmas, IncludeDirectiveLog Directives,
                        std::vector<KernelSummary> &Sink, clang::Preprocessor &Preprocessor,
-                       KernelDetail Level)
+                       const CommandLineMacroTests *Tests, KernelDetail Level)
       : Collector(std::move(Pragmas)), Includes(std::move(Directives)), Out(Sink), PP(Preprocessor),
-        Detail(Level) {}
+        MacroTests(Tests), Detail(Level) {}
 
   void HandleTranslationUnit(clang::ASTContext &Ctx) override {
     PragmaMap Pragmas = attachPragmas(Ctx, Collector->occurrences());
-    KernelCollector Kernels(Out, Pragmas, Includes, PP, Detail);
+    KernelCollector Kernels(Out, Pragmas, Includes, PP, MacroTests, Detail);
     MatchFinder Finder;
     Finder.addMatcher(functionDecl(isDefinition(), hasAttr(clang::attr::CUDAGlobal),
                                    unless(isExpansionInSystemHeader()))
@@ -104,6 +133,7 @@ private:
   IncludeDirectiveLog Includes;
   std::vector<KernelSummary> &Out;
   clang::Preprocessor &PP;
+  const CommandLineMacroTests *MacroTests; // Owned by PP.
   KernelDetail Detail;
 };
 
@@ -175,11 +205,18 @@ std::unique_ptr<clang::ASTConsumer> createKernelFinderConsumer(clang::CompilerIn
                                                                std::vector<KernelSummary> &Sink,
                                                                KernelDetail Detail) {
   auto Collector = std::make_shared<PragmaCollector>();
-  Collector->install(CI.getPreprocessor());
+  clang::Preprocessor &PP = CI.getPreprocessor();
+  Collector->install(PP);
   IncludeDirectiveLog Includes;
-  Includes.install(CI.getPreprocessor());
-  return std::make_unique<KernelFinderConsumer>(std::move(Collector), std::move(Includes), Sink,
-                                                CI.getPreprocessor(), Detail);
+  Includes.install(PP);
+  const CommandLineMacroTests *Tests = nullptr;
+  if (Detail == KernelDetail::Analyzed) { // Units are built only then.
+    auto Recorder = std::make_unique<CommandLineMacroTests>(PP);
+    Tests = Recorder.get();
+    PP.addPPCallbacks(std::move(Recorder));
+  }
+  return std::make_unique<KernelFinderConsumer>(std::move(Collector), std::move(Includes), Sink, PP,
+                                                Tests, Detail);
 }
 
 llvm::Expected<std::vector<KernelSummary>> findKernels(const std::string &File,

@@ -61,6 +61,18 @@ bool isKernelLaunch(llvm::StringRef After) {
   return I < After.size() && After.drop_front(I + 1).ltrim().starts_with("<<<");
 }
 
+// A declared name with no initializer written after it: `t;`, `t[4];`, `a, b;`.
+bool hasNoWrittenInitializer(llvm::StringRef After) {
+  After = After.drop_while(isIdentifierChar).ltrim();
+  while (After.consume_front("[")) {
+    After = After.drop_until([](char C) { return C == ']' || C == ';' || C == '='; });
+    if (!After.consume_front("]"))
+      return false;
+    After = After.ltrim();
+  }
+  return After.starts_with(";") || After.starts_with(",");
+}
+
 // Whether Sema is inside device code: a __global__ or __device__-only function.
 bool inDeviceFunction(const clang::CompilerInstance *CI) {
   if (!CI || !CI->hasSema())
@@ -89,6 +101,10 @@ bool NvccTolerantPrinter::nvccAccepts(const clang::Diagnostic &Info) const {
   case clang::diag::err_attributes_not_allowed:
     return (Text->After.starts_with("alignas") || Text->After.starts_with("[[")) &&
            followsCudaQualifier(Text->Before);
+  case clang::diag::err_shared_var_init:
+    // A class with a constructor, default-initialized: nvcc warns that the
+    // constructor does not run. A written initializer nvcc rejects too.
+    return hasNoWrittenInitializer(Text->After);
   case clang::diag::err_ovl_no_viable_function_in_call:
     return isKernelLaunch(Text->After) && inDeviceFunction(CI);
   default:

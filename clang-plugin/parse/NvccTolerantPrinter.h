@@ -7,7 +7,14 @@
 //  - a kernel launched from device code (dynamic parallelism, `k<<<g, b>>>(...)` in a
 //    __global__ or __device__ function) whose name is overloaded or a template: clang
 //    has no device-side launch and finds no viable candidate; the launch is left out
-//    of the AST (kopt optimizes host launches) and the enclosing kernel is whole.
+//    of the AST (kopt optimizes host launches) and the enclosing kernel is whole;
+//  - a `__shared__` object of a class with a constructor, without an initializer
+//    (`__shared__ cuda::pipeline_shared_state<...> state;`): nvcc warns that the
+//    constructor does not run; clang says "initialization is not supported for
+//    __shared__ variables" and marks the declaration invalid, so expressions that
+//    use it (and declarations initialized from them) are left out of the AST. The
+//    kernel is not whole: KernelFinder does not optimize an annotated kernel that
+//    holds an invalid declaration (a warning says so).
 //
 // Such an error and its notes are neither printed nor counted, so the parse succeeds.
 // Everything else prints and counts as with clang's TextDiagnosticPrinter. kopt parses

@@ -90,7 +90,11 @@ llvm::Expected<std::string> HeaderInliner::render(const std::string &File) const
   std::vector<VariantSplice> Own;
   if (auto It = Splices.find(File); It != Splices.end())
     Own = It->second;
-  llvm::Expected<std::string> Spliced = spliceVariants(*Text, File, Own, Includes);
+  // The dispatching helper of launches remapped between passes comes with the
+  // TU's own splice, where those launches are.
+  std::string LaunchesMakeThePrelude;
+  llvm::Expected<std::string> Spliced =
+      spliceVariants(*Text, File, Own, &LaunchesMakeThePrelude, Includes);
   if (!Spliced)
     return Spliced.takeError();
   std::string Out = standAlone(blankKoptPragmas(*Spliced), llvm::sys::path::parent_path(File));

@@ -1,6 +1,7 @@
 #include "driver/commands/FrontendSetup.h"
 
 #include "driver/nvcc/NvccCommandLine.h"
+#include "driver/nvcc/NvccDeviceFlags.h"
 #include "driver/nvcc/NvccLocator.h"
 #include "support/InstallLayout.h"
 
@@ -19,30 +20,39 @@ std::string cudaRootFor(const std::string &Nvcc) {
 }
 
 // What of the compile's own command line changes the parse beyond the
-// preprocessor flags: the first real architecture device code is built for,
-// -rdc, and the host compiler's -fopenmp. A command line nvcc would reject
-// changes nothing (the setup's defaults).
+// preprocessor flags: the architecture to parse for (see frontendSetupFor), -rdc,
+// and the host compiler's -fopenmp. A command line nvcc would reject changes
+// nothing (the setup's defaults).
 void applyNvccCommandLine(const std::vector<std::string> &NvccFlags,
-                          frontend::CudaParseSetup &Setup) {
-  llvm::Expected<NvccCommandLine> Cmd =
-      parseNvccCommandLine(NvccFlags, NvccParseEnvironment::current());
+                          frontend::CudaParseSetup &Setup, std::string *ArchNote) {
+  llvm::Expected<NvccCommandLine> Cmd = parseExpandedNvccFlags(NvccFlags);
   if (!Cmd) {
     llvm::consumeError(Cmd.takeError());
     return;
   }
   std::vector<std::string> Archs = Cmd->targetArchitectures();
-  if (!Archs.empty())
-    Setup.GpuArch = Archs.front();
   Setup.RelocatableDeviceCode = Cmd->relocatableDeviceCode();
   for (const NvccListValue &Host : Cmd->CompilerOptions)
     for (const std::string &Item : Host.Items)
       if (Item == "-fopenmp" || llvm::StringRef(Item).starts_with("-fopenmp="))
         Setup.OpenMP = true;
+  if (Archs.empty())
+    return;
+  for (const std::string &Arch : Archs)
+    if (frontend::clangKnowsGpuArch(Arch)) {
+      Setup.GpuArch = Arch;
+      return;
+    }
+  if (ArchNote)
+    *ArchNote = "clang 19 does not know " + Archs.front() + ": kopt's front end parses as " +
+                frontend::NewestClangGpuArch + " (host side only); cache keys name " +
+                Archs.front();
+  Setup.GpuArch = frontend::NewestClangGpuArch;
 }
 } // namespace
 
-llvm::Expected<frontend::CudaParseSetup>
-frontendSetupFor(const std::vector<std::string> &NvccFlags) {
+llvm::Expected<frontend::CudaParseSetup> frontendSetupFor(const std::vector<std::string> &NvccFlags,
+                                                          std::string *ArchNote) {
   llvm::Expected<std::string> Nvcc = locateRealNvcc(NvccSearchEnvironment::current());
   if (!Nvcc)
     return Nvcc.takeError();
@@ -53,7 +63,7 @@ frontendSetupFor(const std::vector<std::string> &NvccFlags) {
   Setup.FallbackIncludeDir = Layout.fallbackIncludeDir();
   Setup.CudaPath = cudaRootFor(*Nvcc);
   Setup.UserFlags = frontend::parseRelevantFlags(NvccFlags);
-  applyNvccCommandLine(NvccFlags, Setup);
+  applyNvccCommandLine(NvccFlags, Setup, ArchNote);
   return Setup;
 }
 

@@ -23,15 +23,18 @@ struct TuContext {
   std::string SourcePath;             // As the compile names it.
   std::vector<std::string> ClangArgs; // How the front end parsed it.
   std::vector<std::string> NvccFlags; // The compile's flags, as given to nvcc.
-  std::string Arch;                   // sm_XX the device code is built for.
+  std::string Arch;                   // The real architecture (sm_XX) a variant is asked for.
+  bool SeveralArchs = false;          // The compile builds several: notes name Arch.
   KoptOptions Options;
-};
 
-// "FILE:LINE: NAME: " before a note about Kernel: the header where it is defined in one.
-inline std::string kernelPlace(const frontend::KernelSummary &Kernel, const TuContext &Tu) {
-  return (Kernel.HeaderFile.empty() ? Tu.SourcePath : Kernel.HeaderFile) + ":" +
-         std::to_string(Kernel.Line) + ": " + Kernel.Name + ": ";
-}
+  // "main.cu:12: matmul: " (with "sm_90: " where the compile builds several);
+  // a kernel defined in a header is named at the header's line.
+  std::string where(const frontend::KernelSummary &Kernel) const {
+    return (Kernel.HeaderFile.empty() ? SourcePath : Kernel.HeaderFile) + ":" +
+           std::to_string(Kernel.Line) + ": " + Kernel.Name + ": " +
+           (SeveralArchs ? Arch + ": " : "");
+  }
+};
 
 struct ProvidedVariant {
   frontend::KernelVariant Variant;

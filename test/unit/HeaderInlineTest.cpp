@@ -55,7 +55,7 @@ TEST(HeaderInline, ReplacesTheIncludeByTheSplicedHeaderBetweenLineDirectives) {
   ASSERT_FALSE(bool(Headers.add({stepToHeader(1)}, variantOfK())));
   llvm::Expected<std::vector<KernelReplacement>> Edits = Headers.mainFileEdits(Main);
   ASSERT_TRUE(bool(Edits)) << llvm::toString(Edits.takeError());
-  llvm::Expected<std::string> Out = spliceVariants(Main, "main.cu", {}, *Edits);
+  llvm::Expected<std::string> Out = spliceVariants(Main, "main.cu", {}, nullptr, *Edits);
   ASSERT_TRUE(bool(Out)) << llvm::toString(Out.takeError());
   EXPECT_EQ(*Out, "#line 1 \"main.cu (kopt variant of #include h/k.cuh)\"\n"
                   "/* kopt: spliced header \"h/k.cuh\" */\n"
