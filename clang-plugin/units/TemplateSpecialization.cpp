@@ -188,4 +188,15 @@ bool argsNeedNoDeclarations(llvm::StringRef Args) {
   return true;
 }
 
+bool sameTemplateArgs(llvm::StringRef A, llvm::StringRef B) {
+  auto Spaceless = [](llvm::StringRef Args) {
+    std::string Out;
+    for (char C : Args)
+      if (!llvm::isSpace(C))
+        Out.push_back(C);
+    return Out;
+  };
+  return Spaceless(A) == Spaceless(B);
+}
+
 } // namespace kopt::frontend

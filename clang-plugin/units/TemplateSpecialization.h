@@ -25,4 +25,8 @@ llvm::Expected<std::string> explicitSpecialization(llvm::StringRef Code, llvm::S
 // can then name them.
 bool argsNeedNoDeclarations(llvm::StringRef Args);
 
+// Whether two printings of template arguments are the same arguments, spacing
+// aside: "float,128" and "float, 128".
+bool sameTemplateArgs(llvm::StringRef A, llvm::StringRef B);
+
 } // namespace kopt::frontend

@@ -73,19 +73,9 @@ std::string qualifiedVariantName(llvm::StringRef KernelName, llvm::StringRef Var
   return Out + VariantName.str();
 }
 
-// Template arguments compared without their spacing: "float,128" == "float, 128".
-std::string withoutSpaces(llvm::StringRef Args) {
-  std::string Out;
-  for (char C : Args)
-    if (!llvm::isSpace(C))
-      Out.push_back(C);
-  return Out;
-}
-
 // Whether Site launches the instantiation S's variant is for (any, for a non-template).
 bool forInstantiation(const LaunchSite &Site, const VariantSplice &S) {
-  return S.Instantiation.empty() ||
-         withoutSpaces(Site.TemplateArgs) == withoutSpaces(S.Instantiation);
+  return S.Instantiation.empty() || sameTemplateArgs(Site.TemplateArgs, S.Instantiation);
 }
 
 struct Edit {

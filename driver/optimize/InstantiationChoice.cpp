@@ -1,24 +1,16 @@
 #include "driver/optimize/InstantiationChoice.h"
 
+#include "clang-plugin/units/TemplateSpecialization.h"
+
 #include <llvm/ADT/StringExtras.h>
 
 namespace kopt::driver {
 
 namespace {
-// Template arguments compared without their spacing: "float,128" == "float, 128".
-std::string withoutSpaces(llvm::StringRef Args) {
-  std::string Out;
-  for (char C : Args)
-    if (!llvm::isSpace(C))
-      Out.push_back(C);
-  return Out;
-}
-
 const frontend::KernelInstantiation *
 instantiationWithArgs(const std::vector<frontend::KernelInstantiation> &All, llvm::StringRef Args) {
-  std::string Wanted = withoutSpaces(Args);
   for (const frontend::KernelInstantiation &I : All)
-    if (withoutSpaces(I.TemplateArgs) == Wanted)
+    if (frontend::sameTemplateArgs(I.TemplateArgs, Args))
       return &I;
   return nullptr;
 }

@@ -4,6 +4,7 @@
 
 using kopt::frontend::argsNeedNoDeclarations;
 using kopt::frontend::explicitSpecialization;
+using kopt::frontend::sameTemplateArgs;
 
 TEST(TemplateSpecialization, BindsNonTypeAndTypeParameters) {
   llvm::Expected<std::string> S =
@@ -41,4 +42,11 @@ TEST(TemplateSpecialization, ArgsOfBuiltinTypesAndNumbersOnly) {
   EXPECT_TRUE(argsNeedNoDeclarations("unsigned int, -1, true"));
   EXPECT_FALSE(argsNeedNoDeclarations("Vec3, 16"));
   EXPECT_FALSE(argsNeedNoDeclarations("ns::Op"));
+}
+
+TEST(TemplateSpecialization, ArgumentsComparedWithoutTheirSpacing) {
+  EXPECT_TRUE(sameTemplateArgs("float,128", "float, 128"));
+  EXPECT_TRUE(sameTemplateArgs(" 32 ", "32"));
+  EXPECT_FALSE(sameTemplateArgs("float, 128", "float, 12"));
+  EXPECT_FALSE(sameTemplateArgs("16", "32"));
 }
