@@ -148,7 +148,8 @@ variantFor(const frontend::KernelSummary &K, llvm::StringRef Text, llvm::StringR
       Why = "the explicit specialization for <" + Instantiation +
             "> would come before a declaration it names (give the variant a new name)";
     if (Why.empty()) {
-      S = {(*Found)->Variant, K.Unit.Definition, K.Params, K.LaunchSites, true, Instantiation};
+      S = {(*Found)->Variant, K.Unit.Definition, K.Params, K.LaunchSites, true,
+           Instantiation,     std::nullopt};
       frontend::VariantSplice Check = S;
       if (!K.HeaderFile.empty())
         Check.Launches.clear(); // They are in the TU's text, not the header's.
