@@ -148,8 +148,11 @@ variantFor(const frontend::KernelSummary &K, llvm::StringRef Text, llvm::StringR
       Why = "the explicit specialization for <" + Instantiation +
             "> would come before a declaration it names (give the variant a new name)";
     if (Why.empty()) {
-      S = {(*Found)->Variant, K.Unit.Definition, K.Params, K.LaunchSites, true,
-           Instantiation,     std::nullopt};
+      S.Variant = (*Found)->Variant;
+      S.Definition = K.Unit.Definition;
+      S.Params = K.Params;
+      S.Launches = K.LaunchSites;
+      S.Instantiation = Instantiation;
       frontend::VariantSplice Check = S;
       if (!K.HeaderFile.empty())
         Check.Launches.clear(); // They are in the TU's text, not the header's.
