@@ -41,6 +41,9 @@ std::string InstallLayout::clangResourceDir() const {
 std::string InstallLayout::shimIncludeDir() const {
   return join(Prefix, {"lib", "kopt", "include-shims"});
 }
+std::string InstallLayout::fallbackIncludeDir() const {
+  return join(Prefix, {"lib", "kopt", "include-fallback"});
+}
 std::string InstallLayout::skillsDir() const { return join(Prefix, {"share", "kopt", "skills"}); }
 
 } // namespace kopt

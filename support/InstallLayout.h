@@ -5,6 +5,7 @@
 //   <prefix>/bin/kopt, <prefix>/bin/kcc        the binaries
 //   <prefix>/lib/kopt/clang/include           clang's resource headers
 //   <prefix>/lib/kopt/include-shims           headers that let clang 19 parse CUDA 13
+//   <prefix>/lib/kopt/include-fallback        headers nvcc's host compiler has and clang lacks
 //   <prefix>/lib/kopt/kopt-clang-plugin.so    the front end as a clang++-19 plugin
 //   <prefix>/share/kopt/skills                the skill library
 #pragma once
@@ -24,6 +25,7 @@ public:
   std::string binDir() const;
   std::string clangResourceDir() const;
   std::string shimIncludeDir() const;
+  std::string fallbackIncludeDir() const;
   std::string skillsDir() const;
 
 private:

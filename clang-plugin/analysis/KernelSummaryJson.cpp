@@ -11,13 +11,16 @@ Json kernelDeclarationToJson(const KernelSummary &K) {
   Json Params = Json::array();
   for (const KernelParam &P : K.Params)
     Params.push_back({{"name", P.Name}, {"type", P.Type}});
-  return {{"name", K.Name},
-          {"mangled_name", K.MangledName},
-          {"template", K.IsTemplate},
-          {"line", K.Line},
-          {"column", K.Column},
-          {"params", Params},
-          {"pragma", pragmaToJson(K.Pragma)}};
+  Json Out = {{"name", K.Name},
+              {"mangled_name", K.MangledName},
+              {"template", K.IsTemplate},
+              {"line", K.Line},
+              {"column", K.Column},
+              {"params", Params},
+              {"pragma", pragmaToJson(K.Pragma)}};
+  if (!K.HeaderFile.empty()) // A kernel of a user header: line and column are in it.
+    Out["header"] = K.HeaderFile;
+  return Out;
 }
 
 Json instantiationsToJson(const std::vector<KernelInstantiation> &I) {

@@ -1,6 +1,9 @@
-// Shipped by kopt. clang 19's CUDA wrapper includes texture_fetch_functions.h, which CUDA 13
-// no longer provides in a form clang parses; kopt's parse needs none of it.
+// Shipped by kopt. clang 19's CUDA wrapper includes texture_fetch_functions.h (the texture
+// reference functions, which CUDA 12 removed) after CUDA's math headers. kopt uses that
+// place to declare what CUDA's headers give nvcc and clang's wrapper does not.
 #pragma once
+#include "kopt/host_min_max.h"
+#include "kopt/surface_functions.h"
 
 // Nor does the wrapper include nvcc's crt/sm_90_rt.h: the thread block cluster
 // intrinsics that variants use (split-k) are declared here so that they parse.

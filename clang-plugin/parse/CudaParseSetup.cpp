@@ -21,6 +21,12 @@ std::vector<std::string> CudaParseSetup::clangArgs() const {
       "-Wno-unknown-cuda-version", // CUDA 13 is newer than clang 19 knows; it parses fine.
       "-fsyntax-only",
   };
+  if (!FallbackIncludeDir.empty())
+    Args.insert(Args.end(), {"-idirafter", FallbackIncludeDir});
+  if (RelocatableDeviceCode)
+    Args.push_back("-fgpu-rdc");
+  if (OpenMP)
+    Args.push_back("-fopenmp");
   Args.insert(Args.end(), UserFlags.begin(), UserFlags.end());
   return Args;
 }

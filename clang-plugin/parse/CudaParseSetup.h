@@ -1,6 +1,8 @@
 // The clang command line that parses a CUDA translation unit the way nvcc would
-// see it. Clang 19 parses CUDA 13's headers given two additions that kopt ships
-// (empty texture_*_functions.h shims) and CUDA's cccl include directory.
+// see it. Clang 19 parses CUDA 13's headers given what kopt ships (the
+// texture_*_functions.h shims, which also declare the surface functions and
+// host min/max that nvcc's headers give) and CUDA's cccl include directory;
+// headers that nvcc's host compiler has and clang lacks (omp.h) come last.
 #pragma once
 
 #include <string>
@@ -11,9 +13,12 @@ namespace kopt::frontend {
 struct CudaParseSetup {
   std::string ClangResourceDir; // Holds include/ with clang's CUDA wrappers.
   std::string ShimIncludeDir;
+  std::string FallbackIncludeDir;     // Searched after every other directory; optional.
   std::string CudaPath;               // The toolkit root, e.g. /usr/local/cuda.
   std::string GpuArch = "sm_90";      // Device-side target for __CUDA_ARCH__.
   std::vector<std::string> UserFlags; // -I/-D/-U/-isystem/-include/-std from the user's compile.
+  bool RelocatableDeviceCode = false; // nvcc -rdc=true: clang's -fgpu-rdc.
+  bool OpenMP = false;                // -Xcompiler -fopenmp: clang's -fopenmp.
 
   // The arguments that follow the driver name in a clang invocation.
   std::vector<std::string> clangArgs() const;

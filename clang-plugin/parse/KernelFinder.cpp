@@ -3,7 +3,9 @@
 #include "clang-plugin/analysis/KernelAnalysis.h"
 #include "clang-plugin/analysis/ParamDescription.h"
 #include "clang-plugin/parse/FileAccessLog.h"
+#include "clang-plugin/parse/IncludeDirectives.h"
 #include "clang-plugin/parse/KernelFinderConsumer.h"
+#include "clang-plugin/parse/NvccTolerantPrinter.h"
 #include "clang-plugin/pragma/PragmaAttacher.h"
 #include "clang-plugin/pragma/PragmaHandler.h"
 #include "clang-plugin/units/CommandLineMacroTests.h"
@@ -29,12 +31,34 @@ namespace {
 using namespace clang::ast_matchers;
 using PragmaMap = llvm::DenseMap<const clang::FunctionDecl *, PragmaClauses>;
 
+// A local declaration of Kernel that clang marked invalid where nvcc accepts it
+// (NvccTolerantPrinter.h): the expressions that use it are not in the AST.
+const clang::VarDecl *invalidLocal(const clang::FunctionDecl &Kernel) {
+  for (const clang::Decl *D : Kernel.decls())
+    if (const auto *V = llvm::dyn_cast<clang::VarDecl>(D); V && V->isInvalidDecl())
+      return V;
+  return nullptr;
+}
+
+// An annotated kernel whose AST is not whole is not optimized: its analysis
+// would miss what the dropped expressions read and write.
+void warnNotAnalyzable(const clang::FunctionDecl &Kernel, const clang::VarDecl &Dropped,
+                       clang::ASTContext &Ctx) {
+  clang::DiagnosticsEngine &Diags = Ctx.getDiagnostics();
+  unsigned Id = Diags.getCustomDiagID(
+      clang::DiagnosticsEngine::Warning,
+      "kopt: kernel '%0' is not optimized: clang rejects the declaration of '%1' (nvcc accepts "
+      "it), so kopt cannot see the code that uses it");
+  Diags.Report(Dropped.getLocation(), Id) << Kernel.getQualifiedNameAsString() << Dropped.getName();
+}
+
 class KernelCollector : public MatchFinder::MatchCallback {
 public:
   KernelCollector(std::vector<KernelSummary> &Sink, const PragmaMap &Attached,
-                  clang::Preprocessor &Preprocessor, const CommandLineMacroTests *Tests,
-                  KernelDetail Level)
-      : Out(Sink), Pragmas(Attached), PP(Preprocessor), MacroTests(Tests), Detail(Level) {}
+                  const IncludeDirectiveLog &Directives, clang::Preprocessor &Preprocessor,
+                  const CommandLineMacroTests *Tests, KernelDetail Level)
+      : Out(Sink), Pragmas(Attached), Includes(Directives), PP(Preprocessor), MacroTests(Tests),
+        Detail(Level) {}
 
   void run(const MatchFinder::MatchResult &Result) override {
     const auto *FD = Result.Nodes.getNodeAs<clang::FunctionDecl>("kernel");
@@ -50,12 +74,20 @@ public:
       K.Line = Loc.getLine();
       K.Column = Loc.getColumn();
     }
+    if (!SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())) && Loc.isValid()) {
+      K.HeaderFile = Loc.getFilename();
+      K.IncludedFrom = Includes.chainTo(FD->getLocation(), SM);
+    }
     if (!K.IsTemplate)
       K.MangledName = kernelSymbol(*FD, Ctx);
     for (const clang::ParmVarDecl *P : FD->parameters())
       K.Params.push_back(describeParam(*P, Ctx));
-    if (auto It = Pragmas.find(FD); It != Pragmas.end())
-      K.Pragma = It->second;
+    if (auto It = Pragmas.find(FD); It != Pragmas.end()) {
+      if (const clang::VarDecl *Dropped = invalidLocal(*FD))
+        warnNotAnalyzable(*FD, *Dropped, Ctx);
+      else
+        K.Pragma = It->second;
+    }
     if (Detail == KernelDetail::Analyzed) {
       if (!Launches) // One pass over the TU serves every kernel.
         Launches = findLaunchSites(Ctx);
@@ -70,6 +102,7 @@ public:
 private:
   std::vector<KernelSummary> &Out;
   const PragmaMap &Pragmas;
+  const IncludeDirectiveLog &Includes;
   clang::Preprocessor &PP;
   const CommandLineMacroTests *MacroTests;
   KernelDetail Detail;
@@ -78,63 +111,68 @@ private:
 
 class KernelFinderConsumer : public clang::ASTConsumer {
 public:
-  KernelFinderConsumer(std::shared_ptr<PragmaCollector> Pragmas, std::vector<KernelSummary> &Sink,
-                       clang::Preprocessor &Preprocessor, const CommandLineMacroTests *Tests,
-                       KernelDetail Level)
-      : Collector(std::move(Pragmas)), Out(Sink), PP(Preprocessor), MacroTests(Tests),
-        Detail(Level) {}
+  KernelFinderConsumer(std::shared_ptr<PragmaCollector> Pragmas, IncludeDirectiveLog Directives,
+                       std::vector<KernelSummary> &Sink, clang::Preprocessor &Preprocessor,
+                       const CommandLineMacroTests *Tests, KernelDetail Level)
+      : Collector(std::move(Pragmas)), Includes(std::move(Directives)), Out(Sink), PP(Preprocessor),
+        MacroTests(Tests), Detail(Level) {}
 
   void HandleTranslationUnit(clang::ASTContext &Ctx) override {
     PragmaMap Pragmas = attachPragmas(Ctx, Collector->occurrences());
-    KernelCollector Kernels(Out, Pragmas, PP, MacroTests, Detail);
+    KernelCollector Kernels(Out, Pragmas, Includes, PP, MacroTests, Detail);
     MatchFinder Finder;
-    Finder.addMatcher(
-        functionDecl(isDefinition(), hasAttr(clang::attr::CUDAGlobal), isExpansionInMainFile())
-            .bind("kernel"),
-        &Kernels);
+    Finder.addMatcher(functionDecl(isDefinition(), hasAttr(clang::attr::CUDAGlobal),
+                                   unless(isExpansionInSystemHeader()))
+                          .bind("kernel"),
+                      &Kernels);
     Finder.matchAST(Ctx);
   }
 
 private:
   std::shared_ptr<PragmaCollector> Collector;
+  IncludeDirectiveLog Includes;
   std::vector<KernelSummary> &Out;
   clang::Preprocessor &PP;
   const CommandLineMacroTests *MacroTests; // Owned by PP.
   KernelDetail Detail;
 };
 
+// Prints as clang would, less what nvcc accepts (NvccTolerantPrinter.h), and
+// counts errors: those of `#pragma kopt` (custom diagnostics) apart from clang's own.
+class CountingPrinter : public NvccTolerantPrinter {
+public:
+  using NvccTolerantPrinter::NvccTolerantPrinter;
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
+                        const clang::Diagnostic &Info) override {
+    unsigned Before = getNumErrors();
+    NvccTolerantPrinter::HandleDiagnostic(Level, Info);
+    if (getNumErrors() > Before &&
+        Info.getID() < clang::diag::DIAG_UPPER_LIMIT) // Custom IDs come after.
+      ++ClangErrors;
+  }
+  unsigned ClangErrors = 0;
+};
+
 // Parses the translation unit with the '#pragma kopt' handlers installed.
 class KernelFinderAction : public clang::ASTFrontendAction {
 public:
   // Summary: where "N errors generated." goes (default: stderr).
-  KernelFinderAction(std::vector<KernelSummary> &Sink, llvm::raw_ostream *Summary)
-      : Out(Sink), SummaryStream(Summary) {}
+  KernelFinderAction(std::vector<KernelSummary> &Sink, CountingPrinter &Diagnostics,
+                     llvm::raw_ostream *Summary)
+      : Out(Sink), Printer(Diagnostics), SummaryStream(Summary) {}
 
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
                                                         llvm::StringRef) override {
     if (SummaryStream)
       CI.setVerboseOutputStream(*SummaryStream);
+    Printer.attach(CI);
     return createKernelFinderConsumer(CI, Out, KernelDetail::Analyzed);
   }
 
 private:
   std::vector<KernelSummary> &Out;
+  CountingPrinter &Printer;
   llvm::raw_ostream *SummaryStream;
-};
-
-// Prints as clang would and counts errors: those of `#pragma kopt` (custom
-// diagnostics) apart from clang's own.
-class CountingPrinter : public clang::TextDiagnosticPrinter {
-public:
-  using TextDiagnosticPrinter::TextDiagnosticPrinter;
-  void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
-                        const clang::Diagnostic &Info) override {
-    if (Level >= clang::DiagnosticsEngine::Error &&
-        Info.getID() < clang::diag::DIAG_UPPER_LIMIT) // Custom IDs come after.
-      ++ClangErrors;
-    TextDiagnosticPrinter::HandleDiagnostic(Level, Info);
-  }
-  unsigned ClangErrors = 0;
 };
 
 llvm::Expected<std::vector<KernelSummary>>
@@ -147,11 +185,11 @@ runFinder(llvm::StringRef File, const std::vector<std::string> &ClangArgs,
   llvm::IntrusiveRefCntPtr<clang::FileManager> Files(
       new clang::FileManager(clang::FileSystemOptions(), std::move(FS)));
   std::vector<KernelSummary> Kernels;
-  clang::tooling::ToolInvocation Invocation(
-      CommandLine, std::make_unique<KernelFinderAction>(Kernels, Summary), Files.get());
   auto Options = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
   Options->ShowColors = Diagnostics.has_colors();
   CountingPrinter Printer(Diagnostics, Options.get());
+  clang::tooling::ToolInvocation Invocation(
+      CommandLine, std::make_unique<KernelFinderAction>(Kernels, Printer, Summary), Files.get());
   Invocation.setDiagnosticConsumer(&Printer);
   bool Parsed = Invocation.run();
   if (!Parsed && Printer.ClangErrors == 0 && Printer.getNumErrors() > 0)
@@ -169,13 +207,16 @@ std::unique_ptr<clang::ASTConsumer> createKernelFinderConsumer(clang::CompilerIn
   auto Collector = std::make_shared<PragmaCollector>();
   clang::Preprocessor &PP = CI.getPreprocessor();
   Collector->install(PP);
+  IncludeDirectiveLog Includes;
+  Includes.install(PP);
   const CommandLineMacroTests *Tests = nullptr;
   if (Detail == KernelDetail::Analyzed) { // Units are built only then.
     auto Recorder = std::make_unique<CommandLineMacroTests>(PP);
     Tests = Recorder.get();
     PP.addPPCallbacks(std::move(Recorder));
   }
-  return std::make_unique<KernelFinderConsumer>(std::move(Collector), Sink, PP, Tests, Detail);
+  return std::make_unique<KernelFinderConsumer>(std::move(Collector), std::move(Includes), Sink, PP,
+                                                Tests, Detail);
 }
 
 llvm::Expected<std::vector<KernelSummary>> findKernels(const std::string &File,

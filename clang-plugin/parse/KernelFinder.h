@@ -1,11 +1,13 @@
-// Finds the __global__ functions defined in a CUDA file's main source, with the
-// '#pragma kopt optimize' clauses of those that carry one.
+// Finds the __global__ functions defined in a CUDA file's main source and in the
+// user's headers it includes (not system headers: CUDA's, cccl's, -isystem ones),
+// with the '#pragma kopt optimize' clauses of those that carry one.
 #pragma once
 
 #include "clang-plugin/analysis/KernelFeatures.h"
 #include "clang-plugin/analysis/KernelParam.h"
 #include "clang-plugin/analysis/LaunchSite.h"
 #include "clang-plugin/parse/CudaParseSetup.h"
+#include "clang-plugin/parse/IncludeDirectives.h"
 #include "clang-plugin/pragma/PragmaClauses.h"
 #include "clang-plugin/units/KernelUnit.h"
 
@@ -25,6 +27,10 @@ struct KernelSummary {
   std::string MangledName; // Empty for templates (no single symbol).
   bool IsTemplate = false;
   unsigned Line = 0, Column = 0;
+  // Where the kernel is defined when that is not the main file: a user header
+  // (as the parse named it, as in diagnostics); Line and Column are in it.
+  std::string HeaderFile;
+  std::vector<IncludeStep> IncludedFrom; // For a header kernel: main file's directive first.
   std::vector<KernelParam> Params;
   std::optional<PragmaClauses> Pragma; // Empty for kernels without '#pragma kopt optimize'.
   std::vector<LaunchSite> LaunchSites; // In the main file, in file order.

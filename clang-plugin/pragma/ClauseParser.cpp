@@ -14,8 +14,8 @@ using Diag = PragmaDiagKind;
 
 constexpr unsigned MaxExprDepth = 256;
 
-constexpr llvm::StringRef ClauseNames[] = {"launch", "args",   "buffers", "tol",
-                                           "budget", "skills", "noalias", "engine"};
+constexpr llvm::StringRef ClauseNames[] = {"launch", "args",    "buffers", "tol",          "budget",
+                                           "skills", "noalias", "engine",  "instantiation"};
 
 // What an expression is for, and what it may contain.
 struct ExprContext {
@@ -205,6 +205,8 @@ private:
       OK = parseSkills(Into.Skills.emplace());
     else if (Name == "engine")
       OK = parseEngine(Into.Engine);
+    else if (Name == "instantiation")
+      OK = parseInstantiation(Into.Instantiation);
     if (!OK)
       Pos = skipParens(Open); // Go on after the clause.
     return true;
@@ -471,6 +473,19 @@ private:
     consume();
     if (!consumePunct(")"))
       return expectedIn("')'", "engine");
+    return true;
+  }
+
+  // instantiation(ARGS): a kernel template's arguments as the code writes them
+  // between '<' and '>' (macros expanded), e.g. instantiation(float, 128).
+  bool parseInstantiation(std::optional<std::string> &Args) {
+    size_t Close = skipParens(Pos - 1);
+    if (Close == Pos || !Toks[Close - 1].isPunct(")"))
+      return expectedIn("')'", "instantiation");
+    if (Close - 1 == Pos)
+      return expectedIn("template arguments", "instantiation");
+    Args = textOf(Pos, Close - 1);
+    Pos = Close;
     return true;
   }
 

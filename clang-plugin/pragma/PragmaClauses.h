@@ -8,6 +8,7 @@
 //
 //   pragma     := '#pragma' 'kopt' 'optimize' (clause (','? clause)*)?
 //   clause     := launch | args | buffers | tol | budget | skills | engine | 'noalias'
+//               | instantiation
 //
 //   launch     := 'launch' '(' section (';' section)* ';'? ')'
 //   section    := 'grid' ':' dims | 'block' ':' dims | 'smem' ':' expr
@@ -29,6 +30,10 @@
 //   skills     := 'skills' '(' skill (',' skill)* ')'
 //   skill      := ('+' | '-')? id                           no sign: '+'; id: a-b_c
 //   engine     := 'engine' '(' ('skills' | 'llm' | 'auto') ')'
+//   instantiation := 'instantiation' '(' template-args ')'
+//                 A kernel template's instantiation to optimize, its arguments as between
+//                 '<' and '>' (instantiation(float, 128)); without it, the one the file
+//                 launches (driver/optimize/InstantiationChoice.h).
 //
 // expr is an arithmetic expression over literals and the kernel's parameters (see
 // ClauseExpr.h); constant is one that names no parameter. Launch dimensions, smem,
@@ -99,6 +104,9 @@ struct PragmaClauses {
   std::optional<std::vector<SkillToggle>> Skills;
   bool NoAlias = false;
   std::optional<EngineKind> Engine;
+  // instantiation(...): which instantiation of a kernel template to optimize,
+  // as its template arguments ("float, 128"); unset: the one the file launches.
+  std::optional<std::string> Instantiation;
   unsigned Line = 0, Column = 0; // Of the pragma; set by the front end.
 };
 

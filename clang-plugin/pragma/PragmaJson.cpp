@@ -27,6 +27,8 @@ public:
     Out["skills"] = P.Skills ? skills(*P.Skills) : Json();
     Out["noalias"] = P.NoAlias;
     Out["engine"] = P.Engine ? Json(spelling(*P.Engine).str()) : Json();
+    if (P.Instantiation) // Only where given: keys of kernels without it stay as they were.
+      Out["instantiation"] = *P.Instantiation;
     return Out;
   }
 

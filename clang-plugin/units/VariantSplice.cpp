@@ -1,8 +1,12 @@
 #include "clang-plugin/units/VariantSplice.h"
 
+#include "clang-plugin/parse/KernelFinder.h"
 #include "clang-plugin/pragma/ClauseParser.h"
 #include "clang-plugin/units/KernelRewrite.h"
 #include "clang-plugin/units/LaunchMappingEval.h"
+#include "clang-plugin/units/TemplateSpecialization.h"
+
+#include <llvm/ADT/StringExtras.h>
 
 #include <llvm/ADT/STLExtras.h>
 
@@ -67,6 +71,11 @@ std::string qualifiedVariantName(llvm::StringRef KernelName, llvm::StringRef Var
     if (!P.starts_with("(")) // "(anonymous namespace)" cannot be written.
       Out += P.str() + "::";
   return Out + VariantName.str();
+}
+
+// Whether Site launches the instantiation S's variant is for (any, for a non-template).
+bool forInstantiation(const LaunchSite &Site, const VariantSplice &S) {
+  return S.Instantiation.empty() || sameTemplateArgs(Site.TemplateArgs, S.Instantiation);
 }
 
 struct Edit {
@@ -210,6 +219,10 @@ llvm::Error spliceGuarded(llvm::StringRef OriginalText, llvm::StringRef Path,
                           bool &Dispatches) {
   const VariantSplice &First = *Group.front();
   const std::string &Kernel = First.Variant.KernelName;
+  if (!First.Instantiation.empty())
+    return llvm::createStringError("%s: a kernel template's variants for several device passes "
+                                   "are not spliced (one architecture per compile is)",
+                                   Kernel.c_str());
   std::vector<GuardedCode> InPlace;
   std::vector<std::pair<std::string, std::vector<GuardedCode>>> Renamed;
   std::vector<const VariantSplice *> RenamedSplices;
@@ -227,7 +240,7 @@ llvm::Error spliceGuarded(llvm::StringRef OriginalText, llvm::StringRef Path,
     else
       It->second.push_back(G);
   }
-  if (!InPlace.empty())
+  if (!InPlace.empty() && First.DefinedHere)
     Definitions.push_back(
         {First.Definition.Begin, First.Definition.End, Kernel,
          guardedDefinition(InPlace,
@@ -243,7 +256,8 @@ llvm::Error spliceGuarded(llvm::StringRef OriginalText, llvm::StringRef Path,
                                      llvm::toString(Text.takeError()).c_str());
     Added += *Text;
   }
-  Definitions.push_back({First.Definition.End, First.Definition.End, Kernel, Added});
+  if (First.DefinedHere)
+    Definitions.push_back({First.Definition.End, First.Definition.End, Kernel, Added});
   for (const LaunchSite &Site : First.Launches) {
     if (!isRewritable(OriginalText, Site))
       continue;
@@ -272,8 +286,9 @@ llvm::Expected<std::string> retargetLaunch(llvm::StringRef Text, const LaunchSit
 llvm::Expected<std::string> spliceVariants(llvm::StringRef OriginalText,
                                            llvm::StringRef PathAsWritten,
                                            llvm::ArrayRef<VariantSplice> Splices,
-                                           std::string *Prelude) {
-  std::vector<KernelReplacement> Definitions;
+                                           std::string *Prelude,
+                                           llvm::ArrayRef<KernelReplacement> Others) {
+  std::vector<KernelReplacement> Definitions(Others.begin(), Others.end());
   std::vector<Edit> Launches;
   std::vector<std::vector<const VariantSplice *>> Guarded; // By kernel, in order.
   for (const VariantSplice &S : Splices) {
@@ -288,15 +303,29 @@ llvm::Expected<std::string> spliceVariants(llvm::StringRef OriginalText,
       continue;
     }
     const KernelVariant &V = S.Variant;
-    if (V.VariantName.empty()) {
-      Definitions.push_back({S.Definition.Begin, S.Definition.End, V.KernelName, V.Code});
+    if (V.VariantName.empty() && !S.Instantiation.empty()) {
+      llvm::Expected<std::string> Specialization =
+          explicitSpecialization(V.Code, unqualifiedName(V.KernelName), S.Instantiation);
+      if (!Specialization)
+        return Specialization.takeError();
+      if (S.DefinedHere)
+        Definitions.push_back(
+            {S.Definition.End, S.Definition.End, V.KernelName, std::move(*Specialization)});
       continue;
     }
-    Definitions.push_back({S.Definition.End, S.Definition.End, V.KernelName, V.Code});
+    if (V.VariantName.empty()) {
+      if (S.DefinedHere)
+        Definitions.push_back({S.Definition.Begin, S.Definition.End, V.KernelName, V.Code});
+      continue;
+    }
+    if (S.DefinedHere)
+      Definitions.push_back({S.Definition.End, S.Definition.End, V.KernelName, V.Code});
     std::string Name = qualifiedVariantName(V.KernelName, V.VariantName);
     for (const LaunchSite &Site : S.Launches) {
       if (!isRewritable(OriginalText, Site))
         continue;
+      if (!forInstantiation(Site, S))
+        continue; // Another instantiation's launch: the variant was not verified for it.
       llvm::Expected<std::string> Call = retargetLaunch(
           OriginalText, Site, calleeAt(Site, Name), V.Launch.value_or(LaunchMapping{}), S.Params);
       if (!Call)

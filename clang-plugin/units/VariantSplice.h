@@ -2,6 +2,7 @@
 // the launch contract"), on the offsets the front end recorded: no parse at
 // rewrite time, no clang.
 //   - A variant without a new name replaces the kernel's definition in place.
+//   - A variant of one instantiation of a kernel template: see Instantiation.
 //   - A renamed variant is inserted after the original definition, which stays
 //     for launches elsewhere, and each launch site of the kernel in this TU is
 //     retargeted to it with the mapped launch (retargetLaunch).
@@ -12,6 +13,7 @@
 #include "clang-plugin/analysis/KernelParam.h"
 #include "clang-plugin/analysis/LaunchSite.h"
 #include "clang-plugin/units/ArchSplice.h"
+#include "clang-plugin/units/KernelRewrite.h"
 #include "clang-plugin/units/KernelUnit.h"
 #include "clang-plugin/units/KernelVariant.h"
 
@@ -26,22 +28,34 @@ namespace kopt::frontend {
 // One kernel's variant with what the front end found about the kernel.
 struct VariantSplice {
   KernelVariant Variant;
-  SourceSpan Definition;           // The kernel's definition in the main file.
+  SourceSpan Definition;           // The kernel's definition in the spliced text.
   std::vector<KernelParam> Params; // For the mapping's parameter names.
   std::vector<LaunchSite> Launches;
+  // False for the text of a TU whose kernel is defined in a header (spliced
+  // there): only its launches in this text are retargeted.
+  bool DefinedHere = true;
+  // For a kernel template used with several arguments: the instantiation the
+  // variant is for ("float, 128"). The template stays; an unrenamed variant is
+  // added as that instantiation's explicit specialization
+  // (TemplateSpecialization.h), a renamed one is launched only where the launch
+  // names these arguments.
+  std::string Instantiation;
   std::optional<ArchGuard> Arch; // None: for all device code (a compile of one pass).
 };
 
-// OriginalText (read from PathAsWritten) with the variants spliced in. As
-// replaceKernelDefinitions (KernelRewrite.h): no leading #line, `#pragma kopt`
-// left in place. A launch site whose text is not a `<<<` call in the file (a
-// launch inside a macro's expansion) keeps launching the original kernel.
-// Where launches dispatch between passes, Prelude (which must then be given)
-// gets dispatchPrelude(), for the caller to put before its first #line.
+// OriginalText (read from PathAsWritten) with the variants spliced in, and the
+// ranges of Others (original offsets, e.g. a header's #include) replaced as
+// variants are. As replaceKernelDefinitions (KernelRewrite.h): no leading
+// #line, `#pragma kopt` left in place. A launch site whose text is not a `<<<`
+// call in the file (a launch inside a macro's expansion) keeps launching the
+// original kernel. Where launches dispatch between passes, Prelude (which must
+// then be given) gets dispatchPrelude(), for the caller to put before its first
+// #line.
 llvm::Expected<std::string> spliceVariants(llvm::StringRef OriginalText,
                                            llvm::StringRef PathAsWritten,
                                            llvm::ArrayRef<VariantSplice> Splices,
-                                           std::string *Prelude = nullptr);
+                                           std::string *Prelude = nullptr,
+                                           llvm::ArrayRef<KernelReplacement> Others = {});
 
 // The text that replaces Site ([Site.Begin, Site.End) of Text): a call of
 // Callee with the launch of Mapping, where each of the site's expressions is

@@ -123,7 +123,8 @@ int explain(KeyCommand &C) {
       memory::CacheKey Key = cacheKeyFor(K, Arch, C.Flags);
       std::string Warning;
       auto Hit = C.Cache->lookup(Key, &Warning);
-      llvm::outs() << C.File << ":" << K.Line << ": " << K.Name << ": " << Arch << ": ";
+      llvm::outs() << (K.HeaderFile.empty() ? C.File : K.HeaderFile) << ":" << K.Line << ": "
+                   << K.Name << ": " << Arch << ": ";
       if (Hit && *Hit) {
         llvm::outs() << "hit: " << describeEntry(**Hit) << "\n";
       } else {

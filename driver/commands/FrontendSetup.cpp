@@ -19,26 +19,35 @@ std::string cudaRootFor(const std::string &Nvcc) {
   return std::string(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Real)));
 }
 
-// The architecture to parse for (see frontendSetupFor); none given (or a
-// command line nvcc would reject) keeps the setup's default.
-std::optional<std::string> parseArch(const std::vector<std::string> &NvccFlags,
-                                     std::string *ArchNote) {
+// What of the compile's own command line changes the parse beyond the
+// preprocessor flags: the architecture to parse for (see frontendSetupFor), -rdc,
+// and the host compiler's -fopenmp. A command line nvcc would reject changes
+// nothing (the setup's defaults).
+void applyNvccCommandLine(const std::vector<std::string> &NvccFlags,
+                          frontend::CudaParseSetup &Setup, std::string *ArchNote) {
   llvm::Expected<NvccCommandLine> Cmd = parseExpandedNvccFlags(NvccFlags);
   if (!Cmd) {
     llvm::consumeError(Cmd.takeError());
-    return std::nullopt;
+    return;
   }
   std::vector<std::string> Archs = Cmd->targetArchitectures();
+  Setup.RelocatableDeviceCode = Cmd->relocatableDeviceCode();
+  for (const NvccListValue &Host : Cmd->CompilerOptions)
+    for (const std::string &Item : Host.Items)
+      if (Item == "-fopenmp" || llvm::StringRef(Item).starts_with("-fopenmp="))
+        Setup.OpenMP = true;
   if (Archs.empty())
-    return std::nullopt;
+    return;
   for (const std::string &Arch : Archs)
-    if (frontend::clangKnowsGpuArch(Arch))
-      return Arch;
+    if (frontend::clangKnowsGpuArch(Arch)) {
+      Setup.GpuArch = Arch;
+      return;
+    }
   if (ArchNote)
     *ArchNote = "clang 19 does not know " + Archs.front() + ": kopt's front end parses as " +
                 frontend::NewestClangGpuArch + " (host side only); cache keys name " +
                 Archs.front();
-  return frontend::NewestClangGpuArch;
+  Setup.GpuArch = frontend::NewestClangGpuArch;
 }
 } // namespace
 
@@ -51,10 +60,10 @@ llvm::Expected<frontend::CudaParseSetup> frontendSetupFor(const std::vector<std:
   frontend::CudaParseSetup Setup;
   Setup.ClangResourceDir = Layout.clangResourceDir();
   Setup.ShimIncludeDir = Layout.shimIncludeDir();
+  Setup.FallbackIncludeDir = Layout.fallbackIncludeDir();
   Setup.CudaPath = cudaRootFor(*Nvcc);
   Setup.UserFlags = frontend::parseRelevantFlags(NvccFlags);
-  if (std::optional<std::string> Arch = parseArch(NvccFlags, ArchNote))
-    Setup.GpuArch = *Arch;
+  applyNvccCommandLine(NvccFlags, Setup, ArchNote);
   return Setup;
 }
 

@@ -6,6 +6,8 @@
 #include "clang-plugin/parse/FileAccessLog.h"
 #include "clang-plugin/parse/KernelFinder.h"
 #include "clang-plugin/pragma/PragmaText.h"
+#include "clang-plugin/units/HeaderInline.h"
+#include "clang-plugin/units/TemplateSpecialization.h"
 #include "clang-plugin/units/VariantSplice.h"
 #include "driver/commands/FrontendSetup.h"
 #include "driver/commands/ResultCacheSetup.h"
@@ -15,6 +17,7 @@
 #include "driver/nvcc/NvccDevicePasses.h"
 #include "driver/optimize/CacheVariantProvider.h"
 #include "driver/optimize/FrontEndLog.h"
+#include "driver/optimize/InstantiationChoice.h"
 #include "driver/optimize/VariantProvider.h"
 #include "evaluator/KernelCompiler.h"
 #include "support/LineDirective.h"
@@ -105,13 +108,33 @@ llvm::Expected<RewriteRequest> parseRequest(const std::vector<std::string> &Args
   return R;
 }
 
-// The first provider's variant for K, checked by splicing it alone; a failing
-// provider or variant gives a warning and leaves K as it is (an error under
-// --kopt-strict).
+// A warning that keeps K's original, or an error under --kopt-strict.
+llvm::Expected<std::optional<frontend::VariantSplice>> keepOriginal(const std::string &Where,
+                                                                    const std::string &Why,
+                                                                    const TuContext &Tu,
+                                                                    FrontEndLog &Log) {
+  if (Tu.Options.strict())
+    return llvm::createStringError("%s%s (--kopt-strict)", Where.c_str(), Why.c_str());
+  Log.warning(Where + Why + "; keeping the original kernel");
+  return std::nullopt;
+}
+
+// The first provider's variant for K, checked by splicing it alone into Text
+// (the file that defines K: the TU's or a header's); a failing provider or
+// variant gives a warning and leaves K as it is (an error under --kopt-strict).
 llvm::Expected<std::optional<frontend::VariantSplice>>
-variantFor(const frontend::KernelSummary &K, llvm::StringRef Text, const TuContext &Tu,
-           llvm::ArrayRef<VariantProvider *> Providers, FrontEndLog &Log) {
+variantFor(const frontend::KernelSummary &K, llvm::StringRef Text, llvm::StringRef TextPath,
+           const TuContext &Tu, llvm::ArrayRef<VariantProvider *> Providers, FrontEndLog &Log) {
   std::string Where = Tu.where(K);
+  // A template used with several arguments: the variant is for one of them
+  // (VariantSplice::Instantiation), the others keep the original.
+  std::string Instantiation;
+  if (K.IsTemplate && K.Instantiations.size() > 1) {
+    llvm::Expected<std::optional<frontend::KernelInstantiation>> Chosen = chosenInstantiation(K);
+    if (!Chosen)
+      return keepOriginal(Where, llvm::toString(Chosen.takeError()), Tu, Log);
+    Instantiation = (*Chosen)->TemplateArgs;
+  }
   for (VariantProvider *P : Providers) {
     llvm::Expected<std::optional<ProvidedVariant>> Found = P->variantFor(K, Tu);
     std::string Why;
@@ -120,22 +143,38 @@ variantFor(const frontend::KernelSummary &K, llvm::StringRef Text, const TuConte
     else if (!*Found)
       continue;
     frontend::VariantSplice S;
+    if (Why.empty() && !Instantiation.empty() && (*Found)->Variant.VariantName.empty() &&
+        !frontend::argsNeedNoDeclarations(Instantiation))
+      Why = "the explicit specialization for <" + Instantiation +
+            "> would come before a declaration it names (give the variant a new name)";
     if (Why.empty()) {
-      S = {(*Found)->Variant, K.Unit.Definition, K.Params, K.LaunchSites, std::nullopt};
-      llvm::Expected<std::string> Alone = frontend::spliceVariants(Text, Tu.SourcePath, {S});
+      S.Variant = (*Found)->Variant;
+      S.Definition = K.Unit.Definition;
+      S.Params = K.Params;
+      S.Launches = K.LaunchSites;
+      S.Instantiation = Instantiation;
+      frontend::VariantSplice Check = S;
+      if (!K.HeaderFile.empty())
+        Check.Launches.clear(); // They are in the TU's text, not the header's.
+      llvm::Expected<std::string> Alone = frontend::spliceVariants(Text, TextPath, {Check});
       if (!Alone)
         Why = llvm::toString(Alone.takeError());
     }
-    if (!Why.empty()) {
-      if (Tu.Options.strict())
-        return llvm::createStringError("%s%s (--kopt-strict)", Where.c_str(), Why.c_str());
-      Log.warning(Where + Why + "; keeping the original kernel");
-      return std::nullopt;
-    }
+    if (!Why.empty())
+      return keepOriginal(Where, Why, Tu, Log);
     Log.note(Where + (*Found)->Note);
     return S;
   }
   return std::nullopt;
+}
+
+llvm::Expected<std::string> readTextFile(const std::string &Path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Buffer =
+      llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buffer)
+    return llvm::createStringError(Buffer.getError(), "cannot read %s: %s", Path.c_str(),
+                                   Buffer.getError().message().c_str());
+  return (*Buffer)->getBuffer().str();
 }
 
 // Each real architecture's variant for K, spliced where the compile's device
@@ -143,15 +182,15 @@ variantFor(const frontend::KernelSummary &K, llvm::StringRef Text, const TuConte
 // code; else each into the pass that builds its architecture alone, under
 // that pass's guard. A variant that no pass can take is said why (verbose).
 llvm::Expected<std::vector<frontend::VariantSplice>>
-splicesFor(const frontend::KernelSummary &K, llvm::StringRef Text, const TuContext &Tu,
-           const std::vector<NvccDevicePass> &Passes, llvm::ArrayRef<VariantProvider *> Providers,
-           FrontEndLog &Log) {
+splicesFor(const frontend::KernelSummary &K, llvm::StringRef Text, llvm::StringRef TextPath,
+           const TuContext &Tu, const std::vector<NvccDevicePass> &Passes,
+           llvm::ArrayRef<VariantProvider *> Providers, FrontEndLog &Log) {
   std::map<std::string, frontend::VariantSplice> ByArch;
   for (const std::string &Arch : realArchitectures(Passes)) {
     TuContext ForArch = Tu;
     ForArch.Arch = Arch;
     llvm::Expected<std::optional<frontend::VariantSplice>> S =
-        variantFor(K, Text, ForArch, Providers, Log);
+        variantFor(K, Text, TextPath, ForArch, Providers, Log);
     if (!S)
       return S.takeError();
     if (*S)
@@ -168,6 +207,12 @@ splicesFor(const frontend::KernelSummary &K, llvm::StringRef Text, const TuConte
       bool SameNumber = llvm::count_if(Passes, [&](const NvccDevicePass &Q) {
                           return Q.number() == P.number();
                         }) > 1;
+      if (!S.Instantiation.empty()) {
+        Log.verboseNote(Tu.where(K) + P.matchingReal() +
+                        ": a kernel template's variant is spliced only in a compile of one "
+                        "device pass: the original");
+        continue;
+      }
       if (SameNumber && !S.Variant.VariantName.empty()) {
         Log.verboseNote(Tu.where(K) + P.matchingReal() +
                         ": the variant remaps the launch, and another device pass of this "
@@ -317,13 +362,44 @@ int rewrite(const std::vector<std::string> &Args, const Voice &V) {
   }
 
   std::vector<frontend::VariantSplice> Splices;
+  // Kernels of the user's headers: spliced into copies of the headers inlined
+  // in place of their #include (HeaderInline.h); the header on disk stays.
+  frontend::HeaderInliner Headers(readTextFile);
   for (const frontend::KernelSummary &K : *Kernels) {
     if (!K.Pragma && !V.AllKernels)
       continue;
+    std::string DefiningPath = R->Source;
+    llvm::StringRef Defining = Text;
+    std::string HeaderText;
+    if (!K.HeaderFile.empty()) {
+      if (K.IncludedFrom.empty())
+        continue; // Not reached through an #include of the TU's text (a -include).
+      DefiningPath = K.IncludedFrom.back().Included;
+      llvm::Expected<std::string> Read = readTextFile(DefiningPath);
+      if (!Read)
+        return fail(V, llvm::toString(Read.takeError()));
+      HeaderText = std::move(*Read);
+      Defining = HeaderText;
+    }
     llvm::Expected<std::vector<frontend::VariantSplice>> S =
-        splicesFor(K, Text, Tu, Passes, Providers, Log);
+        splicesFor(K, Defining, DefiningPath, Tu, Passes, Providers, Log);
     if (!S)
       return fail(V, llvm::toString(S.takeError()));
+    if (!K.HeaderFile.empty() && !S->empty()) {
+      llvm::Error Added = llvm::Error::success();
+      for (const frontend::VariantSplice &One : *S)
+        if (!Added)
+          Added = Headers.add(K.IncludedFrom, One);
+      if (Added) {
+        llvm::Expected<std::optional<frontend::VariantSplice>> Kept =
+            keepOriginal(Tu.where(K), llvm::toString(std::move(Added)), Tu, Log);
+        if (!Kept)
+          return fail(V, llvm::toString(Kept.takeError()));
+        continue;
+      }
+      for (frontend::VariantSplice &One : *S)
+        One.DefinedHere = false; // This text keeps only its retargeted launches.
+    }
     for (frontend::VariantSplice &One : *S)
       Splices.push_back(std::move(One));
   }
@@ -333,9 +409,12 @@ int rewrite(const std::vector<std::string> &Args, const Voice &V) {
     Log.warning(llvm::Twine("no ") + (V.AllKernels ? "" : "annotated ") + "kernel '" + Name +
                 "' in " + R->Source + " for its variant");
 
+  llvm::Expected<std::vector<frontend::KernelReplacement>> Inlined = Headers.mainFileEdits(Text);
+  if (!Inlined)
+    return fail(V, llvm::toString(Inlined.takeError()));
   std::string Prelude;
   llvm::Expected<std::string> Spliced =
-      frontend::spliceVariants(Text, R->Source, Splices, &Prelude);
+      frontend::spliceVariants(Text, R->Source, Splices, &Prelude, *Inlined);
   if (!Spliced)
     return fail(V, llvm::toString(Spliced.takeError()));
   std::string Rewritten = Prelude + lineDirective(R->Source) + frontend::blankKoptPragmas(*Spliced);

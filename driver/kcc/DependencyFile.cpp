@@ -20,8 +20,13 @@ std::string escapeForMake(llvm::StringRef Path) {
 bool isBoundary(char C) { return C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == ':'; }
 } // namespace
 
-std::string retargetDependencies(llvm::StringRef Text, llvm::StringRef From, llvm::StringRef To) {
+std::string retargetDependencies(llvm::StringRef Text, llvm::StringRef From, llvm::StringRef To,
+                                 llvm::ArrayRef<std::string> Also) {
   std::string Needle = escapeForMake(From), Replacement = escapeForMake(To);
+  for (const std::string &Path : Also) {
+    Replacement += ' ';
+    Replacement += escapeForMake(Path);
+  }
   std::string Out;
   size_t Pos = 0;
   while (true) {
@@ -40,12 +45,12 @@ std::string retargetDependencies(llvm::StringRef Text, llvm::StringRef From, llv
 }
 
 llvm::Error retargetDependencyFile(const std::string &DepFile, llvm::StringRef From,
-                                   llvm::StringRef To) {
+                                   llvm::StringRef To, llvm::ArrayRef<std::string> Also) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Buffer = llvm::MemoryBuffer::getFile(DepFile);
   if (!Buffer)
     return llvm::createStringError(Buffer.getError(), "cannot read dependency file %s: %s",
                                    DepFile.c_str(), Buffer.getError().message().c_str());
-  std::string Text = retargetDependencies((*Buffer)->getBuffer(), From, To);
+  std::string Text = retargetDependencies((*Buffer)->getBuffer(), From, To, Also);
   std::error_code EC;
   llvm::raw_fd_ostream OS(DepFile, EC);
   if (EC)

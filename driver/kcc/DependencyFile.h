@@ -2,6 +2,7 @@
 // source must name the user's source instead.
 #pragma once
 
+#include <llvm/ADT/ArrayRef.h>
 #include <llvm/Support/Error.h>
 
 #include <string>
@@ -10,10 +11,12 @@ namespace kopt::driver {
 
 // Replaces the path From with To wherever it stands as a whole dependency in the
 // file at DepFile (paths with spaces as make escapes them, "a\ b").
+// Also: paths named after To (the user's headers whose copies kcc inlined).
 llvm::Error retargetDependencyFile(const std::string &DepFile, llvm::StringRef From,
-                                   llvm::StringRef To);
+                                   llvm::StringRef To, llvm::ArrayRef<std::string> Also = {});
 
 // The same on text.
-std::string retargetDependencies(llvm::StringRef Text, llvm::StringRef From, llvm::StringRef To);
+std::string retargetDependencies(llvm::StringRef Text, llvm::StringRef From, llvm::StringRef To,
+                                 llvm::ArrayRef<std::string> Also = {});
 
 } // namespace kopt::driver

@@ -1,8 +1,10 @@
 #include "driver/kcc/KccPipeline.h"
 
 #include "clang-plugin/pragma/PragmaText.h"
+#include "clang-plugin/units/HeaderInline.h"
 #include "driver/Diagnostics.h"
 #include "driver/config/KoptConfigFile.h"
+#include "driver/kcc/AnnotatedIncludes.h"
 #include "driver/kcc/DependencyFile.h"
 #include "driver/kcc/DirectMode.h"
 #include "driver/kcc/FrontEndStage.h"
@@ -78,6 +80,13 @@ struct AnnotatedSource {
   const NvccInputFile *Input;
   std::unique_ptr<llvm::MemoryBuffer> Text;
 };
+
+// The user's headers inlined into the rewritten source at Path (their kernels'
+// variants spliced): the dependency file must name them, as nvcc read copies.
+std::vector<std::string> splicedHeadersOf(const std::string &Path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Text = llvm::MemoryBuffer::getFile(Path);
+  return Text ? frontend::splicedHeaders((*Text)->getBuffer()) : std::vector<std::string>();
+}
 
 struct Rewritten {
   std::string Original;  // As written on the command line.
@@ -203,7 +212,8 @@ llvm::Expected<int> compileRewritten(KccContext &C, const NvccCommandLine &Cmd,
   if (*Status == 0)
     if (std::optional<std::string> DepFile = dependencyFileOf(Cmd, Output))
       for (const Rewritten &F : Files)
-        if (llvm::Error E = retargetDependencyFile(*DepFile, F.Temporary, F.Original))
+        if (llvm::Error E = retargetDependencyFile(*DepFile, F.Temporary, F.Original,
+                                                   splicedHeadersOf(F.Temporary)))
           llvm::errs() << "kcc: warning: " << llvm::toString(std::move(E)) << "\n";
   if (C.Options.keep())
     for (const Rewritten &F : Files)
@@ -227,13 +237,21 @@ int runKccPipeline(KccContext &C) {
     return handOver(C, "this mode compiles no source");
 
   std::vector<AnnotatedSource> Annotated;
+  std::vector<std::string> IncludeDirs;
+  for (const NvccValue &Dir : Cmd->IncludeDirs)
+    IncludeDirs.push_back(Dir.Value);
   for (const NvccInputFile *Input : Cmd->cudaSources()) {
     llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Text =
         llvm::MemoryBuffer::getFile(Input->Path, /*IsText=*/true);
     if (!Text) // nvcc reports the unreadable file.
       return handOver(C, "cannot read " + Input->Path);
-    if (frontend::containsKoptPragma((*Text)->getBuffer()))
+    if (frontend::containsKoptPragma((*Text)->getBuffer())) {
       Annotated.push_back({Input, std::move(*Text)});
+    } else if (std::optional<std::string> Header =
+                   annotatedInclude(Input->Path, (*Text)->getBuffer(), IncludeDirs)) {
+      note(C, Input->Path + " includes " + *Header + ", which has a #pragma kopt");
+      Annotated.push_back({Input, std::move(*Text)});
+    }
   }
   if (Annotated.empty())
     return handOver(C, "no #pragma kopt in the CUDA sources");

@@ -7,6 +7,7 @@
 #include "clang-plugin/pragma/PragmaJson.h"
 #include "driver/nvcc/NvccDeviceFlags.h"
 #include "driver/optimize/BaselineFacts.h"
+#include "driver/optimize/InstantiationChoice.h"
 #include "driver/optimize/SkillRetrieval.h"
 #include "driver/optimize/WorkloadFromKernel.h"
 #include "evaluator/WorkerProtocol.h"
@@ -35,11 +36,16 @@ std::string cudaVersion() {
 }
 
 // The clauses without their position: moving a pragma does not change the result.
+// A kernel template's key is its chosen instantiation's: <16> and <32> differ.
 std::string canonicalClauses(const frontend::KernelSummary &K) {
   nlohmann::ordered_json J = frontend::pragmaToJson(K.Pragma);
   if (J.is_object()) {
     J.erase("line");
     J.erase("column");
+    if (auto Chosen = chosenInstantiation(K); !Chosen)
+      llvm::consumeError(Chosen.takeError()); // No workload either: never stored.
+    else if (*Chosen)
+      J["instantiation"] = (*Chosen)->TemplateArgs;
   }
   return J.dump();
 }

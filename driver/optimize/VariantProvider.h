@@ -27,9 +27,11 @@ struct TuContext {
   bool SeveralArchs = false;          // The compile builds several: notes name Arch.
   KoptOptions Options;
 
-  // "main.cu:12: matmul: " (with "sm_90: " where the compile builds several).
+  // "main.cu:12: matmul: " (with "sm_90: " where the compile builds several);
+  // a kernel defined in a header is named at the header's line.
   std::string where(const frontend::KernelSummary &Kernel) const {
-    return SourcePath + ":" + std::to_string(Kernel.Line) + ": " + Kernel.Name + ": " +
+    return (Kernel.HeaderFile.empty() ? SourcePath : Kernel.HeaderFile) + ":" +
+           std::to_string(Kernel.Line) + ": " + Kernel.Name + ": " +
            (SeveralArchs ? Arch + ": " : "");
   }
 };

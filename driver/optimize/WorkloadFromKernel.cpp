@@ -1,6 +1,7 @@
 #include "driver/optimize/WorkloadFromKernel.h"
 
 #include "clang-plugin/parse/CudaParseSetup.h"
+#include "driver/optimize/InstantiationChoice.h"
 
 #include <llvm/Support/Path.h>
 
@@ -36,6 +37,8 @@ llvm::Expected<Workload> workloadFor(const frontend::KernelSummary &K, llvm::Str
   const frontend::PragmaClauses &P = *K.Pragma;
   if (!P.Launch)
     return pragmaError(K, File, "the evaluator needs launch(grid: ...; block: ...) to run it");
+  if (auto Chosen = chosenInstantiation(K); !Chosen) // The one kernelSourceFor runs.
+    return Chosen.takeError();
   frontend::NumberBindings Values = frontend::resolveArgValues(P);
   frontend::IntBindings Ints = integerArgs(Values);
 
@@ -178,9 +181,12 @@ evaluator::KernelSource kernelSourceFor(const frontend::KernelSummary &K,
   S.Code = UnitText;
   S.NameExpression = K.Name;
   S.MangledName = K.MangledName;
-  if (K.IsTemplate && !K.Instantiations.empty()) {
-    S.NameExpression += "<" + K.Instantiations.front().TemplateArgs + ">";
-    S.MangledName = K.Instantiations.front().MangledName;
+  llvm::Expected<std::optional<frontend::KernelInstantiation>> Chosen = chosenInstantiation(K);
+  if (!Chosen)
+    llvm::consumeError(Chosen.takeError()); // workloadFor reported it.
+  else if (*Chosen) {
+    S.NameExpression += "<" + (*Chosen)->TemplateArgs + ">";
+    S.MangledName = (*Chosen)->MangledName;
   }
   S.Options = Options;
   return S;

@@ -33,8 +33,8 @@ std::vector<std::string> unitCompileOptions(const std::vector<std::string> &Nvcc
                                             llvm::StringRef File);
 
 // The kernel's unit (or UnitText in its place, for a variant) as the
-// evaluator compiles it; a template kernel is instantiated as the TU's first
-// instantiation.
+// evaluator compiles it; a template kernel is instantiated as the one
+// chosenInstantiation picks (InstantiationChoice.h).
 evaluator::KernelSource kernelSourceFor(const frontend::KernelSummary &Kernel,
                                         const std::string &UnitText,
                                         const std::vector<std::string> &Options);

@@ -1,5 +1,7 @@
 #include "clang-plugin/transforms/framework/UnitRewriter.h"
 
+#include "clang-plugin/parse/NvccTolerantPrinter.h"
+
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>
@@ -49,8 +51,8 @@ public:
       : In(Input), Edit(EditFn), Out(Sink) {}
 
   void HandleTranslationUnit(clang::ASTContext &Ctx) override {
-    if (Ctx.getDiagnostics().hasErrorOccurred())
-      return; // run() reports it.
+    if (Ctx.getDiagnostics().getClient()->getNumErrors() > 0)
+      return; // run() reports it (errors nvcc accepts are not counted).
     const clang::FunctionDecl *Kernel = findKernel(Ctx);
     if (!Kernel) {
       Out.Failure = "the unit has no kernel named '" + In.Kernel.Name + "'";
@@ -91,12 +93,13 @@ private:
 class EditAction : public clang::ASTFrontendAction {
 public:
   EditAction(const TransformInput &Input, UnitEdit EditFn, RewriteResult &Sink,
-             llvm::raw_ostream &Summary)
-      : In(Input), Edit(EditFn), Out(Sink), SummaryStream(Summary) {}
+             frontend::NvccTolerantPrinter &Diagnostics, llvm::raw_ostream &Summary)
+      : In(Input), Edit(EditFn), Out(Sink), Printer(Diagnostics), SummaryStream(Summary) {}
 
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
                                                         llvm::StringRef) override {
     CI.setVerboseOutputStream(SummaryStream);
+    Printer.attach(CI);
     return std::make_unique<EditConsumer>(In, Edit, Out);
   }
 
@@ -104,6 +107,7 @@ private:
   const TransformInput &In;
   UnitEdit Edit;
   RewriteResult &Out;
+  frontend::NvccTolerantPrinter &Printer;
   llvm::raw_ostream &SummaryStream;
 };
 } // namespace
@@ -124,10 +128,11 @@ llvm::Expected<std::string> rewriteUnit(const TransformInput &In, UnitEdit Edit)
   std::string Diagnostics;
   llvm::raw_string_ostream DiagStream(Diagnostics);
   auto Options = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
-  clang::TextDiagnosticPrinter Printer(DiagStream, Options.get());
+  frontend::NvccTolerantPrinter Printer(DiagStream, Options.get());
   RewriteResult Result;
   clang::tooling::ToolInvocation Invocation(
-      CommandLine, std::make_unique<EditAction>(In, Edit, Result, DiagStream), Files.get());
+      CommandLine, std::make_unique<EditAction>(In, Edit, Result, Printer, DiagStream),
+      Files.get());
   Invocation.setDiagnosticConsumer(&Printer);
   if (!Invocation.run())
     return llvm::createStringError("the kernel unit of '%s' does not parse:\n%s",

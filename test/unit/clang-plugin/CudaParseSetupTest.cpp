@@ -42,3 +42,24 @@ TEST(CudaParseSetup, ArgumentsPointClangAtShippedHeadersAndToolkit) {
   EXPECT_TRUE(Has("--cuda-gpu-arch=sm_90"));
   EXPECT_EQ(Args.back(), "-DN=1"); // The user's flags come last and win.
 }
+
+TEST(CudaParseSetup, FallbackHeadersRdcAndOpenMpComeBeforeTheUsersFlags) {
+  CudaParseSetup Setup;
+  Setup.FallbackIncludeDir = "/opt/kopt/lib/kopt/include-fallback";
+  Setup.RelocatableDeviceCode = true;
+  Setup.OpenMP = true;
+  Setup.UserFlags = {"-DN=1"};
+  Strings Args = Setup.clangArgs();
+  auto At = [&](const std::string &A) { return std::find(Args.begin(), Args.end(), A); };
+  ASSERT_NE(At("-idirafter"), Args.end());
+  EXPECT_EQ(*(At("-idirafter") + 1), "/opt/kopt/lib/kopt/include-fallback");
+  EXPECT_NE(At("-fgpu-rdc"), Args.end());
+  EXPECT_NE(At("-fopenmp"), Args.end());
+  EXPECT_EQ(Args.back(), "-DN=1");
+}
+
+TEST(CudaParseSetup, NoFallbackDirectoryRdcOrOpenMpUnlessSet) {
+  Strings Args = CudaParseSetup{}.clangArgs();
+  for (const char *Absent : {"-idirafter", "-fgpu-rdc", "-fopenmp"})
+    EXPECT_EQ(std::find(Args.begin(), Args.end(), Absent), Args.end()) << Absent;
+}

@@ -136,3 +136,31 @@ TEST(VariantSplice, LaunchesFromMacrosStayOnTheOriginal) {
   std::string Out = splice(S);
   EXPECT_TRUE(llvm::StringRef(Out).contains("  ns::k<<<m / 32, 32>>>(m + 1,\n")) << Out;
 }
+
+TEST(VariantSplice, DefinedInAHeaderOnlyTheLaunchesChange) {
+  LaunchMapping M;
+  M.Block[0] = "64";
+  VariantSplice S = spliceOf({"ns::k", "__global__ void k64(int n, float *p) {}", "k64", M});
+  S.DefinedHere = false; // HeaderInline splices the definition into the header's copy.
+  std::string Out = splice(S);
+  EXPECT_EQ(Out.find("k64(int n"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("__global__ void k(int n, float *p) { p[0] = n; }"), std::string::npos);
+  EXPECT_NE(Out.find("ns::k64<<<"), std::string::npos) << Out;
+}
+
+TEST(VariantSplice, ATemplateVariantLaunchesOnlyForItsInstantiation) {
+  LaunchMapping M;
+  VariantSplice S = spliceOf({"ns::k", "__global__ void k64(int n, float *p) {}", "k64", M});
+  S.Launches.front().TemplateArgs = "float, 32";
+  S.Instantiation = "float,32"; // Spacing as another printer may give it.
+  EXPECT_NE(splice(S).find("ns::k64<float, 32><<<"), std::string::npos);
+  S.Instantiation = "float, 16";
+  std::string Other = splice(S);
+  EXPECT_EQ(Other.find("k64<float"), std::string::npos) << Other;
+  EXPECT_NE(Other.find("  ns::k<<<m / 32, 32>>>(m + 1,"), std::string::npos) << Other;
+  // Guarded per device pass, a template's variant is refused, not half spliced.
+  S.Arch = ArchGuard{"defined(__CUDA_ARCH__)", 90, 90};
+  EXPECT_NE(splice(S).find("error: ns::k: a kernel template's variants for several device "
+                           "passes are not spliced"),
+            std::string::npos);
+}

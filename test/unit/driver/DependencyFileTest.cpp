@@ -19,3 +19,9 @@ TEST(DependencyFile, EscapesSpacesAsMakeDoes) {
 TEST(DependencyFile, PathAtEndOfTextIsReplaced) {
   EXPECT_EQ(retargetDependencies("x.o: t.cu", "t.cu", "x.cu"), "x.o: x.cu");
 }
+
+TEST(DependencyFile, NamesTheInlinedHeadersAfterTheSource) {
+  EXPECT_EQ(retargetDependencies("x.o : t.cu /usr/include/a.h\n", "t.cu", "x.cu",
+                                 {"inc/my k.cuh", "b.cuh"}),
+            "x.o : x.cu inc/my\\ k.cuh b.cuh /usr/include/a.h\n");
+}

@@ -10,6 +10,7 @@ TEST(InstallLayout, DirectoriesSitUnderThePrefix) {
   EXPECT_EQ(Layout.binDir(), "/opt/kopt/bin");
   EXPECT_EQ(Layout.clangResourceDir(), "/opt/kopt/lib/kopt/clang");
   EXPECT_EQ(Layout.shimIncludeDir(), "/opt/kopt/lib/kopt/include-shims");
+  EXPECT_EQ(Layout.fallbackIncludeDir(), "/opt/kopt/lib/kopt/include-fallback");
   EXPECT_EQ(Layout.skillsDir(), "/opt/kopt/share/kopt/skills");
 }
 
