@@ -21,7 +21,7 @@
 
 #pragma kopt optimize launch(grid: (size_t)(ceil(((float)NX) / ((float)DIM_THREAD_BLOCK_X))), 1; \
     block: DIM_THREAD_BLOCK_X, DIM_THREAD_BLOCK_Y) buffers(A[NX * NY] in, x[NY] in, tmp[NX] inout) \
-    tol(rtol = 1e-3, atol = 1e-3)
+    tol(rtol = 1e-3, atol = 1e-3) noalias
 __global__ void atax_kernel1(DATA_TYPE *A, DATA_TYPE *x, DATA_TYPE *tmp)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -38,7 +38,7 @@ __global__ void atax_kernel1(DATA_TYPE *A, DATA_TYPE *x, DATA_TYPE *tmp)
 
 #pragma kopt optimize launch(grid: (size_t)(ceil(((float)NY) / ((float)DIM_THREAD_BLOCK_X))), 1; \
     block: DIM_THREAD_BLOCK_X, DIM_THREAD_BLOCK_Y) buffers(A[NX * NY] in, y[NY] inout, tmp[NX] in) \
-    tol(rtol = 1e-3, atol = 1e-3)
+    tol(rtol = 1e-3, atol = 1e-3) noalias
 __global__ void atax_kernel2(DATA_TYPE *A, DATA_TYPE *y, DATA_TYPE *tmp)
 {
 	int j = blockIdx.x * blockDim.x + threadIdx.x;

@@ -14,7 +14,7 @@
 #define THREADS 128
 
 #pragma kopt optimize launch(grid: (ny + THREADS - 1) / THREADS; block: THREADS) args(nx = NX, ny = NY) \
-    buffers(A[nx * ny] in, r[nx] in, s[ny] out) tol(rtol = 1e-3, atol = 1e-3)
+    buffers(A[nx * ny] in, r[nx] in, s[ny] out) tol(rtol = 1e-3, atol = 1e-3) noalias
 __global__ void bicg_kernel1(const float *A, const float *r, float *s, int nx, int ny)
 {
     int j = blockIdx.x * blockDim.x + threadIdx.x;
@@ -26,7 +26,7 @@ __global__ void bicg_kernel1(const float *A, const float *r, float *s, int nx, i
 }
 
 #pragma kopt optimize launch(grid: (nx + THREADS - 1) / THREADS; block: THREADS) args(nx = NX, ny = NY) \
-    buffers(A[nx * ny] in, p[ny] in, q[nx] out) tol(rtol = 1e-3, atol = 1e-3)
+    buffers(A[nx * ny] in, p[ny] in, q[nx] out) tol(rtol = 1e-3, atol = 1e-3) noalias
 __global__ void bicg_kernel2(const float *A, const float *p, float *q, int nx, int ny)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -14,14 +14,14 @@
 #define N 2048
 #define BS 16
 
-#pragma kopt optimize launch(grid: 1; block: 1) args(k = 0) buffers(A[N * N] inout) tol(rtol = 1e-3, atol = 1e-5)
+#pragma kopt optimize launch(grid: 1; block: 1) args(k = 0) buffers(A[N * N] inout) tol(rtol = 1e-3, atol = 1e-5) noalias
 __global__ void chol_sqrt(float A[][N], int k)
 {
     A[k][k] = sqrtf(A[k][k]);
 }
 
 #pragma kopt optimize launch(grid: (N - k - 1 + 255) / 256; block: 256) args(k = 0) buffers(A[N * N] inout) \
-    tol(rtol = 1e-3, atol = 1e-5)
+    tol(rtol = 1e-3, atol = 1e-5) noalias
 __global__ void chol_column(float A[][N], int k)
 {
     int i = k + 1 + blockIdx.x * blockDim.x + threadIdx.x;
@@ -30,7 +30,7 @@ __global__ void chol_column(float A[][N], int k)
 }
 
 #pragma kopt optimize launch(grid: (N - k - 1 + BS - 1) / BS, (N - k - 1 + BS - 1) / BS; block: BS, BS) \
-    args(k = 0) buffers(A[N * N] inout) tol(rtol = 1e-3, atol = 1e-5)
+    args(k = 0) buffers(A[N * N] inout) tol(rtol = 1e-3, atol = 1e-5) noalias
 __global__ void chol_update(float A[][N], int k)
 {
     int i = k + 1 + blockIdx.y * blockDim.y + threadIdx.y;

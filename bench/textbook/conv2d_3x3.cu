@@ -17,7 +17,7 @@
 
 #pragma kopt optimize launch(grid: (size_t)ceil(((float)NJ) / ((float)DIM_THREAD_BLOCK_X)), \
     (size_t)ceil(((float)NI) / ((float)DIM_THREAD_BLOCK_Y)); block: DIM_THREAD_BLOCK_X, DIM_THREAD_BLOCK_Y) \
-    buffers(A[NI * NJ] in, B[NI * NJ] out) tol(rtol = 1e-5, atol = 1e-6)
+    buffers(A[NI * NJ] in, B[NI * NJ] out) tol(rtol = 1e-5, atol = 1e-6) noalias
 __global__ void Convolution2D_kernel(float *A, float *B)
 {
 	int j = blockIdx.x * blockDim.x + threadIdx.x;

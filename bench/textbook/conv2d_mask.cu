@@ -16,7 +16,7 @@
 #pragma kopt optimize launch(grid: (width + TILE - 1) / TILE, (height + TILE - 1) / TILE; block: TILE, TILE) \
     args(r = MASK_RADIUS, width = WIDTH, height = HEIGHT) \
     buffers(N[width * height] in, M[(2 * r + 1) * (2 * r + 1)] in, P[width * height] out) \
-    tol(rtol = 1e-4, atol = 1e-5)
+    tol(rtol = 1e-4, atol = 1e-5) noalias
 __global__ void convolution_2D_basic_kernel(float *N, float *M, float *P, int r, int width, int height)
 {
     int col = blockIdx.x * blockDim.x + threadIdx.x;

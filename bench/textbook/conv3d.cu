@@ -17,7 +17,7 @@
 
 #pragma kopt optimize launch(grid: (NK + DIM_THREAD_BLOCK_X - 1) / DIM_THREAD_BLOCK_X, \
     (NJ + DIM_THREAD_BLOCK_Y - 1) / DIM_THREAD_BLOCK_Y; block: DIM_THREAD_BLOCK_X, DIM_THREAD_BLOCK_Y) \
-    args(i = NI / 2) buffers(A[NI * NJ * NK] in, B[NI * NJ * NK] inout) tol(rtol = 1e-5, atol = 1e-6)
+    args(i = NI / 2) buffers(A[NI * NJ * NK] in, B[NI * NJ * NK] inout) tol(rtol = 1e-5, atol = 1e-6) noalias
 __global__ void convolution3D_kernel(float *A, float *B, int i)
 {
 	int k = blockIdx.x * blockDim.x + threadIdx.x;

@@ -18,7 +18,7 @@ typedef float DATA_TYPE;
 #define THREADS 256
 
 #pragma kopt optimize launch(grid: (M + THREADS - 1) / THREADS; block: THREADS) args(float_n = N) \
-    buffers(mean[M] out, data[N * M] in) tol(rtol = 1e-3, atol = 1e-5)
+    buffers(mean[M] out, data[N * M] in) tol(rtol = 1e-3, atol = 1e-5) noalias
 __global__ void mean_kernel(DATA_TYPE *mean, DATA_TYPE *data, DATA_TYPE float_n)
 {
 	int j = blockIdx.x * blockDim.x + threadIdx.x;
@@ -31,7 +31,7 @@ __global__ void mean_kernel(DATA_TYPE *mean, DATA_TYPE *data, DATA_TYPE float_n)
 }
 
 #pragma kopt optimize launch(grid: (M + THREADS - 1) / THREADS; block: THREADS) args(float_n = N) \
-    buffers(mean[M] in, stddev[M] out, data[N * M] in) tol(rtol = 1e-3, atol = 1e-5)
+    buffers(mean[M] in, stddev[M] out, data[N * M] in) tol(rtol = 1e-3, atol = 1e-5) noalias
 __global__ void std_kernel(DATA_TYPE *mean, DATA_TYPE *stddev, DATA_TYPE *data, DATA_TYPE float_n)
 {
 	int j = blockIdx.x * blockDim.x + threadIdx.x;
@@ -47,7 +47,7 @@ __global__ void std_kernel(DATA_TYPE *mean, DATA_TYPE *stddev, DATA_TYPE *data, 
 }
 
 #pragma kopt optimize launch(grid: (M + 31) / 32, (N + 7) / 8; block: 32, 8) args(float_n = N) \
-    buffers(mean[M] in, stddev[M] in, data[N * M] inout) tol(rtol = 1e-4, atol = 1e-6)
+    buffers(mean[M] in, stddev[M] in, data[N * M] inout) tol(rtol = 1e-4, atol = 1e-6) noalias
 __global__ void reduce_kernel(DATA_TYPE *mean, DATA_TYPE *stddev, DATA_TYPE *data, DATA_TYPE float_n)
 {
 	int j = blockIdx.x * blockDim.x + threadIdx.x;
@@ -59,7 +59,7 @@ __global__ void reduce_kernel(DATA_TYPE *mean, DATA_TYPE *stddev, DATA_TYPE *dat
 }
 
 #pragma kopt optimize launch(grid: (M + THREADS - 1) / THREADS; block: THREADS) \
-    buffers(symmat[M * M] out, data[N * M] in) tol(rtol = 1e-3, atol = 1e-5)
+    buffers(symmat[M * M] out, data[N * M] in) tol(rtol = 1e-3, atol = 1e-5) noalias
 __global__ void corr_kernel(DATA_TYPE *symmat, DATA_TYPE *data)
 {
 	int j1 = blockIdx.x * blockDim.x + threadIdx.x;

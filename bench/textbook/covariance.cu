@@ -21,7 +21,7 @@
 
 #pragma kopt optimize launch(grid: (M + DIM_THREAD_BLOCK_KERNEL_1_X - 1) / DIM_THREAD_BLOCK_KERNEL_1_X; \
     block: DIM_THREAD_BLOCK_KERNEL_1_X) args(float_n = N) buffers(mean[M] out, data[N * M] in) \
-    tol(rtol = 1e-3, atol = 1e-5)
+    tol(rtol = 1e-3, atol = 1e-5) noalias
 __global__ void mean_kernel(float *mean, float *data, float float_n)
 {
 	int j = blockIdx.x * blockDim.x + threadIdx.x;
@@ -42,7 +42,7 @@ __global__ void mean_kernel(float *mean, float *data, float float_n)
 #pragma kopt optimize launch(grid: (M + DIM_THREAD_BLOCK_KERNEL_2_X - 1) / DIM_THREAD_BLOCK_KERNEL_2_X, \
     (N + DIM_THREAD_BLOCK_KERNEL_2_Y - 1) / DIM_THREAD_BLOCK_KERNEL_2_Y; \
     block: DIM_THREAD_BLOCK_KERNEL_2_X, DIM_THREAD_BLOCK_KERNEL_2_Y) \
-    buffers(mean[M] in, data[N * M] inout)
+    buffers(mean[M] in, data[N * M] inout) noalias
 __global__ void reduce_kernel(float *mean, float *data)
 {
 	int j = blockIdx.x * blockDim.x + threadIdx.x;
@@ -56,7 +56,7 @@ __global__ void reduce_kernel(float *mean, float *data)
 
 #pragma kopt optimize launch(grid: (M + DIM_THREAD_BLOCK_KERNEL_3_X - 1) / DIM_THREAD_BLOCK_KERNEL_3_X; \
     block: DIM_THREAD_BLOCK_KERNEL_3_X) args(float_n = N) buffers(symmat[M * M] out, data[N * M] in) \
-    tol(rtol = 1e-3, atol = 1e-5)
+    tol(rtol = 1e-3, atol = 1e-5) noalias
 __global__ void covar_kernel(float *symmat, float *data, float float_n)
 {
 	int j1 = blockIdx.x * blockDim.x + threadIdx.x;

@@ -15,7 +15,7 @@
 #define BLOCKS_PER_GRID 1024
 
 #pragma kopt optimize launch(grid: BLOCKS_PER_GRID; block: THREADS_PER_BLOCK) args(n = N) \
-    buffers(a[n] in, b[n] in, c[1] inout) tol(rtol = 1e-3, atol = 1.0)
+    buffers(a[n] in, b[n] in, c[1] inout) tol(rtol = 1e-3, atol = 1.0) noalias
 __global__ void dot(const float *a, const float *b, float *c, int n)
 {
     int tid = threadIdx.x + blockIdx.x * blockDim.x;

@@ -17,7 +17,7 @@
 
 #pragma kopt optimize launch(grid: (NY + DIM_THREAD_BLOCK_X - 1) / DIM_THREAD_BLOCK_X, \
     (NX + DIM_THREAD_BLOCK_Y - 1) / DIM_THREAD_BLOCK_Y; block: DIM_THREAD_BLOCK_X, DIM_THREAD_BLOCK_Y) \
-    args(t = 0) buffers(_fict_[TMAX] in, ex[NX * NY] in, ey[NX * NY] inout, hz[NX * NY] in) tol(rtol = 1e-5, atol = 1e-6)
+    args(t = 0) buffers(_fict_[TMAX] in, ex[NX * NY] in, ey[NX * NY] inout, hz[NX * NY] in) tol(rtol = 1e-5, atol = 1e-6) noalias
 __global__ void fdtd_step1_kernel(float *_fict_, float *ex, float *ey, float *hz, int t)
 {
 	int j = blockIdx.x * blockDim.x + threadIdx.x;
@@ -38,7 +38,7 @@ __global__ void fdtd_step1_kernel(float *_fict_, float *ex, float *ey, float *hz
 
 #pragma kopt optimize launch(grid: (NY + DIM_THREAD_BLOCK_X - 1) / DIM_THREAD_BLOCK_X, \
     (NX + DIM_THREAD_BLOCK_Y - 1) / DIM_THREAD_BLOCK_Y; block: DIM_THREAD_BLOCK_X, DIM_THREAD_BLOCK_Y) \
-    buffers(ex[NX * NY] inout, ey[NX * NY] in, hz[NX * NY] in) tol(rtol = 1e-5, atol = 1e-6)
+    buffers(ex[NX * NY] inout, ey[NX * NY] in, hz[NX * NY] in) tol(rtol = 1e-5, atol = 1e-6) noalias
 __global__ void fdtd_step2_kernel(float *ex, float *ey, float *hz)
 {
 	int j = blockIdx.x * blockDim.x + threadIdx.x;
@@ -52,7 +52,7 @@ __global__ void fdtd_step2_kernel(float *ex, float *ey, float *hz)
 
 #pragma kopt optimize launch(grid: (NY + DIM_THREAD_BLOCK_X - 1) / DIM_THREAD_BLOCK_X, \
     (NX + DIM_THREAD_BLOCK_Y - 1) / DIM_THREAD_BLOCK_Y; block: DIM_THREAD_BLOCK_X, DIM_THREAD_BLOCK_Y) \
-    buffers(ex[NX * NY] in, ey[NX * NY] in, hz[NX * NY] inout) tol(rtol = 1e-5, atol = 1e-6)
+    buffers(ex[NX * NY] in, ey[NX * NY] in, hz[NX * NY] inout) tol(rtol = 1e-5, atol = 1e-6) noalias
 __global__ void fdtd_step3_kernel(float *ex, float *ey, float *hz)
 {
 	int j = blockIdx.x * blockDim.x + threadIdx.x;

@@ -13,7 +13,7 @@
 #define N 1024
 
 #pragma kopt optimize launch(grid: (n + 31) / 32, (n + 7) / 8; block: 32, 8) args(k = N / 2, n = N) \
-    buffers(path[n * n] inout)
+    buffers(path[n * n] inout) noalias
 __global__ void floyd_kernel(int *path, int k, int n)
 {
 	int j = blockIdx.x * blockDim.x + threadIdx.x;

@@ -18,7 +18,7 @@
     args(M = ROWS, N = COLS, K = DEPTH, lda = DEPTH, ldb = DEPTH, ldc = COLS, \
          strideA = ROWS * DEPTH, strideB = COLS * DEPTH, strideC = ROWS * COLS, batchCount = BATCH) \
     buffers(A[batchCount * strideA] in, B[batchCount * strideB] in, C[batchCount * strideC] out) \
-    tol(rtol = 1e-3, atol = 1e-3)
+    tol(rtol = 1e-3, atol = 1e-3) noalias
 __global__ void batched_gemm_nt(int M, int N, int K, const float *A, int lda, long long strideA,
                                 const float *B, int ldb, long long strideB, float *C, int ldc,
                                 long long strideC, int batchCount)

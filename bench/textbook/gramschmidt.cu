@@ -18,7 +18,7 @@
 #define DIM_THREAD_BLOCK_Y 1
 
 #pragma kopt optimize launch(grid: 1; block: DIM_THREAD_BLOCK_X) args(k = 0) \
-    buffers(a[M * N] in, r[N * N] inout, q[M * N] inout) tol(rtol = 1e-3, atol = 1e-4)
+    buffers(a[M * N] in, r[N * N] inout, q[M * N] inout) tol(rtol = 1e-3, atol = 1e-4) noalias
 __global__ void gramschmidt_kernel1(float *a, float *r, float *q, int k)
 {
 	int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -36,7 +36,7 @@ __global__ void gramschmidt_kernel1(float *a, float *r, float *q, int k)
 }
 
 #pragma kopt optimize launch(grid: (M + DIM_THREAD_BLOCK_X - 1) / DIM_THREAD_BLOCK_X; block: DIM_THREAD_BLOCK_X) \
-    args(k = 0) buffers(a[M * N] in, r[N * N] in, q[M * N] inout) tol(rtol = 1e-3, atol = 1e-4)
+    args(k = 0) buffers(a[M * N] in, r[N * N] in, q[M * N] inout) tol(rtol = 1e-3, atol = 1e-4) noalias
 __global__ void gramschmidt_kernel2(float *a, float *r, float *q, int k)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -48,7 +48,7 @@ __global__ void gramschmidt_kernel2(float *a, float *r, float *q, int k)
 }
 
 #pragma kopt optimize launch(grid: (N + DIM_THREAD_BLOCK_X - 1) / DIM_THREAD_BLOCK_X; block: DIM_THREAD_BLOCK_X) \
-    args(k = 0) buffers(a[M * N] inout, r[N * N] inout, q[M * N] in) tol(rtol = 1e-3, atol = 1e-4)
+    args(k = 0) buffers(a[M * N] inout, r[N * N] inout, q[M * N] in) tol(rtol = 1e-3, atol = 1e-4) noalias
 __global__ void gramschmidt_kernel3(float *a, float *r, float *q, int k)
 {
 	int j = blockIdx.x * blockDim.x + threadIdx.x;

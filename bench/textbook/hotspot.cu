@@ -38,7 +38,7 @@
     block: BLOCK_SIZE, BLOCK_SIZE) \
     args(grid_rows = ROWS, grid_cols = COLS, Cap = CAP, Rx = RX, Ry = RY, Rz = RZ, step = STEP, amb_temp = AMB_TEMP) \
     buffers(power[grid_rows * grid_cols] in, temp_src[grid_rows * grid_cols] in, temp_dst[grid_rows * grid_cols] out) \
-    tol(rtol = 1e-5, atol = 1e-4)
+    tol(rtol = 1e-5, atol = 1e-4) noalias
 __global__ void calculate_temp(const float *power, const float *temp_src, float *temp_dst, int grid_rows,
                                int grid_cols, float Cap, float Rx, float Ry, float Rz, float step, float amb_temp)
 {

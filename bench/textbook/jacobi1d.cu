@@ -14,7 +14,7 @@
 #define DIM_THREAD_BLOCK_X 256
 
 #pragma kopt optimize launch(grid: (N + DIM_THREAD_BLOCK_X - 1) / DIM_THREAD_BLOCK_X; block: DIM_THREAD_BLOCK_X) \
-    buffers(A[N] in, B[N] inout) tol(rtol = 1e-5, atol = 1e-6)
+    buffers(A[N] in, B[N] inout) tol(rtol = 1e-5, atol = 1e-6) noalias
 __global__ void runJacobi1D_kernel1(float *A, float *B)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -26,7 +26,7 @@ __global__ void runJacobi1D_kernel1(float *A, float *B)
 }
 
 #pragma kopt optimize launch(grid: (N + DIM_THREAD_BLOCK_X - 1) / DIM_THREAD_BLOCK_X; block: DIM_THREAD_BLOCK_X) \
-    buffers(A[N] inout, B[N] in)
+    buffers(A[N] inout, B[N] in) noalias
 __global__ void runJacobi1D_kernel2(float *A, float *B)
 {
 	int j = blockIdx.x * blockDim.x + threadIdx.x;

@@ -12,7 +12,7 @@
 #define ITERATIONS 200
 
 #pragma kopt optimize launch(grid: (n + 31) / 32, (n + 7) / 8; block: 32, 8) args(n = SIZE) \
-    buffers(in[n * n] in, out[n * n] out) tol(rtol = 1e-5, atol = 1e-6)
+    buffers(in[n * n] in, out[n * n] out) tol(rtol = 1e-5, atol = 1e-6) noalias
 __global__ void jacobi2d_step(const float *in, float *out, int n)
 {
     int i = blockIdx.y * blockDim.y + threadIdx.y;

@@ -14,7 +14,7 @@
 #define SWEEPS 40
 
 #pragma kopt optimize launch(grid: (n + 63) / 64; block: 64) args(n = N) \
-    buffers(A[n * n] in, b[n] in, x_old[n] in, x_new[n] out) tol(rtol = 1e-3, atol = 1e-7)
+    buffers(A[n * n] in, b[n] in, x_old[n] in, x_new[n] out) tol(rtol = 1e-3, atol = 1e-7) noalias
 __global__ void jacobi_sweep(const float *A, const float *b, const float *x_old, float *x_new, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

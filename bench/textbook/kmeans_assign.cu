@@ -20,7 +20,7 @@
 
 #pragma kopt optimize launch(grid: (npoints + THREADS - 1) / THREADS; block: THREADS) \
     args(npoints = NPOINTS, nclusters = NCLUSTERS, nfeatures = NFEATURES) \
-    buffers(feature[npoints * nfeatures] in, clusters[nclusters * nfeatures] in, membership[npoints] out)
+    buffers(feature[npoints * nfeatures] in, clusters[nclusters * nfeatures] in, membership[npoints] out) noalias
 __global__ void kmeansPoint(const float *feature, int nfeatures, int npoints, int nclusters, int *membership,
                             const float *clusters)
 {

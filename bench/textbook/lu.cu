@@ -14,7 +14,7 @@
 #define N 2048
 
 #pragma kopt optimize launch(grid: (n - k - 1 + 255) / 256; block: 256) args(k = 0, n = N) \
-    buffers(A[n * n] inout) tol(rtol = 1e-3, atol = 1e-5)
+    buffers(A[n * n] inout) tol(rtol = 1e-3, atol = 1e-5) noalias
 __global__ void lu_kernel1(float *A, int k, int n)
 {
 	int j = blockIdx.x * blockDim.x + threadIdx.x + k + 1;
@@ -26,7 +26,7 @@ __global__ void lu_kernel1(float *A, int k, int n)
 }
 
 #pragma kopt optimize launch(grid: (n - k - 1 + 31) / 32, (n - k - 1 + 7) / 8; block: 32, 8) \
-    args(k = 0, n = N) buffers(A[n * n] inout) tol(rtol = 1e-3, atol = 1e-5)
+    args(k = 0, n = N) buffers(A[n * n] inout) tol(rtol = 1e-3, atol = 1e-5) noalias
 __global__ void lu_kernel2(float *A, int k, int n)
 {
 	int j = blockIdx.x * blockDim.x + threadIdx.x + k + 1;

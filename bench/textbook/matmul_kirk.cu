@@ -13,7 +13,7 @@
 
 #pragma kopt optimize launch(grid: (Width - 1) / TILE_WIDTH + 1, (Width - 1) / TILE_WIDTH + 1; \
     block: TILE_WIDTH, TILE_WIDTH) args(Width = WIDTH) \
-    buffers(M[Width * Width] in, N[Width * Width] in, P[Width * Width] out) tol(rtol = 1e-3, atol = 1e-3)
+    buffers(M[Width * Width] in, N[Width * Width] in, P[Width * Width] out) tol(rtol = 1e-3, atol = 1e-3) noalias
 __global__ void MatrixMulKernel(float *M, float *N, float *P, int Width) {
   // Calculate the row index of the P element and M
   int Row = blockIdx.y * blockDim.y + threadIdx.y;

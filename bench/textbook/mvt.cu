@@ -13,7 +13,7 @@
 #define DIM_THREAD_BLOCK_X 256
 
 #pragma kopt optimize launch(grid: (N + DIM_THREAD_BLOCK_X - 1) / DIM_THREAD_BLOCK_X; block: DIM_THREAD_BLOCK_X) \
-    buffers(a[N * N] in, x1[N] inout, y_1[N] in) tol(rtol = 1e-3, atol = 1e-3)
+    buffers(a[N * N] in, x1[N] inout, y_1[N] in) tol(rtol = 1e-3, atol = 1e-3) noalias
 __global__ void mvt_kernel1(float *a, float *x1, float *y_1)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -29,7 +29,7 @@ __global__ void mvt_kernel1(float *a, float *x1, float *y_1)
 }
 
 #pragma kopt optimize launch(grid: (N + DIM_THREAD_BLOCK_X - 1) / DIM_THREAD_BLOCK_X; block: DIM_THREAD_BLOCK_X) \
-    buffers(a[N * N] in, x2[N] inout, y_2[N] in) tol(rtol = 1e-3, atol = 1e-3)
+    buffers(a[N * N] in, x2[N] inout, y_2[N] in) tol(rtol = 1e-3, atol = 1e-3) noalias
 __global__ void mvt_kernel2(float *a, float *x2, float *y_2)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;

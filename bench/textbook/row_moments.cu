@@ -16,7 +16,7 @@
 
 #pragma kopt optimize launch(grid: (nrows + 127) / 128; block: 128) args(nrows = NROWS, ncols = NCOLS) \
     buffers(data[nrows * ncols] in, ave[nrows] out, adev[nrows] out, sdev[nrows] out, var[nrows] out, \
-            skew[nrows] out, curt[nrows] out) tol(rtol = 1e-3, atol = 1e-4)
+            skew[nrows] out, curt[nrows] out) tol(rtol = 1e-3, atol = 1e-4) noalias
 __global__ void row_moments(const float *data, int nrows, int ncols, float *ave, float *adev, float *sdev,
                             float *var, float *skew, float *curt)
 {

@@ -17,7 +17,7 @@
 
 #pragma kopt optimize launch(grid: (nx - 2 + 31) / 32, (ny - 2 + 7) / 8; block: 32, 8) \
     args(c0 = 0.25f, c1 = 0.125f, nx = NX, ny = NY, nz = NZ) \
-    buffers(A0[nx * ny * nz] in, Anext[nx * ny * nz] inout) tol(rtol = 1e-5, atol = 1e-6)
+    buffers(A0[nx * ny * nz] in, Anext[nx * ny * nz] inout) tol(rtol = 1e-5, atol = 1e-6) noalias
 __global__ void naive_kernel(float c0, float c1, float *A0, float *Anext, int nx, int ny, int nz)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x + 1;

@@ -21,7 +21,7 @@
 // E := A * B
 #pragma kopt optimize launch(grid: (nj + BX - 1) / BX, (ni + BY - 1) / BY; block: BX, BY) \
     args(ni = NI, nj = NJ, nk = NK) buffers(A[ni * nk] in, B[nk * nj] in, E[ni * nj] out) \
-    tol(rtol = 1e-3, atol = 1e-3)
+    tol(rtol = 1e-3, atol = 1e-3) noalias
 __global__ void mm3_kernel1(int ni, int nj, int nk, const float *A, const float *B, float *E)
 {
 	int j = blockIdx.x * blockDim.x + threadIdx.x;
@@ -38,7 +38,7 @@ __global__ void mm3_kernel1(int ni, int nj, int nk, const float *A, const float 
 // F := C * D
 #pragma kopt optimize launch(grid: (nl + BX - 1) / BX, (nj + BY - 1) / BY; block: BX, BY) \
     args(nj = NJ, nl = NL, nm = NM) buffers(C[nj * nm] in, D[nm * nl] in, F[nj * nl] out) \
-    tol(rtol = 1e-3, atol = 1e-3)
+    tol(rtol = 1e-3, atol = 1e-3) noalias
 __global__ void mm3_kernel2(int nj, int nl, int nm, const float *C, const float *D, float *F)
 {
 	int j = blockIdx.x * blockDim.x + threadIdx.x;
@@ -55,7 +55,7 @@ __global__ void mm3_kernel2(int nj, int nl, int nm, const float *C, const float 
 // G := E * F
 #pragma kopt optimize launch(grid: (nl + BX - 1) / BX, (ni + BY - 1) / BY; block: BX, BY) \
     args(ni = NI, nj = NJ, nl = NL) buffers(E[ni * nj] in, F[nj * nl] in, G[ni * nl] out) \
-    tol(rtol = 1e-3, atol = 1e-3)
+    tol(rtol = 1e-3, atol = 1e-3) noalias
 __global__ void mm3_kernel3(int ni, int nj, int nl, const float *E, const float *F, float *G)
 {
 	int j = blockIdx.x * blockDim.x + threadIdx.x;

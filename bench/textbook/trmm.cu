@@ -13,7 +13,7 @@
 #define N 2048
 
 #pragma kopt optimize launch(grid: (N + 15) / 16, (M + 15) / 16; block: 16, 16) args(alpha = 0.5f) \
-    buffers(A[M * M] in, B[M * N] in, B_out[M * N] out) tol(rtol = 1e-3, atol = 1e-3)
+    buffers(A[M * M] in, B[M * N] in, B_out[M * N] out) tol(rtol = 1e-3, atol = 1e-3) noalias
 __global__ void trmm_kernel(float alpha, const float *A, const float *B, float *B_out)
 {
     int i = blockIdx.y * blockDim.y + threadIdx.y;

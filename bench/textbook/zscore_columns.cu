@@ -14,7 +14,7 @@
 #define COLS 2048
 
 #pragma kopt optimize launch(grid: (cols + 255) / 256; block: 256) args(rows = ROWS, cols = COLS) \
-    buffers(x[rows * cols] in, mean[cols] out, sd[cols] out) tol(rtol = 1e-3, atol = 1e-5)
+    buffers(x[rows * cols] in, mean[cols] out, sd[cols] out) tol(rtol = 1e-3, atol = 1e-5) noalias
 __global__ void column_stats(const float *x, float *mean, float *sd, int rows, int cols)
 {
     int c = blockIdx.x * blockDim.x + threadIdx.x;
@@ -34,7 +34,7 @@ __global__ void column_stats(const float *x, float *mean, float *sd, int rows, i
 }
 
 #pragma kopt optimize launch(grid: (rows + 15) / 16, (cols + 15) / 16; block: 16, 16) args(rows = ROWS, cols = COLS) \
-    buffers(x[rows * cols] in, mean[cols] in, sd[cols] in, z[rows * cols] out) tol(rtol = 1e-4, atol = 1e-5)
+    buffers(x[rows * cols] in, mean[cols] in, sd[cols] in, z[rows * cols] out) tol(rtol = 1e-4, atol = 1e-5) noalias
 __global__ void standardize(const float *x, const float *mean, const float *sd, float *z, int rows, int cols)
 {
     int r = blockIdx.x * blockDim.x + threadIdx.x;
