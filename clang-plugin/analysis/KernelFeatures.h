@@ -83,7 +83,7 @@ struct CallFeature {
 // to a function or stored in a variable. An atomic's address is a write.
 struct PointerEscape {
   std::string Param;
-  std::string How; // "passed to 'helper'", "assigned to 'p'".
+  std::string How;     // "passed to 'helper'", "assigned to 'p'".
   bool Writes = false; // Certainly written (atomicAdd(p + i, v)).
   unsigned Line = 0, Column = 0;
 };
@@ -104,7 +104,6 @@ struct KernelFeatures {
   std::vector<CallFeature> OtherCalls;
   std::vector<PointerEscape> Escapes;
 };
-
 
 // The features of Kernel's body (empty for a declaration).
 KernelFeatures analyzeKernelFeatures(const clang::FunctionDecl &Kernel, clang::ASTContext &Ctx);

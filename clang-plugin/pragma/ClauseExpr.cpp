@@ -49,7 +49,9 @@ llvm::StringRef baseFunction(llvm::StringRef Name) {
   return Name;
 }
 
-bool isRounding(llvm::StringRef F) { return F == "ceil" || F == "floor" || F == "ceilf" || F == "floorf"; }
+bool isRounding(llvm::StringRef F) {
+  return F == "ceil" || F == "floor" || F == "ceilf" || F == "floorf";
+}
 
 llvm::Expected<int64_t> integerOp(ExprKind K, int64_t L, int64_t R) {
   constexpr int64_t Min = std::numeric_limits<int64_t>::min();
@@ -156,9 +158,9 @@ std::pair<int64_t, int64_t> integerRange(const ClauseType &T) {
     return {0, 1};
   unsigned Bits = T.Bytes * 8;
   if (T.Signed)
-    return Bits >= 64 ? std::pair{std::numeric_limits<int64_t>::min(),
-                                  std::numeric_limits<int64_t>::max()}
-                      : std::pair{-(int64_t(1) << (Bits - 1)), (int64_t(1) << (Bits - 1)) - 1};
+    return Bits >= 64
+               ? std::pair{std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()}
+               : std::pair{-(int64_t(1) << (Bits - 1)), (int64_t(1) << (Bits - 1)) - 1};
   return {0, Bits >= 64 ? std::numeric_limits<int64_t>::max() : (int64_t(1) << Bits) - 1};
 }
 
@@ -190,8 +192,7 @@ llvm::Expected<Value> callFunction(llvm::StringRef Name, const Value &A,
   llvm::StringRef F = baseFunction(Name);
   if (isRounding(F)) {
     // ceilf/floorf and ceil(float) give float; ceil of an int or double, double.
-    NumKind Kind =
-        F.ends_with("f") || A.Kind == NumKind::Float ? NumKind::Float : NumKind::Double;
+    NumKind Kind = F.ends_with("f") || A.Kind == NumKind::Float ? NumKind::Float : NumKind::Double;
     double X = Kind == NumKind::Float ? static_cast<float>(A.asDouble()) : A.asDouble();
     return Value::floating(Kind, F.starts_with("ceil") ? std::ceil(X) : std::floor(X));
   }
@@ -455,8 +456,8 @@ constexpr TypeEntry Types[] = {
     {"longlong2", NumKind::Integer, 16, true, false},
 };
 
-constexpr llvm::StringLiteral Functions[] = {"ceil",  "floor", "ceilf", "floorf", "min",
-                                             "max",   "fmin",  "fmax",  "fminf",  "fmaxf"};
+constexpr llvm::StringLiteral Functions[] = {"ceil", "floor", "ceilf", "floorf", "min",
+                                             "max",  "fmin",  "fmax",  "fminf",  "fmaxf"};
 } // namespace
 
 std::optional<ClauseType> clauseTypeNamed(llvm::StringRef Words) {
@@ -481,7 +482,9 @@ bool isClauseFunction(llvm::StringRef Name) {
   return llvm::is_contained(Functions, baseFunction(Name));
 }
 
-unsigned clauseFunctionArity(llvm::StringRef Name) { return isRounding(baseFunction(Name)) ? 1 : 2; }
+unsigned clauseFunctionArity(llvm::StringRef Name) {
+  return isRounding(baseFunction(Name)) ? 1 : 2;
+}
 
 NumKind staticKind(const ExprNode &N, llvm::function_ref<NumKind(const ExprNode &)> NameKind,
                    const ExprNode **FloatingCause) {

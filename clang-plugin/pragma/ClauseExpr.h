@@ -81,11 +81,11 @@ unsigned clauseFunctionArity(llvm::StringRef Name);
 
 struct ExprNode {
   ExprKind Kind = ExprKind::Integer;
-  int64_t IntValue = 0;                     // Integer, Sizeof.
-  double FloatValue = 0;                    // Float.
-  bool SinglePrecision = false;             // Float: a literal with an f suffix.
-  std::string Spelling;                     // Name: the name; literals: as written; Call: the function.
-  std::optional<ClauseType> Type;           // Cast, Sizeof.
+  int64_t IntValue = 0;           // Integer, Sizeof.
+  double FloatValue = 0;          // Float.
+  bool SinglePrecision = false;   // Float: a literal with an f suffix.
+  std::string Spelling;           // Name: the name; literals: as written; Call: the function.
+  std::optional<ClauseType> Type; // Cast, Sizeof.
   std::shared_ptr<const ExprNode> LHS, RHS; // Negate and Cast use LHS only.
   unsigned Token = 0; // The literal, name, operator, function or '(' of a cast among the tokens.
   unsigned Depth = 1; // Height of the tree under this node.

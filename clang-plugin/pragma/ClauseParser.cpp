@@ -30,12 +30,10 @@ struct ExprContext {
 // C operators and punctuation that clause expressions do not take: after an
 // expression, and where one begins.
 constexpr llvm::StringLiteral UnsupportedAfter[] = {
-    "?",  "&",  "&&", "||", "^",  "|",  "<",  ">",   "<=",  ">=", "==", "!=", ".",  "->",
-    "[",  "(",  "++", "--", "=",  "+=", "-=", "*=",  "/=",  "%=", "&=", "|=", "^=", "<<=",
-    ">>=", "::", "!", "~",  "->*", ".*", "<=>"};
+    "?",  "&",  "&&", "||",  "^",   "|",  "<", ">",  "<=",  ">=", "==", "!=",
+    ".",  "->", "[",  "(",   "++",  "--", "=", "+=", "-=",  "*=", "/=", "%=",
+    "&=", "|=", "^=", "<<=", ">>=", "::", "!", "~",  "->*", ".*", "<=>"};
 constexpr llvm::StringLiteral UnsupportedBefore[] = {"~", "!", "&", "*", "++", "--", "::"};
-
-
 
 class ClauseParser {
 public:
@@ -212,8 +210,7 @@ private:
     } else if (Name == "buffers") {
       Into.BuffersToken = unsigned(NameTok);
       OK = parseBuffers(Into.Buffers.emplace());
-    }
-    else if (Name == "tol")
+    } else if (Name == "tol")
       OK = parseTol(Into.Tol.emplace());
     else if (Name == "budget")
       OK = parseBudget(Into.Budget.emplace());
@@ -555,8 +552,7 @@ private:
     if (Ctx.IntegerOnly) {
       const ExprNode *Cause = nullptr;
       // Names are checked against the kernel's parameters later (KernelBinding.h).
-      NumKind Kind =
-          staticKind(*Root, [](const ExprNode &) { return NumKind::Integer; }, &Cause);
+      NumKind Kind = staticKind(*Root, [](const ExprNode &) { return NumKind::Integer; }, &Cause);
       if (Kind != NumKind::Integer && Cause) {
         if (Cause->Kind == ExprKind::Float)
           diag(Diag::ExpectedInteger, Cause->Token, {Ctx.What, Cause->Spelling});
@@ -809,8 +805,8 @@ private:
         return parseCall(Token, std::move(Name), Depth);
       }
       if (!Qualifier.empty() || peek().isPunct("::")) {
-        unsupported(Token, "a qualified name ('" + Name + (Qualifier.empty() ? "::...'" : "'") +
-                               ")");
+        unsupported(Token,
+                    "a qualified name ('" + Name + (Qualifier.empty() ? "::...'" : "'") + ")");
         return nullptr;
       }
       std::shared_ptr<ExprNode> N = makeNode(ExprKind::Name, Token);

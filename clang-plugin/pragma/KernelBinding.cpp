@@ -108,8 +108,8 @@ private:
     if (!OK || Use != NameUse::Integer)
       return OK;
     const ExprNode *Cause = nullptr;
-    NumKind Kind = staticKind(
-        *E.Root, [&](const ExprNode &N) { return kindOf(find(N.Spelling)); }, &Cause);
+    NumKind Kind =
+        staticKind(*E.Root, [&](const ExprNode &N) { return kindOf(find(N.Spelling)); }, &Cause);
     if (Kind == NumKind::Integer || !Cause)
       return true;
     reportFloating(*Cause, What);
@@ -150,8 +150,8 @@ private:
         continue;
       // An integer parameter: a floating value is the user's mistake in the value.
       const ExprNode *Cause = nullptr;
-      NumKind Kind = staticKind(
-          *E->Root, [&](const ExprNode &N) { return kindOf(find(N.Spelling)); }, &Cause);
+      NumKind Kind =
+          staticKind(*E->Root, [&](const ExprNode &N) { return kindOf(find(N.Spelling)); }, &Cause);
       if (Kind == NumKind::Integer || !Cause)
         continue;
       if (Cause->Kind == ExprKind::Name)
@@ -212,8 +212,8 @@ private:
     if (!P)
       return;
     // Without a direction, constness decides: const elements are inputs only.
-    BufferAccess Access = B.Access.value_or(P->PointeeIsConst ? BufferAccess::In
-                                                              : BufferAccess::InOut);
+    BufferAccess Access =
+        B.Access.value_or(P->PointeeIsConst ? BufferAccess::In : BufferAccess::InOut);
     if (B.Range) {
       if (Access == BufferAccess::Out)
         diag(PragmaDiagKind::RangeOfOutput, B.Range->Token, {B.Name});

@@ -180,7 +180,10 @@ attachPragmas(clang::ASTContext &Ctx, const std::vector<PragmaOccurrence> &Occur
     std::vector<PragmaDiagnostic> Problems =
         checkAgainstKernel(*O.Clauses, Name, Params, TemplateParams);
     if (!hasErrors(Problems)) {
-      WorkloadSubject Subject{Name, Params, TemplateParams, std::nullopt,
+      WorkloadSubject Subject{Name,
+                              Params,
+                              TemplateParams,
+                              std::nullopt,
                               bodyUseOf(analyzeKernelFeatures(*Kernel, Ctx)),
                               installedSkillIds()};
       if (!TemplateParams.empty())

@@ -78,9 +78,9 @@ struct LaunchClause {
 
 struct ArgValue {
   std::string Name;
-  ClauseExpr Value;                    // The first value.
-  std::vector<ClauseExpr> MoreValues;  // args(k = 1 | N / 4): the values after the first.
-  unsigned NameToken = 0;              // Among the pragma's tokens, for diagnostics.
+  ClauseExpr Value;                   // The first value.
+  std::vector<ClauseExpr> MoreValues; // args(k = 1 | N / 4): the values after the first.
+  unsigned NameToken = 0;             // Among the pragma's tokens, for diagnostics.
 };
 
 struct ToleranceClause {

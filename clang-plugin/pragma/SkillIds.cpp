@@ -33,7 +33,8 @@ std::optional<std::vector<std::string>> skillIdsIn(const std::string &Dir) {
   for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC)) {
     if (llvm::sys::path::extension(It->path()) != ".yaml")
       continue;
-    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> File = llvm::MemoryBuffer::getFile(It->path());
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> File =
+        llvm::MemoryBuffer::getFile(It->path());
     if (!File)
       continue;
     if (std::optional<std::string> Id = idLine((*File)->getBuffer()))

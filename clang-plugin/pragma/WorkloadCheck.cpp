@@ -52,10 +52,9 @@ public:
       checkDirections();
       resolveLaunches();
     }
-    std::stable_sort(Out.Diagnostics.begin(), Out.Diagnostics.end(),
-                     [](const PragmaDiagnostic &L, const PragmaDiagnostic &R) {
-                       return L.Token < R.Token;
-                     });
+    std::stable_sort(
+        Out.Diagnostics.begin(), Out.Diagnostics.end(),
+        [](const PragmaDiagnostic &L, const PragmaDiagnostic &R) { return L.Token < R.Token; });
     if (hasErrors(Out.Diagnostics))
       Out.Launches.clear();
     return std::move(Out);
@@ -296,7 +295,8 @@ private:
       return namesUnknownTemplateParam(B.Size);
     if (*Count < 0) {
       diag(Diag::ValueOutsideLimits, firstToken(*B.Size.Root),
-           {What, B.Size.Text, std::to_string(*Count), forLabel(L.Label), "it must not be negative"});
+           {What, B.Size.Text, std::to_string(*Count), forLabel(L.Label),
+            "it must not be negative"});
       return false;
     }
     L.BufferCounts[B.Name] = uint64_t(*Count);

@@ -48,7 +48,7 @@ struct WorkloadSubject {
   // unset for a template whose instantiation is not known (expressions that
   // use template parameters are then not evaluated).
   std::optional<NumberBindings> TemplateValues;
-  std::optional<KernelBodyUse> Body;           // Unset: those checks are skipped.
+  std::optional<KernelBodyUse> Body;              // Unset: those checks are skipped.
   std::optional<std::vector<std::string>> Skills; // Known skill ids; unset: not checked.
 };
 
