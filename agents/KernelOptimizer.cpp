@@ -5,9 +5,13 @@
 #include "clang-plugin/units/LaunchMappingEval.h"
 
 #include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/FormatVariadic.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <map>
+#include <numeric>
 #include <set>
 
 namespace kopt::agents {
@@ -17,23 +21,9 @@ using evaluator::Verdict;
 namespace {
 using Clock = std::chrono::steady_clock;
 
-// The planner's default order when no experience says otherwise: the row
-// mapping first (a thread-per-row kernel loses orders of magnitude, and the
-// transform fits nothing else), then data movement (where naive kernels lose
-// the most), then parallelism and launch shape, then instruction-level tweaks.
-constexpr const char *DefaultOrder[] = {
-    "row-cooperative", "register-blocking",  "smem-tiling",       "thread-mapping-swap",
-    "vectorize",       "scalar-replacement", "thread-coarsening", "block-size",
-    "unroll",          "restrict-readonly",  "launch-bounds",     "fast-math"};
-
 std::string stepText(const transform::Step &S) {
-  std::string Text = S.T->id().str();
-  char Sep = ':';
-  for (const auto &[Name, Value] : S.Params) {
-    Text += Sep + Name + "=" + std::to_string(Value);
-    Sep = ',';
-  }
-  return Text;
+  std::string Params = paramsText(S.Params);
+  return S.T->id().str() + (Params.empty() ? "" : ":" + Params);
 }
 
 frontend::LaunchDims dimsOf(const evaluator::LaunchGeometry &G) {
@@ -64,32 +54,34 @@ frontend::IntBindings integerScalars(const evaluator::Workload &W) {
   return Ints;
 }
 
+// A variant the search may extend: the original, or one verified faster (or
+// one that unblocks a transform which did not fit its parent).
 struct Node {
   std::vector<transform::Step> Chain;
-  std::string UnitText;
-  std::optional<frontend::LaunchMapping> Launch;
+  transform::ChainResult Made; // Its unit, launch mapping and pragma.
   double Speedup = 1;
+  // The front end's view of Made.UnitText, parsed once: each step on this
+  // node starts from it.
+  std::shared_ptr<const frontend::KernelSummary> View;
+  memory::Facts Facts;           // The planner's view of UnitText (its static facts).
+  std::set<std::string> Blocked; // Transforms with no point that fits this variant.
 };
 
-// The transforms in the order the planner tries them.
-std::vector<const transform::Transform *>
-plannedTransforms(const OptimizeRequest &R, const std::vector<std::string> &Ranked) {
-  std::vector<const transform::Transform *> Order;
-  auto Add = [&](llvm::StringRef Id) {
-    const transform::Transform *T = transform::findTransform(Id);
-    if (!T || llvm::is_contained(R.Disabled, Id.str()) || llvm::is_contained(Order, T))
-      return;
-    Order.push_back(T);
-  };
-  for (const std::string &Id : R.Forced)
-    Add(Id);
-  for (const std::string &Id : Ranked)
-    Add(Id);
-  for (const char *Id : DefaultOrder)
-    Add(Id);
-  for (const auto &T : transform::allTransforms())
-    Add(T->id());
-  return Order;
+// One step the planner may take: a transform at one point on one node.
+struct Candidate {
+  size_t NodeIndex;
+  const transform::Transform *T;
+  transform::ParamSet Point;
+  size_t PointIndex; // In the transform's own order.
+};
+
+// How much a node's lag behind the best variant (in log speedup) counts
+// against the steps on it: less than one for one, since a slower variant may
+// still lead to a faster chain (an idiom its sibling hides).
+constexpr double LagWeight = 0.5;
+
+bool isWin(const evaluator::VariantOutcome &O, double ParentSpeedup) {
+  return O.Result == Verdict::Faster && O.Speedup >= memory::MinWinGain * ParentSpeedup;
 }
 } // namespace
 
@@ -130,144 +122,289 @@ variantFromUnit(const frontend::KernelSummary &Original, llvm::StringRef UnitTex
   return V;
 }
 
-llvm::Expected<OptimizeResult> optimizeKernel(const OptimizeRequest &R,
-                                              evaluator::VariantEvaluator &Eval,
-                                              const ProgressFn &Progress) {
-  const frontend::KernelSummary &K = *R.Kernel;
-  auto Start = Clock::now();
-  auto Elapsed = [&] { return std::chrono::duration<double>(Clock::now() - Start).count(); };
-  auto Source = [&](const std::string &Code) {
+namespace {
+// The search's state: nodes, their candidate steps, short-term memory.
+class Search {
+public:
+  Search(const OptimizeRequest &Request, evaluator::VariantEvaluator &Evaluator,
+         const ProgressFn &Report)
+      : R(Request), K(*Request.Kernel), Eval(Evaluator), Progress(Report) {}
+
+  llvm::Expected<OptimizeResult> run();
+
+private:
+  double elapsed() const { return std::chrono::duration<double>(Clock::now() - Start).count(); }
+  bool outOfBudget() const {
+    return Evaluations >= R.Budget.Evaluations || elapsed() >= R.Budget.Seconds;
+  }
+  evaluator::KernelSource source(const std::string &Code) const {
     return evaluator::KernelSource{Code, K.Name, K.MangledName, R.CompileOptions};
-  };
+  }
+  // Adds a node and its candidate steps (the transforms' points on its code,
+  // in the planner's order, PointsPerStep of each).
+  void addNode(Node N);
+  std::optional<size_t> pickCandidate();
+  // Applies, reviews and evaluates one candidate; false where it did not fit.
+  llvm::Expected<bool> tryCandidate(const Candidate &C);
+  // Screen, then confirm a promising variant that would beat the best.
+  llvm::Expected<evaluator::VariantOutcome> measure(const std::string &Unit,
+                                                    const evaluator::LaunchGeometry &Launch);
 
+  const OptimizeRequest &R;
+  const frontend::KernelSummary &K;
+  evaluator::VariantEvaluator &Eval;
+  const ProgressFn &Progress;
+  Clock::time_point Start = Clock::now();
+  std::optional<StepPlanner> Planner;
+  frontend::LaunchDims OriginalDims;
+  frontend::IntBindings Scalars;
+
+  std::vector<Node> Nodes;
+  std::vector<Candidate> Pending;
+  std::set<std::string> Seen;            // Variants by content hash.
+  std::set<std::string> DeadSteps;       // Steps whose variant failed (wrong, crashed, ...).
+  std::map<std::string, unsigned> Unfit; // Per node and transform: points that did not apply.
+  std::map<std::string, unsigned> Points;
   OptimizeResult Result;
-  auto Base = Eval.setOriginal(Source(K.Unit.Text), R.Work);
-  if (!Base)
-    return Base.takeError();
-  Result.Original = *Base;
-
-  const frontend::LaunchDims OriginalDims = dimsOf(R.Work.Launch);
-  const frontend::IntBindings Scalars = integerScalars(R.Work);
-  std::vector<const transform::Transform *> Planned =
-      plannedTransforms(R, R.Rank ? R.Rank(*Base) : R.Ranked);
-  std::set<std::string> Seen = {variantHash(K.Unit.Text, std::nullopt)};
-  std::set<std::string> FailedSteps; // Short-term memory of dead ends.
-  std::vector<Node> Frontier = {Node{{}, K.Unit.Text, std::nullopt, 1.0}};
   double BestSpeedup = 1;
   std::optional<Node> Best;
   unsigned Evaluations = 0;
-  auto OutOfBudget = [&] {
-    return Evaluations >= R.Budget.Evaluations || Elapsed() >= R.Budget.Seconds;
-  };
+};
 
-  while (!Frontier.empty() && !OutOfBudget()) {
-    // Best first: expand the fastest verified variant found so far.
-    auto It = std::max_element(Frontier.begin(), Frontier.end(),
-                               [](const Node &A, const Node &B) { return A.Speedup < B.Speedup; });
-    Node Current = std::move(*It);
-    Frontier.erase(It);
-    if (Current.Chain.size() >= R.Budget.MaxDepth)
+void Search::addNode(Node N) {
+  auto View = transform::summarizeUnit(N.Made.UnitText, K.Name, R.ClangArgs, N.Made.Pragma);
+  if (!View) {
+    llvm::consumeError(View.takeError());
+    return;
+  }
+  N.View = std::make_shared<const frontend::KernelSummary>(std::move(*View));
+  N.Facts = Planner->factsOf(N.View->Features);
+  size_t Index = Nodes.size();
+  bool Extend = N.Chain.size() < R.Budget.MaxDepth;
+  std::vector<std::pair<const transform::Transform *, std::vector<transform::ParamSet>>> Spaces;
+  for (const auto &T : transform::allTransforms()) {
+    if (llvm::is_contained(R.Disabled, T->id().str()))
       continue;
-    std::optional<frontend::PragmaClauses> Pragma = K.Pragma;
-    if (Pragma && Current.Launch)
-      Pragma = transform::pragmaAfterLaunch(*Pragma, *Current.Launch);
-    auto View = transform::summarizeUnit(Current.UnitText, K.Name, R.ClangArgs, Pragma);
-    if (!View) {
-      llvm::consumeError(View.takeError());
+    std::vector<transform::ParamSet> Space = T->parameterSpace(*N.View);
+    if (Space.empty())
+      N.Blocked.insert(T->id().str());
+    else if (Extend)
+      Spaces.push_back({T.get(), std::move(Space)});
+  }
+  // A transform that another one can make applicable: does it fit as the
+  // code stands? (Its first point, applied now: a parse, no evaluation.)
+  // Where it does not, the planner values the steps that enable it higher.
+  for (auto &[T, Space] : Spaces) {
+    if (!Planner->isEnabledByAnother(T->id()))
       continue;
-    }
-    for (const transform::Transform *T : Planned) {
-      std::vector<transform::ParamSet> Points = T->parameterSpace(*View);
-      if (Points.size() > R.Budget.PointsPerStep)
-        Points.resize(R.Budget.PointsPerStep);
-      for (const transform::ParamSet &P : Points) {
-        if (OutOfBudget())
-          break;
-        transform::Step S{T, P};
-        std::string Key = stepText(S);
-        if (FailedSteps.count(Key))
-          continue;
-        std::vector<transform::Step> Chain = Current.Chain;
-        Chain.push_back(S);
-        auto Made = transform::applyChain(K, R.ClangArgs, Chain);
-        if (!Made) { // The transform does not fit this code: not an attempt.
-          llvm::consumeError(Made.takeError());
-          FailedSteps.insert(Key);
-          continue;
-        }
-        std::string Hash = variantHash(Made->UnitText, Made->Launch);
-        if (!Seen.insert(Hash).second)
-          continue;
-        Attempt A;
-        for (const transform::Step &Done : Chain)
-          A.Steps.push_back(stepText(Done));
-        A.Hash = Hash;
-        evaluator::LaunchGeometry Launch = R.Work.Launch;
-        std::string Rejected = reviewVariantSource(K.Unit.Text, Made->UnitText);
-        if (Rejected.empty() && Made->Launch) {
-          auto Dims = frontend::evaluateLaunchMapping(*Made->Launch, OriginalDims, Scalars);
-          if (Dims)
-            Launch = geometryOf(*Dims);
-          else
-            Rejected = "its launch mapping does not evaluate: " + llvm::toString(Dims.takeError());
-        }
-        evaluator::VariantOutcome Outcome;
-        if (!Rejected.empty()) {
-          Outcome.Result = Verdict::Wrong;
-          Outcome.Detail = "rejected by the reviewer: " + Rejected;
-        } else {
-          auto O = Eval.evaluate(Source(Made->UnitText), Launch);
-          if (!O)
-            return O.takeError();
-          Outcome = *O;
-          ++Evaluations;
-        }
-        A.Result = Outcome.Result;
-        A.Detail = Outcome.Detail;
-        A.Speedup = Outcome.Speedup;
-        A.Seconds = Elapsed();
-        if (Outcome.Result == Verdict::Faster) {
-          Node Child{Chain, Made->UnitText, Made->Launch, Outcome.Speedup};
-          if (Outcome.Speedup > BestSpeedup) {
-            BestSpeedup = Outcome.Speedup;
-            Best = Child;
-            Result.BestOutcome = Outcome;
-            Result.BestSteps = A.Steps;
-          }
-          Frontier.push_back(std::move(Child));
-        } else if (Outcome.Result != Verdict::NotFaster) {
-          FailedSteps.insert(Key);
-        }
-        Result.Trajectory.push_back(A);
-        if (Progress)
-          Progress(A, Evaluations, BestSpeedup);
-      }
+    if (auto Made = transform::applyStep(*N.View, N.Made, R.ClangArgs, {T, Space.front()}); !Made) {
+      llvm::consumeError(Made.takeError());
+      N.Blocked.insert(T->id().str());
     }
   }
+  Nodes.push_back(std::move(N));
+  const Node &Added = Nodes.back();
+  auto Blocked = [&](llvm::StringRef Id) { return Added.Blocked.count(Id.str()) > 0; };
+  for (auto &[T, Space] : Spaces) {
+    // The transform's points in the planner's order (experience may move a
+    // later point up), then the first PointsPerStep of them.
+    std::vector<size_t> Order(Space.size());
+    std::iota(Order.begin(), Order.end(), 0);
+    std::vector<double> Values(Space.size());
+    for (size_t I = 0; I < Space.size(); ++I)
+      Values[I] = Planner->value(*T, Space[I], I, Added.Facts, Blocked);
+    std::stable_sort(Order.begin(), Order.end(),
+                     [&](size_t A, size_t B) { return Values[A] > Values[B]; });
+    if (Order.size() > R.Budget.PointsPerStep)
+      Order.resize(R.Budget.PointsPerStep);
+    Points[std::to_string(Index) + "|" + T->id().str()] = Order.size();
+    for (size_t I : Order)
+      Pending.push_back({Index, T, Space[I], I});
+  }
+}
 
-  if (Best && BestSpeedup > ReverifyAbove) {
+std::optional<size_t> Search::pickCandidate() {
+  // The step with the highest expected log speedup, less what its node lags
+  // behind the best variant (a step on a slower node must gain that first).
+  std::optional<size_t> Pick;
+  double PickValue = 0;
+  for (size_t I = 0; I < Pending.size(); ++I) {
+    const Candidate &C = Pending[I];
+    const Node &N = Nodes[C.NodeIndex];
+    auto Blocked = [&](llvm::StringRef Id) { return N.Blocked.count(Id.str()) > 0; };
+    double V = Planner->value(*C.T, C.Point, C.PointIndex, N.Facts, Blocked) +
+               LagWeight * (std::log(N.Speedup) - std::log(BestSpeedup));
+    if (!Pick || V > PickValue) {
+      Pick = I;
+      PickValue = V;
+    }
+  }
+  return Pick;
+}
+
+llvm::Expected<evaluator::VariantOutcome> Search::measure(const std::string &Unit,
+                                                          const evaluator::LaunchGeometry &Launch) {
+  auto Screened = Eval.screen(source(Unit), Launch);
+  if (!Screened || Screened->Result != Verdict::Promising)
+    return Screened;
+  std::string ScreenCall = Screened->TimingCall;
+  double ScreenSeconds = Screened->Seconds;
+  // Only a variant that would beat the best so far earns the full test.
+  double Bar = memory::MinWinGain * BestSpeedup;
+  if (Screened->Speedup < Bar) {
+    Screened->TimingCall += llvm::formatv("; not confirmed: under {0:F2}x", Bar).str();
+    return Screened;
+  }
+  auto Confirmed = Eval.confirm(source(Unit), Launch);
+  if (!Confirmed)
+    return Confirmed.takeError();
+  Confirmed->TimingCall = ScreenCall + "; " + Confirmed->TimingCall;
+  Confirmed->Seconds += ScreenSeconds;
+  return Confirmed;
+}
+
+llvm::Expected<bool> Search::tryCandidate(const Candidate &C) {
+  const Node &Parent = Nodes[C.NodeIndex];
+  transform::Step S{C.T, C.Point};
+  std::string Key = stepText(S);
+  std::string NodeKey = std::to_string(C.NodeIndex) + "|" + C.T->id().str();
+  if (DeadSteps.count(Key))
+    return false;
+  std::vector<transform::Step> Chain = Parent.Chain;
+  Chain.push_back(S);
+  auto Made = transform::applyStep(*Parent.View, Parent.Made, R.ClangArgs, S);
+  if (!Made) { // The transform does not fit this code: not an attempt.
+    llvm::consumeError(Made.takeError());
+    if (++Unfit[NodeKey] >= Points[NodeKey])
+      Nodes[C.NodeIndex].Blocked.insert(C.T->id().str());
+    return false;
+  }
+  std::string Hash = variantHash(Made->UnitText, Made->Launch);
+  if (!Seen.insert(Hash).second)
+    return false;
+  Attempt A;
+  for (const transform::Step &Done : Chain)
+    A.Steps.push_back(stepText(Done));
+  A.Hash = Hash;
+  A.ParentSpeedup = Parent.Speedup;
+  evaluator::LaunchGeometry Launch = R.Work.Launch;
+  std::string Rejected = reviewVariantSource(K.Unit.Text, Made->UnitText);
+  if (Rejected.empty() && Made->Launch) {
+    auto Dims = frontend::evaluateLaunchMapping(*Made->Launch, OriginalDims, Scalars);
+    if (Dims)
+      Launch = geometryOf(*Dims);
+    else
+      Rejected = "its launch mapping does not evaluate: " + llvm::toString(Dims.takeError());
+  }
+  evaluator::VariantOutcome Outcome;
+  if (!Rejected.empty()) {
+    Outcome.Result = Verdict::Wrong;
+    Outcome.Detail = "rejected by the reviewer: " + Rejected;
+  } else {
+    auto O = measure(Made->UnitText, Launch);
+    if (!O)
+      return O.takeError();
+    Outcome = *O;
+    ++Evaluations;
+    A.Evaluated = true;
+  }
+  // A screen compares with the original: under the gain it needs over the
+  // variant it was made from, a promising variant is not faster.
+  if (Outcome.Result == Verdict::Promising &&
+      Outcome.Speedup < memory::MinWinGain * Parent.Speedup) {
+    Outcome.Result = Verdict::NotFaster;
+    Outcome.TimingCall += llvm::formatv("; no {0:F2}x gain over its parent's {1:F2}x",
+                                        memory::MinWinGain, Parent.Speedup)
+                              .str();
+  }
+  A.Result = Outcome.Result;
+  A.Detail = Outcome.Detail;
+  A.Speedup = Outcome.Speedup;
+  A.Seconds = elapsed();
+  A.EvalSeconds = Outcome.Seconds;
+  A.Timing = Outcome.TimingCall;
+  bool Win = isWin(Outcome, Parent.Speedup);
+  Planner->observe(C.T->id(), C.Point, Win,
+                   Parent.Speedup > 0 ? Outcome.Speedup / Parent.Speedup : 0);
+  bool Verified = Outcome.Result == Verdict::Faster || Outcome.Result == Verdict::NotFaster ||
+                  Outcome.Result == Verdict::Promising;
+  // A verified step that lets a transform in which did not fit its parent is
+  // worth building on even without a gain of its own; so is one screened
+  // promising but not confirmed (not above the best): its code may admit
+  // steps the best's does not.
+  bool Unblocks = false;
+  if (const memory::Skill *Skill = Planner->skillOf(C.T->id()); Skill && Verified)
+    for (const std::string &Enabled : Skill->Enables)
+      Unblocks |= Parent.Blocked.count(Enabled) > 0;
+  if (Outcome.Result == Verdict::Faster || Outcome.Result == Verdict::Promising || Unblocks) {
+    double Speedup = Outcome.Speedup > 0 ? Outcome.Speedup : Parent.Speedup;
+    Node Child{Chain, std::move(*Made), Speedup, nullptr, {}, {}};
+    if (Outcome.Result == Verdict::Faster && Outcome.Speedup > BestSpeedup) {
+      BestSpeedup = Outcome.Speedup;
+      Best = Child;
+      Result.BestOutcome = Outcome;
+      Result.BestSteps = A.Steps;
+    }
+    addNode(std::move(Child)); // Parent is not to be used after this.
+  } else if (!Verified) {
+    DeadSteps.insert(Key);
+  }
+  Result.Trajectory.push_back(A);
+  if (Progress)
+    Progress(A, Evaluations, BestSpeedup);
+  return true;
+}
+
+llvm::Expected<OptimizeResult> Search::run() {
+  auto Base = Eval.setOriginal(source(K.Unit.Text), R.Work);
+  if (!Base)
+    return Base.takeError();
+  Result.Original = *Base;
+  OriginalDims = dimsOf(R.Work.Launch);
+  Scalars = integerScalars(R.Work);
+  Planner.emplace(R.Plan ? R.Plan(*Base) : PlanInputs{}, K.Features, R.Forced);
+  Seen.insert(variantHash(K.Unit.Text, std::nullopt));
+  addNode(Node{{}, {K.Unit.Text, std::nullopt, {}, K.Pragma}, 1.0, nullptr, {}, {}});
+
+  while (!Pending.empty() && !outOfBudget()) {
+    std::optional<size_t> Pick = pickCandidate();
+    Candidate C = Pending[*Pick];
+    Pending.erase(Pending.begin() + static_cast<ptrdiff_t>(*Pick));
+    if (auto Tried = tryCandidate(C); !Tried)
+      return Tried.takeError();
+  }
+
+  std::optional<Node> Winner = Best;
+  if (Winner && BestSpeedup > ReverifyAbove) {
     auto Again = reverifyOnFreshInputs(
-        Eval, Source(Best->UnitText),
-        Best->Launch ? geometryOf(llvm::cantFail(
-                           frontend::evaluateLaunchMapping(*Best->Launch, OriginalDims, Scalars)))
-                     : R.Work.Launch);
+        Eval, source(Winner->Made.UnitText),
+        Winner->Made.Launch ? geometryOf(llvm::cantFail(frontend::evaluateLaunchMapping(
+                                  *Winner->Made.Launch, OriginalDims, Scalars)))
+                            : R.Work.Launch);
     if (!Again)
       return Again.takeError();
     if (*Again != Verdict::Faster)
-      Best.reset();
+      Winner.reset();
   }
-  if (Best) {
-    auto V = variantFromUnit(K, Best->UnitText, Best->Launch, R.ClangArgs);
+  if (Winner) {
+    auto V = variantFromUnit(K, Winner->Made.UnitText, Winner->Made.Launch, R.ClangArgs);
     if (!V)
       return V.takeError();
     Result.Best = *V;
   }
   if (Evaluations >= R.Budget.Evaluations)
     Result.StopReason = "evaluation budget spent";
-  else if (Elapsed() >= R.Budget.Seconds)
+  else if (elapsed() >= R.Budget.Seconds)
     Result.StopReason = "time budget spent";
-  Result.Seconds = Elapsed();
-  return Result;
+  Result.Seconds = elapsed();
+  return std::move(Result);
+}
+} // namespace
+
+llvm::Expected<OptimizeResult> optimizeKernel(const OptimizeRequest &R,
+                                              evaluator::VariantEvaluator &Eval,
+                                              const ProgressFn &Progress) {
+  return Search(R, Eval, Progress).run();
 }
 
 } // namespace kopt::agents

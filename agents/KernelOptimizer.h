@@ -1,14 +1,17 @@
 // The optimization loop of one kernel (DESIGN.md, "The optimizer"): the
-// profiler measures the original, the planner orders the applicable skills'
-// transforms and their parameters, the coder applies them (mechanically, the
-// skills engine), the reviewer rejects variants that could fool the
-// evaluator, and the evaluator verifies and times each one against the
-// original. Best-first search over chains of transforms, within a budget of
+// profiler measures the original, the planner (StepPlanner.h) values every
+// step it could take next (a transform at one parameter point on one variant
+// found so far), the coder applies the best one (mechanically, the skills
+// engine), the reviewer rejects variants that could fool the evaluator, and
+// the evaluator verifies each one and screens its time against the original;
+// a promising variant that would beat the best so far is confirmed with the
+// full timing test. Best-first over chains of transforms, within a budget of
 // wall time and evaluations; short-term memory keeps every attempt, never
-// evaluates one variant twice and does not retry a transform step that failed.
+// evaluates one variant twice and does not retry a step that failed.
 #pragma once
 
 #include "agents/OptimizeResult.h"
+#include "agents/StepPlanner.h"
 #include "clang-plugin/parse/KernelFinder.h"
 #include "clang-plugin/transforms/TransformPipeline.h"
 #include "clang-plugin/units/KernelVariant.h"
@@ -38,13 +41,9 @@ struct OptimizeRequest {
   OptimizeBudget Budget;
   std::vector<std::string> Disabled; // Transform ids the pragma's skills(-id) turned off.
   std::vector<std::string> Forced;   // skills(+id): tried first.
-  // The planner's order from long-term memory: the transforms of the skills
-  // that apply to this kernel, best record first (memory/SkillLibrary.h).
-  // Transforms not named here follow in a fixed default order.
-  std::vector<std::string> Ranked;
-  // When set, replaces Ranked once the original is measured: the planner's
-  // order given the baseline's profile (its counters as facts).
-  std::function<std::vector<std::string>(const evaluator::Baseline &)> Rank;
+  // Long-term memory for the planner once the original is measured (its
+  // profile as facts). Unset: every transform on the default prior.
+  std::function<PlanInputs(const evaluator::Baseline &)> Plan;
 };
 
 llvm::Expected<OptimizeResult> optimizeKernel(const OptimizeRequest &Request,

@@ -175,6 +175,9 @@ LlmLoop::tryVariant(const std::string &Code, const std::string &Step, bool &Eval
   A.Result = O->Result;
   A.Detail = O->Detail;
   A.Speedup = O->Speedup;
+  A.Evaluated = true;
+  A.EvalSeconds = O->Seconds;
+  A.Timing = O->TimingCall;
   if (O->Result == Verdict::Faster && (!Top || O->Speedup > Top->Outcome.Speedup))
     Top = Best{std::move(*Placed), *O, Step};
   record(A, &*O);

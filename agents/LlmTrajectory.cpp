@@ -41,6 +41,7 @@ std::optional<std::string> failureForDebugger(const evaluator::VariantOutcome &O
   switch (O.Result) {
   case Verdict::Faster:
   case Verdict::NotFaster:
+  case Verdict::Promising: // Verified: nothing to repair.
     return std::nullopt;
   case Verdict::CompileError:
     return "The variant does not compile" +

@@ -27,6 +27,13 @@ struct Attempt {
   evaluator::Verdict Result = evaluator::Verdict::Wrong;
   std::string Detail;
   double Speedup = 0, Seconds = 0; // Seconds since the loop started.
+  // What the evaluation cost: its wall time (screen and confirmation), and how
+  // the timing ended ("screen: ...; confirm: ..."). Zero where the reviewer
+  // rejected the variant before any evaluation.
+  double EvalSeconds = 0;
+  std::string Timing;
+  double ParentSpeedup = 1; // The speedup of the variant the last step was applied to.
+  bool Evaluated = false;
 };
 
 // What the llm engine spent on one kernel.

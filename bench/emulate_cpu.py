@@ -39,13 +39,35 @@ def emulated(text):
     return LAUNCH.sub(lambda m: f"emulateLaunch({m.group(2)}, {m.group(1)}, ", text)
 
 
-def emulate(cxx, kernels, work, name):
-    source = os.path.join(work, name + ".cpp")
-    with open(os.path.join(kernels, name + ".cu")) as f, open(source, "w") as out:
+def copy_emulated(source, target):
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    with open(source) as f, open(target, "w") as out:
         out.write(emulated(f.read()))
-    binary = os.path.join(work, name)
+
+
+def folder_in(work, kernels):
+    """Where a kernel folder's files go under work: the same name, so that a header's
+    relative include of another suite's header (../kernels/bench_util.h) resolves."""
+    return os.path.join(work, os.path.basename(os.path.normpath(kernels)))
+
+
+def copy_headers(kernels, work):
+    """The folder's headers and the shared bench_util.h, emulated, beside the sources."""
+    folder = folder_in(work, kernels)
+    for header in sorted(f for f in os.listdir(kernels) if f.endswith(".h")):
+        copy_emulated(os.path.join(kernels, header), os.path.join(folder, header))
+    shared = os.path.join(work, "kernels", "bench_util.h")
+    if not os.path.exists(shared):
+        copy_emulated(os.path.join(KERNELS, "bench_util.h"), shared)
+
+
+def emulate(cxx, kernels, work, name):
+    folder = folder_in(work, kernels)
+    source = os.path.join(folder, name + ".cpp")
+    copy_emulated(os.path.join(kernels, name + ".cu"), source)
+    binary = os.path.join(folder, name)
     compile_ = subprocess.run(
-        [cxx, "-std=c++17", "-O1", "-I", os.path.join(HERE, "cpu_emulation"), "-I", work,
+        [cxx, "-std=c++17", "-O1", "-I", os.path.join(HERE, "cpu_emulation"), "-I", folder,
          source, "-o", binary], capture_output=True, text=True)
     if compile_.returncode != 0:
         return False, f"{name}: does not compile for the CPU:\n{compile_.stderr[-2000:]}"
@@ -62,9 +84,7 @@ def main():
     args = parser.parse_args()
     names = args.names or sorted(f[:-3] for f in os.listdir(args.kernels) if f.endswith(".cu"))
     with tempfile.TemporaryDirectory() as work:
-        with open(os.path.join(args.kernels, "bench_util.h")) as f, \
-                open(os.path.join(work, "bench_util.h"), "w") as out:
-            out.write(emulated(f.read()))
+        copy_headers(args.kernels, work)
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
             results = list(pool.map(lambda n: emulate(args.cxx, args.kernels, work, n), names))
     for _, text in results:

@@ -1,19 +1,24 @@
 #!/usr/bin/env python3
-"""Builds the naive-kernel suite with nvcc and with kcc, runs both, and reports.
+"""Builds a naive-kernel suite with nvcc and with kcc, runs both, and reports.
 
-Every bench/kernels/*.cu is compiled twice with the same flags (-O3 -arch=sm_90): with
-the real nvcc (the naive kernel) and, given --kcc, with kcc (kopt's variant, or the
-naive kernel where kopt found none). Builds run in parallel (--jobs); the binaries run
-one at a time, each printing `KOPT_BENCH name=... ms=... check=... max_rel_err=...`.
+Every .cu file of the suite (--suite: bench/kernels, the default, or bench/textbook) is
+compiled twice with the same flags (-O3 -arch=sm_90): with the real nvcc (the naive
+kernel) and, given --kcc, with kcc (kopt's variant, or the naive kernel where kopt found
+none). Builds run in parallel (--jobs); the binaries run one at a time, each printing
+`KOPT_BENCH name=... ms=... check=... max_rel_err=...`.
 
-The report (markdown and JSON) gives per kernel the naive and kcc times, the speedup,
-both checks, the build times (kcc's includes kopt's optimization), and with
+The report (markdown and JSON) gives per file the naive and kcc times, the speedup, both
+checks, the build times (kcc's includes kopt's optimization), what kcc did with each
+annotated kernel (the winning chain of transforms, "(original kept)", or its warning,
+from kcc's notes; kcc's stderr is kept beside each binary as NAME.log), and with
 --torch-json (from bench/torch_eager.py) the PyTorch eager time, with KernelBench's
 fast_1 and fast_2 (the fraction of problems whose kcc build is correct and more than
-1x / 2x faster than eager) and geometric means.
+1x / 2x faster than eager) and geometric means. Files whose header says `// class: C`
+(bench/textbook) also get the geometric mean per class.
 
-usage: bench/suite.py [--kcc PATH] [--only NAMES] [--jobs N] [--build-only]
-                      [--torch-json FILE] [--out-md FILE] [--out-json FILE] [--kopt-...]
+usage: bench/suite.py [--suite kernels|textbook] [--kcc PATH] [--only NAMES] [--jobs N]
+                      [--build-only] [--torch-json FILE] [--out-md FILE] [--out-json FILE]
+                      [--kopt-...]
 Options starting with --kopt- go to kcc unchanged (e.g. --kopt-cache-dir=DIR).
 """
 import argparse
@@ -30,19 +35,22 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-KERNELS = os.path.join(HERE, "kernels")
+SUITES = ("kernels", "textbook")
 FLAGS = ["-O3", "-arch=sm_90"]
 RESULT = re.compile(r"^KOPT_BENCH name=(\S+) ms=(\S+) check=(ok|FAIL) max_rel_err=(\S+)$", re.M)
 
 
 def parse_args(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--suite", choices=SUITES, default="kernels",
+                        help="the folder of bench/ whose files to build (default kernels)")
     parser.add_argument("--kcc", help="kcc to build the optimized binaries with")
     parser.add_argument("--nvcc", default="/usr/local/cuda/bin/nvcc")
     parser.add_argument("--only", help="comma-separated kernel names or globs (relu,matmul_*)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2,
                         help="parallel compiler processes")
-    parser.add_argument("--build-dir", default=os.path.join(HERE, "build"))
+    parser.add_argument("--build-dir", help="where binaries go (default bench/build, "
+                        "bench/build/textbook for --suite textbook)")
     parser.add_argument("--build-only", action="store_true", help="build, run nothing")
     parser.add_argument("--timeout", type=float, default=300, help="seconds per run")
     parser.add_argument("--torch-json", help="bench/torch_eager.py's output")
@@ -55,11 +63,14 @@ def parse_args(argv):
     if extra and not args.kcc:
         parser.error("--kopt-* options need --kcc")
     args.kcc_options = extra
+    args.kernels = os.path.join(HERE, args.suite)
+    if not args.build_dir:
+        args.build_dir = os.path.join(HERE, "build", *([] if args.suite == "kernels" else [args.suite]))
     return args
 
 
-def select(only):
-    names = sorted(f[:-3] for f in os.listdir(KERNELS) if f.endswith(".cu"))
+def select(kernels, only):
+    names = sorted(f[:-3] for f in os.listdir(kernels) if f.endswith(".cu"))
     if not only:
         return names
     patterns = [p.strip() for p in only.split(",") if p.strip()]
@@ -74,7 +85,7 @@ def build(args, name, which):
     """Compiles one kernel with nvcc or kcc; returns its build record."""
     out = os.path.join(args.build_dir, which, name)
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    source = os.path.join(KERNELS, name + ".cu")
+    source = os.path.join(args.kernels, name + ".cu")
     if which == "nvcc":
         cmd, env = [args.nvcc] + FLAGS + [source, "-o", out], None
     else:  # kcc must call the same nvcc as the naive build.
@@ -87,20 +98,50 @@ def build(args, name, which):
     if proc.returncode != 0:
         record["build_error"] = (proc.stderr or proc.stdout).strip()[-2000:]
     if which == "kcc":
+        with open(out + ".log", "w") as log:
+            log.write(proc.stderr)
+        record["log"] = out + ".log"
         record.update(kcc_outcome(proc.stderr))
     return name, which, record
 
 
 # kcc's notes (with --kopt-verbose): one progress line per variant the loop tried,
-# "  [ 3   12.3s] steps  verdict  1.23x  best 1.50x", and per kernel what it used:
-# "verified variant (steps), 1.72x faster on DEVICE" or "no variant beat the original".
+# "  [ 3   12.3s] steps  verdict  1.23x  best 1.50x  (4.1s)", per kernel what the
+# evaluations cost, "7 evaluations in 31.2 s (mean 4.46 s, longest 9.10 s; loop 58.3 s)",
+# and what it used: "verified variant (steps), 1.72x faster on DEVICE" or "no variant
+# beat the original". A note or warning about one kernel: "kcc: note: FILE:LINE: KERNEL:
+# what happened".
 PROGRESS = re.compile(r"^\s+\[\s*\d+\s+([0-9.]+)s\]", re.M)
 USED = re.compile(r"verified variant \((.*?)\), ([0-9.]+)x faster")
+EVALUATIONS = re.compile(r"(\d+) evaluations? in ([0-9.]+) s \(mean [0-9.]+ s, longest ([0-9.]+) s")
+KERNEL_LINE = re.compile(r"^(?:kcc|kopt): (note|warning): (.+?):(\d+): (\S+?): (.*)$", re.M)
+# Notes that say what kcc is doing or what it cost, not what it did with the kernel.
+IN_PROGRESS = ("optimizing on ", "optimizing for ", "waiting for the GPU")
+
+
+def kernel_outcome(kind, text):
+    """What kcc did with one kernel, from its note or warning: the winning chain of
+    transforms, "(original kept)", or the line itself where it says something else."""
+    used = USED.search(text)
+    if kind == "note" and used:
+        return {"chain": used.group(1), "speedup": float(used.group(2))}
+    if kind == "note" and text.startswith("no variant beat the original"):
+        return {"chain": "(original kept)"}
+    return {"chain": None, "note": f"{kind}: {text}"}
 
 
 def kcc_outcome(stderr):
-    """Winning steps, variants tried and the loop's seconds from kcc's notes."""
+    """Winning steps, variants tried, evaluations (count, mean and longest seconds) and the
+    loop's seconds from kcc's notes, and per annotated kernel what kcc did with it (the
+    last such line about the kernel)."""
     seconds = [float(s) for s in PROGRESS.findall(stderr)]
+    evaluations = [(int(n), float(total), float(longest))
+                   for n, total, longest in EVALUATIONS.findall(stderr)]
+    count = sum(n for n, _, _ in evaluations)
+    kernels = {}
+    for kind, _, _, kernel, text in KERNEL_LINE.findall(stderr):
+        if not text.startswith(IN_PROGRESS) and not EVALUATIONS.match(text):
+            kernels[kernel] = kernel_outcome(kind, text)
     used = USED.findall(stderr)
     if used:
         steps = "; ".join(s for s, _ in used)
@@ -109,7 +150,31 @@ def kcc_outcome(stderr):
     else:
         steps = None
     return {"steps": steps, "variants": len(seconds),
-            "search_s": max(seconds) if seconds else None}
+            "search_s": max(seconds) if seconds else None, "per_kernel": kernels,
+            "evaluations": count if evaluations else None,
+            "eval_mean_s": round(sum(t for _, t, _ in evaluations) / count, 2) if count else None,
+            "eval_max_s": max(m for _, _, m in evaluations) if count else None}
+
+
+def chains(record):
+    """The report's "winning steps" cell: the steps, or with several annotated kernels
+    (or a kernel without a chain) each kernel's chain or note."""
+    if not record.get("build_ok", True):
+        return "(kcc build failed)"
+    kernels = record.get("per_kernel") or {}
+    if len(kernels) <= 1 and all(k.get("chain") for k in kernels.values()):
+        return record.get("steps") or "-"
+    return "; ".join(f"{name}: {k.get('chain') or k.get('note')}" for name, k in kernels.items())
+
+
+CLASS = re.compile(r"^// class: (\w+)$", re.M)
+
+
+def kernel_class(path):
+    """The class a file's header names (`// class: linalg`), or None."""
+    with open(path) as f:
+        match = CLASS.search(f.read(4096))
+    return match.group(1) if match else None
 
 
 def run(binary, timeout):
@@ -135,7 +200,8 @@ def geomean(values):
 
 
 def summarize(rows):
-    """Speedups per row, and fast_p / geometric means over the rows."""
+    """Speedups per row, and fast_p / geometric means over the rows (and over each class,
+    where rows have one)."""
     for r in rows:
         n, k, e = r.get("naive", {}), r.get("kcc", {}), r.get("eager_ms")
         if n.get("check") == "ok" and k.get("check") == "ok":
@@ -158,6 +224,17 @@ def summarize(rows):
             summary[f"{prefix}_fast_2"] = sum(r.get(key, 0) > 2 for r in with_eager) / count
             summary[f"{prefix}_geomean_vs_eager"] = geomean([r.get(key) for r in with_eager])
         summary["with_eager"] = count
+    classes = sorted({r["class"] for r in rows if r.get("class")})
+    if classes:
+        summary["classes"] = {}
+        for name in classes:
+            members = [r for r in rows if r.get("class") == name]
+            summary["classes"][name] = {
+                "kernels": len(members),
+                "naive_ok": sum(r.get("naive", {}).get("check") == "ok" for r in members),
+                "kcc_ok": sum(r.get("kcc", {}).get("check") == "ok" for r in members),
+                "geomean_speedup_over_naive": geomean([r.get("speedup") for r in members]),
+            }
     return summary
 
 
@@ -167,25 +244,46 @@ def fmt(value, digits=3):
     return f"{value:.{digits}f}" if isinstance(value, float) else str(value)
 
 
+def eval_cost(kcc):
+    """ "4.46 (9.1)": an evaluation's mean seconds and the longest one's."""
+    if kcc.get("eval_mean_s") is None:
+        return "-"
+    return f"{kcc['eval_mean_s']:.2f} ({kcc['eval_max_s']:.1f})"
+
+
 def markdown(meta, rows, summary):
     lines = [f"- date: {meta['date']}; device: {meta['device']}; commit: {meta['commit']}",
              f"- command: `{meta['command']}`", ""]
-    lines.append("| kernel | naive ms | kcc ms | speedup | check naive/kcc | eager ms "
-                 "| kcc vs eager | winning steps | variants | search s | nvcc build s "
-                 "| kcc build s |")
-    lines.append("| --- | ---: | ---: | ---: | --- | ---: | ---: | --- | ---: | ---: | ---: "
-                 "| ---: |")
+    classed = any(r.get("class") for r in rows)
+    lines.append("| kernel |" + (" class |" if classed else "") +
+                 " naive ms | kcc ms | speedup | check naive/kcc | eager ms "
+                 "| kcc vs eager | winning steps | variants | evaluations | s/eval (max) "
+                 "| search s | nvcc build s | kcc build s |")
+    lines.append("| --- |" + (" --- |" if classed else "") +
+                 " ---: | ---: | ---: | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: "
+                 "| ---: | ---: |")
     for r in rows:
         n, k = r.get("naive", {}), r.get("kcc", {})
         lines.append(
-            f"| {r['name']} | {fmt(n.get('ms'))} | {fmt(k.get('ms'))} | {fmt(r.get('speedup'), 2)} "
+            f"| {r['name']} |" + (f" {r.get('class') or '-'} |" if classed else "") +
+            f" {fmt(n.get('ms'))} | {fmt(k.get('ms'))} | {fmt(r.get('speedup'), 2)} "
             f"| {n.get('check', '-')}/{k.get('check', '-')} | {fmt(r.get('eager_ms'))} "
-            f"| {fmt(r.get('vs_eager'), 2)} | {k.get('steps') or '-'} | {fmt(k.get('variants'))} "
+            f"| {fmt(r.get('vs_eager'), 2)} | {chains(k) if k else '-'} | {fmt(k.get('variants'))} "
+            f"| {fmt(k.get('evaluations'))} | {eval_cost(k)} "
             f"| {fmt(k.get('search_s'), 1)} | {fmt(n.get('build_s'), 1)} "
             f"| {fmt(k.get('build_s'), 1)} |")
     lines.append("")
     for key, value in summary.items():
-        lines.append(f"- {key}: {fmt(value, 3)}")
+        if key != "classes":
+            lines.append(f"- {key}: {fmt(value, 3)}")
+    if summary.get("classes"):
+        lines += ["", "| class | kernels | naive ok | kcc ok | geomean speedup over naive |",
+                  "| --- | ---: | ---: | ---: | ---: |"]
+        for name, c in summary["classes"].items():
+            lines.append(f"| {name} | {c['kernels']} | {c['naive_ok']} | {c['kcc_ok']} "
+                         f"| {fmt(c['geomean_speedup_over_naive'], 3)} |")
+        lines.append(f"| all | {summary['kernels']} | {summary['naive_ok']} | "
+                     f"{summary['kcc_ok']} | {fmt(summary['geomean_speedup_over_naive'], 3)} |")
     return "\n".join(lines) + "\n"
 
 
@@ -204,6 +302,7 @@ def describe(args):
         "device": device.splitlines()[0] if device else "no GPU found by nvidia-smi",
         "commit": commit,
         "command": shlex.join(["bench/suite.py"] + sys.argv[1:]),
+        "suite": args.suite,
         "flags": FLAGS,
         "kcc": args.kcc,
         "kcc_options": args.kcc_options,
@@ -212,9 +311,13 @@ def describe(args):
 
 def main(argv=None):
     args = parse_args(argv if argv is not None else sys.argv[1:])
-    names = select(args.only)
+    names = select(args.kernels, args.only)
     builds = ["nvcc"] + (["kcc"] if args.kcc else [])
     rows = {n: {"name": n} for n in names}
+    for n in names:
+        kind = kernel_class(os.path.join(args.kernels, n + ".cu"))
+        if kind:
+            rows[n]["class"] = kind
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
         futures = [pool.submit(build, args, n, b) for n in names for b in builds]
         for future in concurrent.futures.as_completed(futures):

@@ -6,6 +6,8 @@
 #include <llvm/ADT/StringSwitch.h>
 #include <llvm/Support/FormatVariadic.h>
 
+#include <chrono>
+
 namespace kopt::evaluator {
 
 using nlohmann::json;
@@ -29,8 +31,8 @@ llvm::Error answerError(const json &Answer) {
 } // namespace
 
 llvm::StringRef spelling(Verdict V) {
-  static const char *const Names[] = {"faster",          "not_faster", "wrong",    "compile_error",
-                                      "launch_rejected", "crashed",    "timed_out"};
+  static const char *const Names[] = {"faster",          "not_faster", "wrong",     "compile_error",
+                                      "launch_rejected", "crashed",    "timed_out", "promising"};
   return Names[static_cast<unsigned>(V)];
 }
 
@@ -73,6 +75,7 @@ llvm::Expected<Baseline> Evaluator::setOriginal(const KernelSource &Source, cons
                      {"max_samples", Options.Timing.MaxSamples},
                      {"target_noise", Options.Timing.TargetNoise},
                      {"max_seconds", Options.Timing.MaxSeconds},
+                     {"screen_seconds", Options.Timing.ScreenSeconds},
                      {"profile", Profiled}};
   auto Answer = Process->request(OriginalRequest, RequestTimeoutSeconds);
   OriginalRequest["profile"] = false; // A restarted worker needs no second profile.
@@ -105,6 +108,29 @@ llvm::Expected<Baseline> Evaluator::setOriginal(const KernelSource &Source, cons
 llvm::Expected<VariantOutcome> Evaluator::evaluate(const KernelSource &Variant,
                                                    const LaunchGeometry &Launch,
                                                    llvm::ArrayRef<uint64_t> Seeds) {
+  return request(Variant, Launch, Seeds, TimingStage::Full);
+}
+
+llvm::Expected<VariantOutcome> Evaluator::screen(const KernelSource &Variant,
+                                                 const LaunchGeometry &Launch) {
+  return request(Variant, Launch, {}, TimingStage::Screen);
+}
+
+llvm::Expected<VariantOutcome> Evaluator::confirm(const KernelSource &Variant,
+                                                  const LaunchGeometry &Launch) {
+  return request(Variant, Launch, {}, TimingStage::Confirm);
+}
+
+llvm::Expected<VariantOutcome> Evaluator::request(const KernelSource &Variant,
+                                                  const LaunchGeometry &Launch,
+                                                  llvm::ArrayRef<uint64_t> Seeds,
+                                                  TimingStage Stage) {
+  auto Begin = std::chrono::steady_clock::now();
+  auto Timed = [&](VariantOutcome O) {
+    O.Stage = Stage;
+    O.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Begin).count();
+    return O;
+  };
   if (OriginalRequest.is_null())
     return llvm::createStringError("evaluate() before setOriginal()");
   if (!Process->running()) { // Restarted after a fault: the new worker needs the original.
@@ -114,7 +140,8 @@ llvm::Expected<VariantOutcome> Evaluator::evaluate(const KernelSource &Variant,
     if (Again->value("status", "") != "ok")
       return answerError(*Again);
   }
-  json Request = {{"op", "evaluate"}, {"source", Variant}, {"launch", Launch}};
+  json Request = {
+      {"op", "evaluate"}, {"source", Variant}, {"launch", Launch}, {"stage", spelling(Stage)}};
   if (!Seeds.empty())
     Request["seeds"] = std::vector<uint64_t>(Seeds.begin(), Seeds.end());
   VariantOutcome Out;
@@ -122,13 +149,13 @@ llvm::Expected<VariantOutcome> Evaluator::evaluate(const KernelSource &Variant,
   if (!Answer) { // Died without answering: a crash all the same.
     Out.Result = Verdict::Crashed;
     Out.Detail = llvm::toString(Answer.takeError());
-    return Out;
+    return Timed(Out);
   }
   std::string Status = Answer->value("status", "");
   if (Status == "crashed" || Status == "timed_out") {
     Out.Result = Status == "crashed" ? Verdict::Crashed : Verdict::TimedOut;
     Out.Detail = Answer->value("message", "");
-    return Out;
+    return Timed(Out);
   }
   if (Status != "ok")
     return answerError(*Answer);
@@ -137,6 +164,7 @@ llvm::Expected<VariantOutcome> Evaluator::evaluate(const KernelSource &Variant,
                    .Case("not_faster", Verdict::NotFaster)
                    .Case("compile_error", Verdict::CompileError)
                    .Case("launch_rejected", Verdict::LaunchRejected)
+                   .Case("promising", Verdict::Promising)
                    .Default(Verdict::Wrong);
   Out.Detail = Answer->value("detail", "");
   if (Answer->contains("compile"))
@@ -148,10 +176,12 @@ llvm::Expected<VariantOutcome> Evaluator::evaluate(const KernelSource &Variant,
   if (Answer->contains("original")) {
     Out.Original = Answer->at("original").get<TimingSummary>();
     Out.Variant = Answer->at("variant").get<TimingSummary>();
-    Out.Speedup = Answer->value("speedup", 0.0);
-    Out.PValue = Answer->value("p_value", 1.0);
   }
-  return Out;
+  Out.Speedup = Answer->value("speedup", 0.0);
+  Out.PValue = Answer->value("p_value", 1.0);
+  Out.Samples = Answer->value("samples", 0u);
+  Out.TimingCall = Answer->value("timing_call", "");
+  return Timed(Out);
 }
 
 } // namespace kopt::evaluator

@@ -6,6 +6,7 @@
 #include "evaluator/GpuSession.h"
 #include "evaluator/KernelCompiler.h"
 #include "evaluator/KernelProfiler.h"
+#include "evaluator/SequentialTest.h"
 #include "evaluator/TimingStatistics.h"
 #include "evaluator/Workload.h"
 
@@ -55,6 +56,7 @@ enum class Verdict : uint8_t {
   LaunchRejected, // The launch failed without a fault (resources, block size).
   Crashed,        // A fault: the worker was restarted.
   TimedOut,       // The watchdog stopped it: the worker was restarted.
+  Promising,      // Verified; a screen says it may be faster: confirm() decides.
 };
 llvm::StringRef spelling(Verdict V);
 
@@ -67,6 +69,10 @@ struct VariantOutcome {
   double WorstToleranceRatio = 0;
   TimingSummary Original, Variant; // From the same interleaved session.
   double Speedup = 0, PValue = 1;
+  TimingStage Stage = TimingStage::Full;
+  unsigned Samples = 0;   // Interleaved samples a side (0: screened on the verification runs).
+  std::string TimingCall; // Why the measurement stopped where it did (SequentialTest.h).
+  double Seconds = 0;     // Wall time of the evaluation, compile to verdict.
 };
 
 // What an optimization loop needs from the evaluator: measure the original
@@ -76,10 +82,24 @@ class VariantEvaluator {
 public:
   virtual ~VariantEvaluator();
   virtual llvm::Expected<Baseline> setOriginal(const KernelSource &Source, const Workload &W) = 0;
-  // Seeds empty: the session's.
+  // Verification and the full sequential timing (SequentialTest.h): Faster,
+  // NotFaster or a failure. Seeds empty: the session's.
   virtual llvm::Expected<VariantOutcome> evaluate(const KernelSource &Variant,
                                                   const LaunchGeometry &Launch,
                                                   llvm::ArrayRef<uint64_t> Seeds = {}) = 0;
+  // Verification on every seed of the session and a short measurement:
+  // Promising, NotFaster or a failure, never Faster. An evaluator without a
+  // screen (the default) evaluates fully, and its Faster stands.
+  virtual llvm::Expected<VariantOutcome> screen(const KernelSource &Variant,
+                                                const LaunchGeometry &Launch) {
+    return evaluate(Variant, Launch);
+  }
+  // The full sequential timing of a variant screen() found promising (verified
+  // again where the evaluator no longer holds it): Faster or NotFaster.
+  virtual llvm::Expected<VariantOutcome> confirm(const KernelSource &Variant,
+                                                 const LaunchGeometry &Launch) {
+    return evaluate(Variant, Launch);
+  }
 };
 
 class Worker;
@@ -98,12 +118,18 @@ public:
   // session's) and, when it passes, times both interleaved.
   llvm::Expected<VariantOutcome> evaluate(const KernelSource &Variant, const LaunchGeometry &Launch,
                                           llvm::ArrayRef<uint64_t> Seeds = {}) override;
+  llvm::Expected<VariantOutcome> screen(const KernelSource &Variant,
+                                        const LaunchGeometry &Launch) override;
+  llvm::Expected<VariantOutcome> confirm(const KernelSource &Variant,
+                                         const LaunchGeometry &Launch) override;
 
   const DeviceInfo &device() const;
   unsigned workerRestarts() const;
 
 private:
   explicit Evaluator(EvaluatorOptions Options);
+  llvm::Expected<VariantOutcome> request(const KernelSource &Variant, const LaunchGeometry &Launch,
+                                         llvm::ArrayRef<uint64_t> Seeds, TimingStage Stage);
   EvaluatorOptions Options;
   std::unique_ptr<Worker> Process;
   DeviceInfo Device;

@@ -2,7 +2,6 @@
 
 #include "evaluator/InputGenerator.h"
 #include "evaluator/OutputComparison.h"
-#include "evaluator/TimingStatistics.h"
 
 #include <chrono>
 #include <thread>
@@ -149,6 +148,7 @@ void GpuSession::releaseBuffers() {
 
 llvm::Error GpuSession::prepare(const Workload &W) {
   releaseBuffers();
+  RecordedInputs.clear();
   Current = W;
   for (const KernelArg &A : Current.Args) {
     const BufferArg *B = A.buffer();
@@ -167,6 +167,10 @@ llvm::Error GpuSession::prepare(const Workload &W) {
         return E;
   }
   return llvm::Error::success();
+}
+
+void GpuSession::setRecordedInputs(std::vector<std::vector<uint8_t>> Inputs) {
+  RecordedInputs = std::move(Inputs);
 }
 
 DeviceContext GpuSession::deviceContext() { return DeviceContext{*Driver, Own, Stream, Partials}; }
@@ -191,9 +195,18 @@ llvm::Error GpuSession::upload(uint64_t Seed) {
         return E;
       continue;
     }
-    if (auto E = generateOnDevice(deviceContext(), B.Base + GuardBytes, A.Element, A.Count,
-                                  inputStreamKey(Seed, static_cast<unsigned>(I))))
+    if (Seed == RecordedSeed && I < RecordedInputs.size()) {
+      const std::vector<uint8_t> &Bytes = RecordedInputs[I];
+      if (auto E = Driver->check(Driver->StreamSynchronize(Stream), "cuStreamSynchronize"))
+        return E;
+      if (auto E = Driver->check(Driver->MemcpyHtoD(B.Base + GuardBytes, Bytes.data(),
+                                                    std::min<uint64_t>(Bytes.size(), B.Bytes)),
+                                 "cuMemcpyHtoD"))
+        return E;
+    } else if (auto E = generateOnDevice(deviceContext(), B.Base + GuardBytes, A.Element, A.Count,
+                                         inputStreamKey(Seed, static_cast<unsigned>(I)))) {
       return E;
+    }
     if (B.Pristine && B.Bytes)
       if (auto E = Driver->check(
               Driver->MemcpyDtoDAsync(B.Pristine, B.Base + GuardBytes, B.Bytes, Stream),
@@ -335,6 +348,7 @@ RunResult GpuSession::run(const LoadedKernel &Kernel, const LaunchGeometry &Laun
     R.Message = llvm::toString(std::move(E));
     return R;
   }
+  Driver->EventRecord(Start, Stream);
   if (llvm::Error E = launch(Kernel, Launch)) {
     R.Message = llvm::toString(std::move(E));
     R.Failure =
@@ -344,6 +358,9 @@ RunResult GpuSession::run(const LoadedKernel &Kernel, const LaunchGeometry &Laun
   Driver->EventRecord(Stop, Stream);
   if ((R.Failure = waitFor(Stop, DeadlineSeconds, R.Message)) != RunFailure::None)
     return R;
+  float Elapsed = 0;
+  if (Driver->EventElapsedTime(&Elapsed, Start, Stop) == CUDA_SUCCESS)
+    R.Ms = Elapsed;
   std::vector<uint8_t> Before(GuardBytes), After(GuardBytes);
   for (const DeviceBuffer &B : Buffers) { // Only the guards come back; the elements stay.
     for (auto [Guard, At] :
@@ -362,7 +379,7 @@ RunResult GpuSession::run(const LoadedKernel &Kernel, const LaunchGeometry &Laun
 
 llvm::Expected<std::vector<std::vector<double>>>
 GpuSession::time(llvm::ArrayRef<TimedKernel> Kernels, uint64_t Seed, const TimingBudget &Budget,
-                 RunFailure &Failure) {
+                 RunFailure &Failure, RoundCheck Done) {
   Failure = RunFailure::None;
   std::vector<std::vector<double>> Samples(Kernels.size());
   if (auto E = upload(Seed))
@@ -397,6 +414,8 @@ GpuSession::time(llvm::ArrayRef<TimedKernel> Kernels, uint64_t Seed, const Timin
   // Warm-up: one untimed run each (module load, caches, clocks).
   for (const TimedKernel &K : Kernels) {
     double Ignored;
+    if (!Budget.WarmUp)
+      break;
     if (auto E = Measure(K, &Ignored))
       return E;
   }
@@ -408,12 +427,7 @@ GpuSession::time(llvm::ArrayRef<TimedKernel> Kernels, uint64_t Seed, const Timin
         return E;
       Samples[K].push_back(Ms);
     }
-    if (Round + 1 < Budget.MinSamples)
-      continue;
-    bool Quiet = true;
-    for (const auto &S : Samples)
-      Quiet = Quiet && summarize(S).RelativeNoise <= Budget.TargetNoise;
-    if (Quiet || secondsSince(Begin) > Budget.MaxSeconds)
+    if (Done(Samples, secondsSince(Begin)))
       break;
   }
   return Samples;

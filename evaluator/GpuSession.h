@@ -14,6 +14,7 @@
 #include "evaluator/Workload.h"
 
 #include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/Support/Error.h>
 
 #include <cstdint>
@@ -54,6 +55,7 @@ struct RunResult {
   RunFailure Failure = RunFailure::None;
   std::string Message;
   std::vector<BufferState> Buffers; // Workload order of the buffer arguments.
+  double Ms = 0;                    // The launch, by CUDA events (no L2 flush before it).
 };
 
 class GpuSession {
@@ -71,6 +73,12 @@ public:
   // Allocates W's buffers (each between two guard zones) and their restore
   // copies; drops the reference outputs of the previous workload.
   llvm::Error prepare(const Workload &W);
+
+  // Runs on RecordedSeed start from these bytes, one vector per buffer
+  // argument (workload order; `kopt record`'s contents), instead of generated
+  // inputs. prepare() clears them.
+  static constexpr uint64_t RecordedSeed = ~uint64_t(0);
+  void setRecordedInputs(std::vector<std::vector<uint8_t>> Inputs);
 
   // One run on the inputs drawn from Seed: inputs generated on the device,
   // output-only buffers poisoned, guards filled; then the launch, waited for
@@ -97,17 +105,23 @@ public:
     LaunchGeometry Launch;
   };
   struct TimingBudget {
-    unsigned MinSamples = 10, MaxSamples = 200;
-    double TargetNoise = 0.01; // Relative standard error of each median.
-    double MaxSeconds = 3;     // Wall time for the whole measurement.
+    unsigned MinSamples = 10, MaxSamples = 200; // A kernel; MinSamples: the original's alone.
+    double TargetNoise = 0.01;                  // Relative standard error of each median.
+    double MaxSeconds = 3;                      // Wall time for the whole measurement.
+    double ScreenSeconds = 1;                   // Wall time for a screen (SequentialTest.h).
     double DeadlineSeconds = 10;
+    bool WarmUp = true; // One untimed run each first (left out for long kernels).
   };
+  // After each round of samples: true ends the measurement. Seconds: since it began.
+  using RoundCheck =
+      llvm::function_ref<bool(llvm::ArrayRef<std::vector<double>> Samples, double Seconds)>;
   // Samples in milliseconds per kernel, interleaved (ABBA...), on Seed's inputs:
   // writable buffers restored and L2 flushed before every sample, outside the
-  // timed region. A failure of any kernel ends the measurement.
+  // timed region, until Done says so or MaxSamples rounds. A failure of any
+  // kernel ends the measurement.
   llvm::Expected<std::vector<std::vector<double>>> time(llvm::ArrayRef<TimedKernel> Kernels,
                                                         uint64_t Seed, const TimingBudget &Budget,
-                                                        RunFailure &Failure);
+                                                        RunFailure &Failure, RoundCheck Done);
 
   // The hardware counters of one launch of Kernel on Seed's inputs
   // (KernelProfiler.h), outside any timing. Never fails: a profile that could
@@ -145,8 +159,9 @@ private:
   std::vector<DeviceBuffer> Buffers;   // One per buffer argument.
   std::vector<const BufferArg *> Args; // Into Current, parallel to Buffers.
   std::deque<ReferenceSet> References; // Oldest first.
-  DeviceKernels Own;                   // Input generation and comparison.
-  CUdeviceptr Partials = 0;            // The comparison kernel's per-block results.
+  std::vector<std::vector<uint8_t>> RecordedInputs;
+  DeviceKernels Own;        // Input generation and comparison.
+  CUdeviceptr Partials = 0; // The comparison kernel's per-block results.
 };
 
 // Bytes on each side of every buffer that must keep GuardByte.

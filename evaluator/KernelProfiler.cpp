@@ -10,7 +10,9 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <initializer_list>
 #include <mutex>
+#include <vector>
 
 #ifndef KOPT_CUPTI_LIBRARY
 #define KOPT_CUPTI_LIBRARY "/usr/local/cuda/lib64/libcupti.so.13"
@@ -56,14 +58,29 @@ struct KernelProfiler::Api {
 };
 
 namespace {
-const char *const Defaults[] = {
+// What the planner's priors read first: throughputs, occupancy, DRAM bytes.
+const char *const Core[] = {
     "gpu__time_duration.sum",
     "dram__throughput.avg.pct_of_peak_sustained_elapsed",
     "sm__throughput.avg.pct_of_peak_sustained_elapsed",
     "sm__warps_active.avg.pct_of_peak_sustained_active",
+    "dram__bytes.sum",
+};
+
+// Floating-point work, for the arithmetic intensity (ProfileFacts.h).
+const char *const Flops[] = {
+    "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
+};
+
+// The rest: cache hit rates, access efficiency, branches and warp stalls.
+const char *const Detail[] = {
     "l1tex__t_sector_hit_rate.pct",
     "lts__t_sector_hit_rate.pct",
-    "dram__bytes.sum",
     "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
     "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
     "smsp__thread_inst_executed_per_inst_executed.ratio",
@@ -76,6 +93,13 @@ const char *const Defaults[] = {
     "smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct",
     "smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct",
 };
+
+std::vector<const char *> concatenated(std::initializer_list<llvm::ArrayRef<const char *>> Lists) {
+  std::vector<const char *> Out;
+  for (llvm::ArrayRef<const char *> L : Lists)
+    Out.insert(Out.end(), L.begin(), L.end());
+  return Out;
+}
 
 // A CUPTI parameter block: zeroed, its structSize set (the ABI's version).
 template <typename T> T params(size_t Size) {
@@ -98,7 +122,14 @@ Profile Profile::unavailable(llvm::StringRef Reason) {
   return P;
 }
 
-llvm::ArrayRef<const char *> defaultProfileMetrics() { return Defaults; }
+llvm::ArrayRef<const char *> defaultProfileMetrics() {
+  static const std::vector<const char *> All = concatenated({Core, Flops, Detail});
+  return All;
+}
+llvm::ArrayRef<const char *> coreProfileMetrics() {
+  static const std::vector<const char *> Some = concatenated({Core, Flops});
+  return Some;
+}
 
 Profile profileFromValues(llvm::ArrayRef<std::string> Names, llvm::ArrayRef<double> Values) {
   Profile P;

@@ -29,8 +29,11 @@ struct Profile {
 };
 
 // The metrics kopt asks for (Hopper names): throughputs, achieved occupancy,
-// cache hit rates, DRAM bytes, efficiency and the main warp stall reasons.
+// cache hit rates, DRAM bytes, efficiency, the main warp stall reasons and
+// floating-point instruction counts.
 llvm::ArrayRef<const char *> defaultProfileMetrics();
+// The subset a long kernel gets: fewer replay passes.
+llvm::ArrayRef<const char *> coreProfileMetrics();
 
 // The profile of evaluated metric values, Values[i] belonging to Names[i]; a
 // value that is not finite (CUPTI's "not applicable") is left out.

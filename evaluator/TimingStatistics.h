@@ -19,9 +19,11 @@ struct TimingSummary {
 double quantile(std::vector<double> Sorted, double Q);
 TimingSummary summarize(llvm::ArrayRef<double> SamplesMs);
 
-// One-sided Mann-Whitney U test (normal approximation with tie correction):
-// the probability of seeing Candidate's samples this much smaller than
-// Baseline's if both came from one distribution. Small: Candidate is faster.
+// One-sided Mann-Whitney U test: the probability of seeing Candidate's
+// samples this much smaller than Baseline's if both came from one
+// distribution. Small: Candidate is faster. Exact (the U statistic's null
+// distribution) for up to 50 samples a side without ties; otherwise the
+// normal approximation with tie and continuity corrections.
 double fasterPValue(llvm::ArrayRef<double> BaselineMs, llvm::ArrayRef<double> CandidateMs);
 
 struct SpeedDecision {

@@ -2,12 +2,16 @@
 
 #include "evaluator/GpuSession.h"
 #include "evaluator/RunComparison.h"
+#include "evaluator/SequentialTest.h"
 #include "evaluator/WorkerProtocol.h"
+#include "recorder/RecordingFormat.h"
 
 #include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
+#include <list>
+#include <map>
 
 namespace kopt::evaluator {
 
@@ -17,6 +21,12 @@ namespace {
 
 // Exit statuses that tell the parent why the worker ended.
 constexpr int ExitFault = 3, ExitHang = 4;
+
+// A kernel this long needs no warm-up run (launch and clock effects are far
+// below its noise) and its baseline may end after MinLongSamples samples.
+constexpr double LongKernelMs = 20;
+constexpr size_t MinLongSamples = 3;
+bool longKernel(double Ms) { return Ms >= LongKernelMs; }
 
 class WorkerState {
 public:
@@ -32,7 +42,33 @@ private:
   bool reference(uint64_t Seed, json &Failure);
   // The variant's run on Seed against the original's; errors: the device failed.
   llvm::Expected<RunVerdict> verify(const RunResult &Got, uint64_t Seed);
+  // Compiles, loads and verifies a variant on every seed. Fills Answer with
+  // the verdict where it fails (then false), else with what verification found.
+  bool compileAndVerify(const json &Request, const LaunchGeometry &Launch,
+                        const std::vector<uint64_t> &VerifySeeds, json &Answer,
+                        LoadedKernel &Variant, std::vector<double> &RunMs);
+  // The interleaved measurement for Stage, its call in Answer.
+  json timeAgainstOriginal(TimingStage Stage, const LoadedKernel &Variant,
+                           const LaunchGeometry &Launch, const std::vector<double> &VariantRunMs,
+                           const std::vector<uint64_t> &VerifySeeds, json Answer);
+  void forgetVerified();
   [[noreturn]] void answerAndExit(const json &Answer, int Status);
+  // The variant on every recorded launch, against the original on the same
+  // recorded inputs; a failure answer, or null. Leaves W prepared again.
+  json verifyRecorded(const LoadedKernel &Variant, const std::vector<LaunchGeometry> &Launches,
+                      double Deadline, unsigned &Verified, double &WorstRatio);
+  // The recorded launch's buffer contents before it, by buffer argument.
+  llvm::Expected<std::vector<std::vector<uint8_t>>> recordedInputs(const RecordedLaunch &R);
+
+  // Variants verified on every session seed and screened promising, kept
+  // loaded for their confirmation, by the exact request that made them.
+  struct VerifiedVariant {
+    std::string Key; // Source, options and launch, as sent.
+    LoadedKernel Kernel;
+    json Verification; // seeds_verified, worst_ratio.
+  };
+  std::list<VerifiedVariant> Screened; // Most recent first.
+  static constexpr size_t MaxScreened = 4;
 
   int OutFd;
   std::unique_ptr<GpuSession> Session;
@@ -43,7 +79,10 @@ private:
   bool HasOriginal = false;
   double OriginalMs = 0, Watchdog = 10, SlowdownCap = 20;
   std::vector<uint64_t> Seeds;
+  std::map<uint64_t, double> ReferenceMs; // The original's run on each seed's inputs.
   GpuSession::TimingBudget Budget;
+  std::string RecordingPath; // Of Recording, read once.
+  recorder::Recording Recording;
 };
 
 json errorAnswer(const std::string &Message) { return {{"status", "error"}, {"message", Message}}; }
@@ -74,6 +113,7 @@ bool WorkerState::reference(uint64_t Seed, json &Failure) {
     Failure = failedRun(R, "the original kernel");
     return false;
   }
+  ReferenceMs[Seed] = R.Ms;
   for (size_t I = 0; I < R.Buffers.size(); ++I)
     if (R.Buffers[I].DamagedBefore || R.Buffers[I].DamagedAfter) {
       Failure = errorAnswer("the original kernel writes outside its buffers: check the sizes in "
@@ -114,6 +154,92 @@ llvm::Expected<RunVerdict> WorkerState::verify(const RunResult &Got, uint64_t Se
   });
 }
 
+llvm::Expected<std::vector<std::vector<uint8_t>>>
+WorkerState::recordedInputs(const RecordedLaunch &R) {
+  if (RecordingPath != W.RecordingFile) {
+    recorder::ReadResult Read = recorder::readRecording(W.RecordingFile);
+    if (!Read.Error.empty())
+      return llvm::createStringError(Read.Error);
+    Recording = std::move(Read.Value);
+    RecordingPath = W.RecordingFile;
+  }
+  if (R.Id >= Recording.Launches.size())
+    return llvm::createStringError("the recording has no launch #%u", R.Id);
+  const recorder::LaunchRecord &L = Recording.Launches[R.Id].Launch;
+  std::vector<std::vector<uint8_t>> Inputs;
+  for (size_t I = 0; I < R.Args.size(); ++I) {
+    if (!R.Args[I].buffer())
+      continue;
+    const recorder::PointerParam *P = nullptr;
+    for (const recorder::PointerParam &Q : L.Pointers)
+      if (Q.Param == I)
+        P = &Q;
+    const recorder::AllocationRecord *A = P ? &L.Allocations[P->Allocation] : nullptr;
+    if (!A || !A->Before)
+      return llvm::createStringError("recorded launch #%u has no contents for '%s'", R.Id,
+                                     R.Args[I].Name.c_str());
+    Inputs.emplace_back(A->Before->begin() + long(P->Offset), A->Before->end());
+  }
+  return Inputs;
+}
+
+json WorkerState::verifyRecorded(const LoadedKernel &Variant,
+                                 const std::vector<LaunchGeometry> &Launches, double Deadline,
+                                 unsigned &Verified, double &WorstRatio) {
+  const Workload Seeded = W;
+  json Failure;
+  for (size_t I = 0; I < Seeded.Recorded.size() && Failure.is_null(); ++I) {
+    const RecordedLaunch &R = Seeded.Recorded[I];
+    // Every buffer starts from its recorded contents, so each one is compared
+    // with the original's: an input the variant changes fails as a wrong output.
+    Workload Run = Seeded;
+    Run.Args = R.Args;
+    for (KernelArg &A : Run.Args)
+      if (auto *B = std::get_if<BufferArg>(&A.Value); B && B->Dir == Direction::In)
+        B->Dir = Direction::InOut;
+    Run.Launch = R.Launch;
+    W = Run;
+    auto Inputs = recordedInputs(R);
+    if (!Inputs) {
+      Failure = errorAnswer(llvm::toString(Inputs.takeError()));
+      break;
+    }
+    if (auto E = Session->prepare(Run)) {
+      Failure = errorAnswer(llvm::toString(std::move(E)));
+      break;
+    }
+    Session->setRecordedInputs(std::move(*Inputs));
+    if (!reference(GpuSession::RecordedSeed, Failure))
+      break;
+    RunResult Got = Session->run(Variant, Launches[I], GpuSession::RecordedSeed, Deadline);
+    if (Got.Failure != RunFailure::None) {
+      json Rejected = failedRun(Got, "the variant");
+      Failure = {{"status", "ok"},
+                 {"verdict", "launch_rejected"},
+                 {"detail", "recorded launch " + R.describe() + ": " +
+                                Rejected["message"].get<std::string>()}};
+      break;
+    }
+    auto Checked = verify(Got, GpuSession::RecordedSeed);
+    if (!Checked)
+      return failedRun({RunFailure::Fault, llvm::toString(Checked.takeError()), {}},
+                       "verifying the variant");
+    if (!Checked->Passed) {
+      Failure = {{"status", "ok"},
+                 {"verdict", "wrong"},
+                 {"detail", "recorded launch " + R.describe() + ": " + Checked->Failure},
+                 {"seeds_verified", Verified}};
+      break;
+    }
+    WorstRatio = std::max(WorstRatio, Checked->WorstRatio);
+    ++Verified;
+  }
+  W = Seeded;
+  if (auto E = Session->prepare(W); E && Failure.is_null())
+    Failure = errorAnswer(llvm::toString(std::move(E)));
+  return Failure;
+}
+
 json WorkerState::handle(const json &Request) {
   if (!Opened) {
     Opened = true;
@@ -135,7 +261,15 @@ json WorkerState::handle(const json &Request) {
   return errorAnswer("unknown request '" + Op + "'");
 }
 
+void WorkerState::forgetVerified() {
+  for (VerifiedVariant &V : Screened)
+    Session->unload(V.Kernel);
+  Screened.clear();
+}
+
 json WorkerState::setOriginal(const json &Request) {
+  forgetVerified();
+  ReferenceMs.clear();
   if (HasOriginal)
     Session->unload(Original);
   HasOriginal = false;
@@ -147,6 +281,7 @@ json WorkerState::setOriginal(const json &Request) {
   Budget.MaxSamples = Request.at("max_samples").get<unsigned>();
   Budget.TargetNoise = Request.at("target_noise").get<double>();
   Budget.MaxSeconds = Request.at("max_seconds").get<double>();
+  Budget.ScreenSeconds = Request.value("screen_seconds", Budget.ScreenSeconds);
   auto Compiled =
       compileKernel(Request.at("source").get<KernelSource>(), Session->device().smArch());
   if (!Compiled)
@@ -165,7 +300,21 @@ json WorkerState::setOriginal(const json &Request) {
       return Failure;
   RunFailure Why;
   Budget.DeadlineSeconds = Watchdog;
-  auto Samples = Session->time({{&Original, W.Launch}}, Seeds.front(), Budget, Why);
+  // The reference runs warmed the original up. A long kernel's baseline ends
+  // at the time limit after 3 samples: each variant is timed against it again.
+  GpuSession::TimingBudget Alone = Budget;
+  Alone.WarmUp = !longKernel(ReferenceMs[Seeds.front()]);
+  auto Samples = Session->time({{&Original, W.Launch}}, Seeds.front(), Alone, Why,
+                               [&](llvm::ArrayRef<std::vector<double>> S, double Seconds) {
+                                 const std::vector<double> &Ms = S.front();
+                                 if (Ms.size() >= Budget.MinSamples)
+                                   return summarize(Ms).RelativeNoise <= Budget.TargetNoise ||
+                                          Seconds > Budget.MaxSeconds;
+                                 // Fewer for a long kernel: stop where the next sample would pass
+                                 // the limit.
+                                 double Next = Seconds * double(Ms.size() + 1) / double(Ms.size());
+                                 return Ms.size() >= MinLongSamples && Next > Budget.MaxSeconds;
+                               });
   if (!Samples) {
     RunResult R{Why, llvm::toString(Samples.takeError()), {}};
     return failedRun(R, "the original kernel");
@@ -177,38 +326,35 @@ json WorkerState::setOriginal(const json &Request) {
                  {"resources", Original.Resources},
                  {"timing", T}};
   // After the timing, so the profiler's replays and state cannot touch it.
+  // CUPTI replays the launch once a pass: a long kernel gets the metrics the
+  // planner's priors read, in fewer passes.
   if (Request.value("profile", false)) {
     std::vector<std::string> Metrics;
-    for (const char *M : defaultProfileMetrics())
+    for (const char *M : longKernel(OriginalMs) ? coreProfileMetrics() : defaultProfileMetrics())
       Metrics.push_back(M);
     Answer["profile"] = Session->profile(Original, W.Launch, Seeds.front(), Metrics);
   }
   return Answer;
 }
 
-json WorkerState::evaluate(const json &Request) {
-  if (!HasOriginal)
-    return errorAnswer("no original kernel is set");
-  auto Launch = Request.at("launch").get<LaunchGeometry>();
-  std::vector<uint64_t> VerifySeeds = Seeds;
-  if (Request.contains("seeds") && !Request["seeds"].empty())
-    VerifySeeds = Request["seeds"].get<std::vector<uint64_t>>();
-  json Answer = {{"status", "ok"}};
+bool WorkerState::compileAndVerify(const json &Request, const LaunchGeometry &Launch,
+                                   const std::vector<uint64_t> &VerifySeeds, json &Answer,
+                                   LoadedKernel &Variant, std::vector<double> &RunMs) {
   auto Compiled =
       compileKernel(Request.at("source").get<KernelSource>(), Session->device().smArch());
   if (!Compiled) {
     Answer["verdict"] = "compile_error";
     Answer["detail"] = llvm::toString(Compiled.takeError());
-    return Answer;
+    return false;
   }
   Answer["compile"] = compileRecord(*Compiled);
   auto Loaded = Session->load(*Compiled, Launch);
   if (!Loaded) {
     Answer["verdict"] = "compile_error";
     Answer["detail"] = llvm::toString(Loaded.takeError());
-    return Answer;
+    return false;
   }
-  LoadedKernel Variant = *Loaded;
+  Variant = *Loaded;
   Answer["resources"] = Variant.Resources;
   // The variant may be slower than the original, but not endlessly.
   double Deadline = std::max(1.0, SlowdownCap * OriginalMs / 1000);
@@ -216,20 +362,25 @@ json WorkerState::evaluate(const json &Request) {
   unsigned Verified = 0;
   for (uint64_t Seed : VerifySeeds) {
     json Failure;
-    if (!reference(Seed, Failure))
-      return Failure;
+    if (!reference(Seed, Failure)) {
+      Session->unload(Variant);
+      Answer = Failure;
+      return false;
+    }
     RunResult Got = Session->run(Variant, Launch, Seed, Deadline);
     if (Got.Failure != RunFailure::None) {
       json Rejected = failedRun(Got, "the variant");
       Session->unload(Variant);
       Answer["verdict"] = "launch_rejected";
       Answer["detail"] = Rejected["message"];
-      return Answer;
+      return false;
     }
     auto Checked = verify(Got, Seed);
-    if (!Checked) // The device's own kernels failed: the context may be lost.
-      return failedRun({RunFailure::Fault, llvm::toString(Checked.takeError()), {}},
-                       "verifying the variant");
+    if (!Checked) { // The device's own kernels failed: the context may be lost.
+      Answer = failedRun({RunFailure::Fault, llvm::toString(Checked.takeError()), {}},
+                         "verifying the variant");
+      return false;
+    }
     RunVerdict &V = *Checked;
     if (!V.Passed) {
       Session->unload(Variant);
@@ -246,32 +397,136 @@ json WorkerState::evaluate(const json &Request) {
                            {"index", V.First->Index},
                            {"got", V.First->Got},
                            {"expected", V.First->Expected}};
-      return Answer;
+      return false;
     }
     WorstRatio = std::max(WorstRatio, V.WorstRatio);
+    RunMs.push_back(Got.Ms);
     ++Verified;
+  }
+  if (!W.Recorded.empty()) {
+    // A variant that keeps the launch runs with each recorded launch's
+    // geometry; one that remaps it comes with its launch for each.
+    std::vector<LaunchGeometry> Launches;
+    if (Request.contains("recorded_launches"))
+      Launches = Request["recorded_launches"].get<std::vector<LaunchGeometry>>();
+    else if (Launch == W.Launch)
+      for (const RecordedLaunch &R : W.Recorded)
+        Launches.push_back(R.Launch);
+    if (Launches.size() != W.Recorded.size()) {
+      Session->unload(Variant);
+      Answer["verdict"] = "wrong";
+      Answer["detail"] = "the variant remaps the launch, and its launches for the recorded "
+                         "launches are missing";
+      return Answer;
+    }
+    json Failure = verifyRecorded(Variant, Launches, Deadline, Verified, WorstRatio);
+    if (!Failure.is_null()) {
+      Session->unload(Variant);
+      if (Failure.contains("verdict"))
+        Failure["compile"] = Answer["compile"];
+      return Failure;
+    }
   }
   Answer["seeds_verified"] = Verified;
   Answer["worst_ratio"] = WorstRatio;
-  RunFailure Why;
+  return true;
+}
+
+json WorkerState::timeAgainstOriginal(TimingStage Stage, const LoadedKernel &Variant,
+                                      const LaunchGeometry &Launch,
+                                      const std::vector<double> &VariantRunMs,
+                                      const std::vector<uint64_t> &VerifySeeds, json Answer) {
+  SequentialDesign Design;
+  auto Put = [&](const LookDecision &D, const std::vector<std::vector<double>> *Samples) {
+    static const char *const Calls[] = {"not_faster", "faster", "not_faster", "promising"};
+    Answer["verdict"] = Calls[static_cast<unsigned>(D.Call)];
+    Answer["timing_call"] = D.Why;
+    Answer["samples"] = D.Samples;
+    Answer["speedup"] = D.Speedup;
+    Answer["p_value"] = D.PFaster;
+    if (Samples) {
+      Answer["original"] = summarize((*Samples)[0]);
+      Answer["variant"] = summarize((*Samples)[1]);
+    }
+    return Answer;
+  };
+  // A screen of a kernel too long to sample FirstLook rounds in ScreenSeconds
+  // reads its verification runs instead (paired with the original's on the
+  // same inputs): no interleaved samples at all.
+  if (Stage == TimingStage::Screen &&
+      2 * Design.FirstLook * OriginalMs > 1000 * Budget.ScreenSeconds) {
+    std::vector<double> OriginalRunMs;
+    for (uint64_t Seed : VerifySeeds)
+      OriginalRunMs.push_back(ReferenceMs[Seed]);
+    return Put(screenFromRuns(Design, OriginalRunMs, VariantRunMs), nullptr);
+  }
+  double Deadline = std::max(1.0, SlowdownCap * OriginalMs / 1000);
   GpuSession::TimingBudget Timing = Budget;
   Timing.DeadlineSeconds = std::max(Deadline, Watchdog);
-  auto Samples =
-      Session->time({{&Original, W.Launch}, {&Variant, Launch}}, Seeds.front(), Timing, Why);
-  Session->unload(Variant);
+  Timing.WarmUp = !longKernel(OriginalMs);
+  SequentialTiming Plan(Design, Stage,
+                        {Budget.MaxSamples,
+                         Stage == TimingStage::Screen ? Budget.ScreenSeconds : Budget.MaxSeconds,
+                         Budget.TargetNoise});
+  RunFailure Why;
+  auto Samples = Session->time({{&Original, W.Launch}, {&Variant, Launch}}, Seeds.front(), Timing,
+                               Why, [&](llvm::ArrayRef<std::vector<double>> S, double Seconds) {
+                                 return Plan.next(S[0], S[1], Seconds);
+                               });
   if (!Samples) {
-    RunResult R{Why, llvm::toString(Samples.takeError()), {}};
+    RunResult R{Why, llvm::toString(Samples.takeError()), {}, 0};
     json Rejected = failedRun(R, "timing");
     Answer["verdict"] = "launch_rejected";
     Answer["detail"] = Rejected["message"];
     return Answer;
   }
-  SpeedDecision D = decideFaster((*Samples)[0], (*Samples)[1]);
-  Answer["verdict"] = D.Faster ? "faster" : "not_faster";
-  Answer["original"] = summarize((*Samples)[0]);
-  Answer["variant"] = summarize((*Samples)[1]);
-  Answer["speedup"] = D.Speedup;
-  Answer["p_value"] = D.PValue;
+  LookDecision D = Plan.decision();
+  if (D.Call == SequentialCall::Continue) // The sample limit came between looks.
+    D = lookAt(Design, Stage, (*Samples)[0], (*Samples)[1], /*Final=*/true);
+  return Put(D, &*Samples);
+}
+
+json WorkerState::evaluate(const json &Request) {
+  if (!HasOriginal)
+    return errorAnswer("no original kernel is set");
+  auto Launch = Request.at("launch").get<LaunchGeometry>();
+  std::vector<uint64_t> VerifySeeds = Seeds;
+  if (Request.contains("seeds") && !Request["seeds"].empty())
+    VerifySeeds = Request["seeds"].get<std::vector<uint64_t>>();
+  TimingStage Stage = TimingStage::Full;
+  for (TimingStage S : {TimingStage::Screen, TimingStage::Confirm})
+    if (Request.value("stage", "full") == spelling(S))
+      Stage = S;
+  json Answer = {{"status", "ok"}, {"stage", spelling(Stage)}};
+  std::string Key = Request.at("source").dump() + Request.at("launch").dump();
+  LoadedKernel Variant;
+  std::vector<double> RunMs;
+  // A confirmation of a variant this session screened: verified then, on
+  // every seed of the session; anything else is verified here first.
+  auto Kept = std::find_if(Screened.begin(), Screened.end(),
+                           [&](const VerifiedVariant &V) { return V.Key == Key; });
+  if (Stage == TimingStage::Confirm && Kept != Screened.end() && VerifySeeds == Seeds) {
+    Variant = Kept->Kernel;
+    Answer.update(Kept->Verification);
+    Answer["resources"] = Variant.Resources;
+    Screened.erase(Kept);
+  } else if (!compileAndVerify(Request, Launch, VerifySeeds, Answer, Variant, RunMs)) {
+    return Answer;
+  }
+  Answer = timeAgainstOriginal(Stage, Variant, Launch, RunMs, VerifySeeds, std::move(Answer));
+  if (Stage == TimingStage::Screen && Answer.value("verdict", "") == "promising" &&
+      VerifySeeds == Seeds) {
+    Screened.push_front(
+        {Key,
+         Variant,
+         {{"seeds_verified", Answer["seeds_verified"]}, {"worst_ratio", Answer["worst_ratio"]}}});
+    if (Screened.size() > MaxScreened) {
+      Session->unload(Screened.back().Kernel);
+      Screened.pop_back();
+    }
+  } else {
+    Session->unload(Variant);
+  }
   return Answer;
 }
 

@@ -24,27 +24,26 @@ static const char *directionName(Direction D) {
   return D == Direction::In ? "in" : D == Direction::Out ? "out" : "inout";
 }
 
-void to_json(json &J, const Workload &W) {
-  json Args = json::array();
-  for (const KernelArg &A : W.Args) {
+namespace {
+json argsJson(const std::vector<KernelArg> &Args) {
+  json Out = json::array();
+  for (const KernelArg &A : Args) {
     if (const BufferArg *B = A.buffer())
-      Args.push_back({{"name", A.Name},
-                      {"buffer", spelling(B->Element).str()},
-                      {"count", B->Count},
-                      {"dir", directionName(B->Dir)}});
+      Out.push_back({{"name", A.Name},
+                     {"buffer", spelling(B->Element).str()},
+                     {"count", B->Count},
+                     {"dir", directionName(B->Dir)}});
     else
-      Args.push_back({{"name", A.Name},
-                      {"scalar", spelling(A.scalar()->Type).str()},
-                      {"value", A.scalar()->Value}});
+      Out.push_back({{"name", A.Name},
+                     {"scalar", spelling(A.scalar()->Type).str()},
+                     {"value", A.scalar()->Value}});
   }
-  J = json{{"args", Args}, {"launch", W.Launch}};
-  if (W.Tol)
-    J["tol"] = {{"rtol", W.Tol->Rtol}, {"atol", W.Tol->Atol}};
+  return Out;
 }
 
-void from_json(const json &J, Workload &W) {
-  W = Workload();
-  for (const json &A : J.at("args")) {
+std::vector<KernelArg> argsFrom(const json &J) {
+  std::vector<KernelArg> Args;
+  for (const json &A : J) {
     KernelArg Arg;
     Arg.Name = A.at("name").get<std::string>();
     auto TypeOf = [](const json &Name) {
@@ -63,11 +62,43 @@ void from_json(const json &J, Workload &W) {
     } else {
       Arg.Value = ScalarArg{TypeOf(A.at("scalar")), A.at("value").get<double>()};
     }
-    W.Args.push_back(std::move(Arg));
+    Args.push_back(std::move(Arg));
   }
+  return Args;
+}
+} // namespace
+
+void to_json(json &J, const Workload &W) {
+  J = json{{"args", argsJson(W.Args)}, {"launch", W.Launch}};
+  if (W.Tol)
+    J["tol"] = {{"rtol", W.Tol->Rtol}, {"atol", W.Tol->Atol}};
+  if (W.Recorded.empty())
+    return;
+  J["recording"] = W.RecordingFile;
+  json Recorded = json::array();
+  for (const RecordedLaunch &R : W.Recorded)
+    Recorded.push_back(
+        {{"id", R.Id}, {"count", R.Count}, {"launch", R.Launch}, {"args", argsJson(R.Args)}});
+  J["recorded"] = Recorded;
+}
+
+void from_json(const json &J, Workload &W) {
+  W = Workload();
+  W.Args = argsFrom(J.at("args"));
   J.at("launch").get_to(W.Launch);
   if (J.contains("tol"))
     W.Tol = Tolerance{J["tol"].at("rtol").get<double>(), J["tol"].at("atol").get<double>()};
+  if (!J.contains("recorded"))
+    return;
+  W.RecordingFile = J.at("recording").get<std::string>();
+  for (const json &R : J.at("recorded")) {
+    RecordedLaunch L;
+    L.Id = R.at("id").get<uint32_t>();
+    L.Count = R.at("count").get<uint64_t>();
+    R.at("launch").get_to(L.Launch);
+    L.Args = argsFrom(R.at("args"));
+    W.Recorded.push_back(std::move(L));
+  }
 }
 
 void to_json(json &J, const KernelSource &S) {

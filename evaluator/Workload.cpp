@@ -1,5 +1,7 @@
 #include "evaluator/Workload.h"
 
+#include <cstdio>
+
 namespace kopt::evaluator {
 
 Tolerance defaultTolerance(ScalarType T) {
@@ -23,6 +25,25 @@ uint64_t Workload::bufferBytes() const {
     if (const BufferArg *B = A.buffer())
       Bytes += B->Count * sizeOf(B->Element);
   return Bytes;
+}
+
+} // namespace kopt::evaluator
+
+namespace kopt::evaluator {
+
+std::string RecordedLaunch::describe() const {
+  std::string Out(1, '#');
+  Out.append(std::to_string(Id)).append(" (");
+  for (const KernelArg &A : Args)
+    if (const ScalarArg *S = A.scalar()) {
+      char Value[32];
+      std::snprintf(Value, sizeof(Value), "%.17g", S->Value);
+      Out.append(A.Name).append(" = ").append(Value).append("; ");
+    }
+  char Dims[96];
+  std::snprintf(Dims, sizeof(Dims), "grid(%u,%u,%u) block(%u,%u,%u))", Launch.Grid[0],
+                Launch.Grid[1], Launch.Grid[2], Launch.Block[0], Launch.Block[1], Launch.Block[2]);
+  return Out.append(Dims);
 }
 
 } // namespace kopt::evaluator

@@ -50,10 +50,23 @@ struct Tolerance {
 // length. tol(...) in the pragma overrides them.
 Tolerance defaultTolerance(ScalarType T);
 
+// A distinct launch `kopt record` captured from the application
+// (recorder/RecordingFormat.h): every variant is verified on it, with the
+// buffers' recorded contents as inputs.
+struct RecordedLaunch {
+  uint32_t Id = 0;    // The distinct launch's number in the recording.
+  uint64_t Count = 1; // How often the application made it.
+  LaunchGeometry Launch;
+  std::vector<KernelArg> Args;  // Scalars as recorded; buffers sized by their allocations.
+  std::string describe() const; // "#76 (k = 76; grid(1,1,1) block(32,1,1))"
+};
+
 struct Workload {
   std::vector<KernelArg> Args;
   LaunchGeometry Launch;
-  std::optional<Tolerance> Tol; // Absent: defaultTolerance per buffer.
+  std::optional<Tolerance> Tol;         // Absent: defaultTolerance per buffer.
+  std::string RecordingFile;            // Where Recorded's contents are.
+  std::vector<RecordedLaunch> Recorded; // Sampled from the recording; empty without one.
 
   // Bytes of all buffers (what one run reads and writes at most, for
   // bandwidth estimates and memory checks).

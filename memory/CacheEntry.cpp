@@ -48,6 +48,8 @@ llvm::Expected<StoredEntry> fromPayload(const nlohmann::json &P) {
     E.Timing = P.at("timing");
     E.Trajectory = P.at("trajectory");
     E.Origin = provenanceFromJson(P.at("provenance"));
+    if (auto R = P.find("rekeyed"); R != P.end())
+      E.Rekeyed = *R;
   } catch (const nlohmann::json::exception &Ex) {
     return llvm::createStringError("bad entry: %s", Ex.what());
   }
@@ -74,6 +76,8 @@ std::string serializeEntry(const CacheKey &Key, const CacheEntry &E) {
                             {"trajectory", E.Trajectory},
                             {"provenance", provenanceToJson(E.Origin)}};
   Payload["variant"] = E.Variant ? variantToJson(*E.Variant) : nlohmann::json();
+  if (!E.Rekeyed.is_null())
+    Payload["rekeyed"] = E.Rekeyed;
   nlohmann::json File = {
       {"format", EntryFormat}, {"checksum", checksumOf(Payload)}, {"payload", Payload}};
   return File.dump(1) + "\n";

@@ -34,6 +34,10 @@ struct CacheEntry {
   double Speedup = 1;                              // Measured, variant over original.
   nlohmann::json Verification, Timing, Trajectory; // Free-form records from the optimizer.
   Provenance Origin;
+  // Null, or where `kopt cache rekey` moved the entry from: {"from": old key,
+  // "from_text": its canonical text, "date", "kopt"}. The records above stay
+  // as the optimizer made them.
+  nlohmann::json Rekeyed = nullptr;
 };
 
 // An entry as read from a file, with the key it was stored under.

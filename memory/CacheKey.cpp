@@ -6,9 +6,6 @@
 
 namespace kopt::memory {
 
-// Bumped when the key's composition changes, so old entries stop matching.
-static constexpr int KeyFormat = 1;
-
 std::string digestOf(const std::string &Canonical) {
   std::array<uint8_t, 32> Hash = llvm::SHA256::hash(llvm::ArrayRef<uint8_t>(
       reinterpret_cast<const uint8_t *>(Canonical.data()), Canonical.size()));
@@ -17,10 +14,10 @@ std::string digestOf(const std::string &Canonical) {
 
 CacheKey makeCacheKey(const CacheKeyInputs &In) {
   // JSON escapes every value, so no input can forge another's field.
-  nlohmann::ordered_json Key = {{"key_format", KeyFormat}, {"unit", In.UnitHash},
-                                {"clauses", In.Clauses},   {"arch", In.Arch},
-                                {"cuda", In.CudaVersion},  {"codegen_flags", In.CodegenFlags},
-                                {"kopt", In.KoptVersion}};
+  nlohmann::ordered_json Key = {
+      {"key_format", KeyFormat},        {"unit", In.UnitHash},   {"environment", In.Environment},
+      {"clauses", In.Clauses},          {"arch", In.Arch},       {"cuda", In.CudaVersion},
+      {"device_flags", In.DeviceFlags}, {"kopt", In.KoptVersion}};
   std::string Canonical = Key.dump();
   return {digestOf(Canonical), Canonical};
 }

@@ -1,6 +1,7 @@
-// The result cache's key: everything that can change what the optimizer
-// produces for a kernel, in one canonical text and its hash (DESIGN.md, "The
-// cache"; README, "The result cache" lists the inputs in this order).
+// The result cache's key: exactly what changes a kernel's device code or its
+// evaluation, in one canonical text and its hash (DESIGN.md, "The cache";
+// README, "The result cache" lists the components in this order and which
+// compile flags are in and out).
 #pragma once
 
 #include <string>
@@ -8,13 +9,21 @@
 
 namespace kopt::memory {
 
+// The key's composition; bumped when it changes. Entries of an older format
+// stay readable (`kopt cache ls/show`) and are re-keyed by `kopt cache rekey`;
+// a lookup never matches them (CacheKeyDiff.h says why).
+inline constexpr int KeyFormat = 2;
+
 struct CacheKeyInputs {
-  std::string UnitHash;                  // KernelUnit::Hash ("sha256:...")
-  std::string Clauses;                   // Canonical text of the clauses that affect the result.
-  std::string Arch;                      // "sm_90"
-  std::string CudaVersion;               // "13.0"
-  std::vector<std::string> CodegenFlags; // Flags that change code generation, normalized.
+  std::string UnitHash;    // KernelUnit::Hash ("sha256:..."): the unit's text.
+  std::string Clauses;     // Canonical text of the clauses that affect the result.
+  std::string Arch;        // The real target: "sm_90".
+  std::string CudaVersion; // "13.0"
+  std::vector<std::string>
+      DeviceFlags; // Device code-generation flags, normalized (NvccDeviceFlags.h).
   std::string KoptVersion;
+  // KernelUnit::Environment: the macro definitions the unit sees from outside its text.
+  std::vector<std::string> Environment = {};
 };
 
 struct CacheKey {

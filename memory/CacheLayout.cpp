@@ -30,6 +30,7 @@ std::string manifestPath(llvm::StringRef Root, llvm::StringRef Digest) {
 std::string statsDir(llvm::StringRef Root) { return join(Root, "stats"); }
 
 std::string gcLockPath(llvm::StringRef Root) { return join(Root, "gc.lock"); }
+std::string recordingsDir(llvm::StringRef Root) { return join(Root, "recordings"); }
 
 namespace {
 std::vector<EntryFile> listFiles(llvm::StringRef Root, llvm::StringRef Folder,

@@ -4,6 +4,7 @@
 //   <root>/manifests/<2 hex>/<64 hex>.manifest  direct mode (user cache only)
 //   <root>/stats/<shard>[.lock]            counters (user cache only)
 //   <root>/gc.lock                         held while evicting
+//   <root>/recordings/<symbol>.krec        `kopt record`'s launches (recorder/RecordingFormat.h)
 #pragma once
 
 #include <llvm/ADT/StringRef.h>
@@ -22,6 +23,7 @@ std::string entryPath(llvm::StringRef Root, llvm::StringRef Digest);
 std::string manifestPath(llvm::StringRef Root, llvm::StringRef Digest);
 std::string statsDir(llvm::StringRef Root);
 std::string gcLockPath(llvm::StringRef Root);
+std::string recordingsDir(llvm::StringRef Root);
 
 struct EntryFile {
   std::string Path;

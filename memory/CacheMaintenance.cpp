@@ -6,6 +6,7 @@
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
 
 #include <algorithm>
 
@@ -157,6 +158,31 @@ llvm::Expected<uint64_t> ResultCache::importFrom(llvm::StringRef Dir,
   if (Failure)
     return Failure;
   return Copied;
+}
+
+llvm::Error ResultCache::rekey(const ListedEntry &From, const CacheKey &NewKey,
+                               const std::string &Date, const std::string &KoptVersion) {
+  if (!From.Stored)
+    return llvm::createStringError("%s: %s", From.File.Path.c_str(), From.Error.c_str());
+  if (!isDigest(NewKey.Digest))
+    return llvm::createStringError("malformed cache key '%s'", NewKey.Digest.c_str());
+  if (Config.ReadOnly)
+    return llvm::createStringError("the cache is read only");
+  const std::string &Root = From.Project ? *Config.ProjectDir : Config.UserDir;
+  CacheEntry E = From.Stored->Entry;
+  E.Rekeyed = {{"from", From.Stored->Key.Digest},
+               {"from_text", From.Stored->Key.Canonical},
+               {"date", Date},
+               {"kopt", KoptVersion}};
+  if (llvm::Error Err =
+          writeFileAtomically(entryPath(Root, NewKey.Digest), serializeEntry(NewKey, E)))
+    return Err;
+  if (From.File.Digest != NewKey.Digest)
+    if (std::error_code EC = llvm::sys::fs::remove(From.File.Path))
+      return llvm::createStringError(EC, "cannot remove %s", From.File.Path.c_str());
+  // Its <2 hex> directory, if that was its last entry (a committed cache stays tidy).
+  llvm::sys::fs::remove(llvm::sys::path::parent_path(From.File.Path));
+  return llvm::Error::success();
 }
 
 } // namespace kopt::memory

@@ -1,22 +1,20 @@
-// The result cache's counters, sharded as ccache does: each process adds to one
-// of a few shard files, each read-modified-written under its own lock, so no
-// concurrent update is lost and parallel compiles rarely wait on each other.
+// The result cache's counters (ShardedCounters.h: sharded as ccache does, so no
+// concurrent update is lost).
 #pragma once
 
-#include <llvm/ADT/StringRef.h>
-#include <llvm/Support/Error.h>
+#include "memory/ShardedCounters.h"
 
 #include <array>
-#include <cstdint>
-#include <string>
 
 namespace kopt::memory {
 
 // Hits and misses count kernel lookups; direct hits and misses count translation
-// units (DirectManifest.h): a direct hit looks no kernel up.
+// units (DirectManifest.h): a direct hit looks no kernel up. A remote hit is a
+// lookup that the project and user caches missed and a remote served.
 enum class Counter {
   ProjectHits,
   UserHits,
+  RemoteHits,
   Misses,
   Stores,
   Errors,
@@ -24,10 +22,10 @@ enum class Counter {
   DirectHits,
   DirectMisses
 };
-constexpr size_t NumCounters = 8;
+constexpr size_t NumCounters = 9;
 
-// "hits_project", "hits_user", "misses", "stores", "errors", "evictions",
-// "direct_hits", "direct_misses".
+// "hits_project", "hits_user", "hits_remote", "misses", "stores", "errors",
+// "evictions", "direct_hits", "direct_misses".
 llvm::StringRef counterName(Counter C);
 
 struct CacheCounters {
@@ -38,19 +36,16 @@ struct CacheCounters {
 
 class CacheStats {
 public:
-  static constexpr unsigned NumShards = 16;
-
-  explicit CacheStats(std::string StatsDir) : Dir(std::move(StatsDir)) {} // <cache>/stats
+  explicit CacheStats(std::string StatsDir); // <cache>/stats
 
   // Adds to this process's shard. Fails when the directory is not writable.
-  llvm::Error add(Counter C, uint64_t N = 1);
+  llvm::Error add(Counter C, uint64_t N = 1) { return Shards.add(static_cast<size_t>(C), N); }
   // The sum over all shards; unreadable shards count as zero.
   CacheCounters total() const;
-  llvm::Error zero();
+  llvm::Error zero() { return Shards.zero(); }
 
 private:
-  std::string shardPath(unsigned Shard) const;
-  std::string Dir;
+  ShardedCounters Shards;
 };
 
 } // namespace kopt::memory

@@ -16,19 +16,65 @@ namespace kopt::memory {
 namespace {
 constexpr llvm::StringRef OutcomeNames[NumOutcomes] = {"faster", "not_faster", "wrong",
                                                        "compile_error", "crashed"};
-constexpr int FormatVersion = 1;
+// Version 2 added the observations; version 1 files (records only) are read.
+constexpr int FormatVersion = 2;
 
 using Json = nlohmann::json;
 
+struct Contents {
+  std::map<RecordKey, SkillRecord> Records;
+  std::vector<Observation> Observations;
+};
+
+llvm::Expected<Observation> parseObservation(const Json &O) {
+  if (!O.is_object() || !O.contains("skill") || !O["skill"].is_string() ||
+      !O.value("facts", Json()).is_object())
+    return llvm::createStringError("an observation without a skill or facts");
+  Observation Out;
+  Out.Skill = O["skill"].get<std::string>();
+  Out.Params = O.value("params", std::string());
+  Out.Kind = O.value("kind", std::string());
+  Out.Device = O.value("device", std::string());
+  std::optional<Outcome> R = parseOutcome(O.value("outcome", std::string()));
+  if (!R)
+    return llvm::createStringError("an observation with a bad outcome");
+  Out.Result = *R;
+  const Json &Gain = O.value("gain", Json(0.0));
+  if (!Gain.is_number())
+    return llvm::createStringError("an observation with a bad gain");
+  Out.Gain = Gain.get<double>();
+  for (const auto &[Name, V] : O["facts"].items()) {
+    if (!V.is_number())
+      return llvm::createStringError("an observation with a bad fact '%s'", Name.c_str());
+    Out.Facts[Name] = V.get<double>();
+  }
+  return Out;
+}
+
+Json observationJson(const Observation &O) {
+  Json Facts = Json::object();
+  for (const auto &[Name, V] : O.Facts)
+    Facts[Name] = std::round(V * 1000) / 1000;
+  return {{"skill", O.Skill},
+          {"params", O.Params},
+          {"kind", O.Kind},
+          {"device", O.Device},
+          {"outcome", outcomeName(O.Result)},
+          {"gain", O.Gain},
+          {"facts", std::move(Facts)}};
+}
+
 // The records in Text, or an error saying why they cannot be read.
-llvm::Expected<std::map<RecordKey, SkillRecord>> parseRecords(llvm::StringRef Text) {
-  std::map<RecordKey, SkillRecord> Out;
+llvm::Expected<Contents> parseRecords(llvm::StringRef Text) {
+  Contents Read;
+  std::map<RecordKey, SkillRecord> &Out = Read.Records;
   Json Root = Json::parse(Text.begin(), Text.end(), nullptr, /*allow_exceptions=*/false);
   if (Root.is_discarded() || !Root.is_object())
     return llvm::createStringError("not a JSON object");
-  if (Root.value("version", 0) != FormatVersion || !Root.contains("records") ||
+  int Version = Root.value("version", 0);
+  if ((Version != 1 && Version != FormatVersion) || !Root.contains("records") ||
       !Root["records"].is_array())
-    return llvm::createStringError("not a version %d experience file", FormatVersion);
+    return llvm::createStringError("not a version 1 or %d experience file", FormatVersion);
   for (const Json &R : Root["records"]) {
     if (!R.is_object() || !R.contains("skill") || !R["skill"].is_string())
       return llvm::createStringError("a record without a skill");
@@ -49,10 +95,20 @@ llvm::Expected<std::map<RecordKey, SkillRecord>> parseRecords(llvm::StringRef Te
     Rec.BestSpeedup = Best.get<double>();
     Out[Key].add(Rec);
   }
-  return Out;
+  const Json &Observations = Root.value("observations", Json::array());
+  if (!Observations.is_array())
+    return llvm::createStringError("observations that are not a list");
+  for (const Json &O : Observations) {
+    llvm::Expected<Observation> One = parseObservation(O);
+    if (!One)
+      return One.takeError();
+    Read.Observations.push_back(std::move(*One));
+  }
+  return Read;
 }
 
-std::string serialize(const std::map<RecordKey, SkillRecord> &Records) {
+std::string serialize(const std::map<RecordKey, SkillRecord> &Records,
+                      const std::vector<Observation> &Observations) {
   Json Arr = Json::array();
   for (const auto &[Key, Rec] : Records) {
     Json R = {{"skill", Key.Skill}, {"kind", Key.Kind}, {"device", Key.Device}};
@@ -62,7 +118,11 @@ std::string serialize(const std::map<RecordKey, SkillRecord> &Records) {
     R["best_speedup"] = Rec.BestSpeedup;
     Arr.push_back(std::move(R));
   }
-  Json Root = {{"version", FormatVersion}, {"records", std::move(Arr)}};
+  Json Seen = Json::array();
+  for (const Observation &O : Observations)
+    Seen.push_back(observationJson(O));
+  Json Root = {
+      {"version", FormatVersion}, {"records", std::move(Arr)}, {"observations", std::move(Seen)}};
   return Root.dump(1) + "\n";
 }
 
@@ -148,10 +208,16 @@ void SkillRecord::add(const SkillRecord &Other) {
   BestSpeedup = std::max(BestSpeedup, Other.BestSpeedup);
 }
 
+Evidence evidenceOf(const SkillRecord &R) {
+  Evidence E;
+  E.Tries = R.tries();
+  E.Wins = R.wins();
+  E.SumLogGain = R.SumLogSpeedup;
+  return E;
+}
+
 double rankingScore(const SkillRecord &R, double TypicalSpeedup) {
-  double SuccessRate = (R.wins() + 1.0) / (R.tries() + 2.0);
-  double MeanLog = (R.SumLogSpeedup + std::log(std::max(TypicalSpeedup, 1.0))) / (R.wins() + 1.0);
-  return SuccessRate * MeanLog;
+  return posteriorYield({0.5, TypicalSpeedup}, evidenceOf(R)).value();
 }
 
 ExperienceStore ExperienceStore::open(std::string Path) {
@@ -165,6 +231,7 @@ ExperienceStore ExperienceStore::inMemory() { return ExperienceStore(); }
 
 void ExperienceStore::reload() {
   Records.clear();
+  Observations.clear();
   Warning.clear();
   Corrupt = false;
   if (Path.empty())
@@ -176,26 +243,55 @@ void ExperienceStore::reload() {
       Warning = Path + ": cannot read (" + Buffer.getError().message() + "); starting empty";
     return;
   }
-  llvm::Expected<std::map<RecordKey, SkillRecord>> R = parseRecords((*Buffer)->getBuffer());
+  llvm::Expected<Contents> R = parseRecords((*Buffer)->getBuffer());
   if (!R) {
     Warning =
         Path + ": corrupt experience file (" + llvm::toString(R.takeError()) + "); starting empty";
     Corrupt = true;
     return;
   }
-  Records = std::move(*R);
+  Records = std::move(R->Records);
+  Observations = std::move(R->Observations);
 }
 
-llvm::Error ExperienceStore::record(llvm::StringRef Skill, llvm::StringRef Kind,
-                                    llvm::StringRef Device, Outcome O, double Speedup) {
+namespace {
+SkillRecord oneOutcome(Outcome O, double Speedup) {
   SkillRecord One;
   One.Counts[unsigned(O)] = 1;
   if (O == Outcome::Faster && Speedup > 0) {
     One.SumLogSpeedup = std::log(Speedup);
     One.BestSpeedup = Speedup;
   }
+  return One;
+}
+} // namespace
+
+llvm::Error ExperienceStore::record(llvm::StringRef Skill, llvm::StringRef Kind,
+                                    llvm::StringRef Device, Outcome O, double Speedup) {
+  return update(
+      [&] { Records[{Skill.str(), Kind.str(), Device.str()}].add(oneOutcome(O, Speedup)); });
+}
+
+llvm::Error ExperienceStore::recordAll(const std::vector<Observation> &Tries) {
+  if (Tries.empty())
+    return llvm::Error::success();
+  return update([&] {
+    for (const Observation &T : Tries) {
+      // A verified step that gained less than MinWinGain over its parent is no win.
+      bool Win = isWin(T);
+      Outcome Counted = T.Result == Outcome::Faster && !Win ? Outcome::NotFaster : T.Result;
+      Records[{T.Skill, T.Kind, T.Device}].add(oneOutcome(Counted, T.Gain));
+      Observations.push_back(T);
+    }
+    if (Observations.size() > MaxObservations)
+      Observations.erase(Observations.begin(),
+                         Observations.end() - static_cast<ptrdiff_t>(MaxObservations));
+  });
+}
+
+llvm::Error ExperienceStore::update(llvm::function_ref<void()> Change) {
   if (Path.empty()) {
-    Records[{Skill.str(), Kind.str(), Device.str()}].add(One);
+    Change();
     return llvm::Error::success();
   }
   if (std::error_code EC = llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path)))
@@ -207,8 +303,8 @@ llvm::Error ExperienceStore::record(llvm::StringRef Skill, llvm::StringRef Kind,
   reload();
   if (Corrupt)
     llvm::sys::fs::rename(Path, Path + ".corrupt"); // Kept for a look, out of the way.
-  Records[{Skill.str(), Kind.str(), Device.str()}].add(One);
-  return replaceAtomically(Path, serialize(Records));
+  Change();
+  return replaceAtomically(Path, serialize(Records, Observations));
 }
 
 SkillRecord ExperienceStore::statsFor(llvm::StringRef Skill) const {
@@ -227,12 +323,36 @@ SkillRecord ExperienceStore::statsFor(llvm::StringRef Skill, llvm::StringRef Kin
   return Sum;
 }
 
-double ExperienceStore::score(llvm::StringRef Skill, llvm::StringRef Kind,
-                              double TypicalSpeedup) const {
+SkillRecord ExperienceStore::recordFor(llvm::StringRef Skill, llvm::StringRef Kind) const {
   SkillRecord R = Kind.empty() ? statsFor(Skill) : statsFor(Skill, Kind);
   if (R.tries() == 0)
     R = statsFor(Skill);
-  return rankingScore(R, TypicalSpeedup);
+  return R;
+}
+
+double ExperienceStore::score(llvm::StringRef Skill, llvm::StringRef Kind,
+                              double TypicalSpeedup) const {
+  return rankingScore(recordFor(Skill, Kind), TypicalSpeedup);
+}
+
+bool isWin(const Observation &O) { return O.Result == Outcome::Faster && O.Gain >= MinWinGain; }
+
+double observationWeight(const Observation &O, const FactVector &Facts, llvm::StringRef Device) {
+  return similarity(Facts, O.Facts) * (O.Device == Device ? 1 : 0.5);
+}
+
+Evidence ExperienceStore::evidenceFor(llvm::StringRef Skill,
+                                      const std::optional<std::string> &Params,
+                                      const FactVector &Facts, llvm::StringRef Device) const {
+  Evidence E;
+  for (const Observation &O : Observations) {
+    if (O.Skill != Skill || (Params && O.Params != *Params))
+      continue;
+    double Weight = observationWeight(O, Facts, Device);
+    if (Weight > 0)
+      E.add(Weight, isWin(O), O.Gain);
+  }
+  return E;
 }
 
 } // namespace kopt::memory

@@ -64,7 +64,9 @@ const FactInfo Table[] = {
     {"matmul_like", Bool, false, "a loop reads A[..k..] and B[..k..] with k scaled in one"},
     {"reduction_like", Bool, false, "many inputs fold into few outputs (tree, shuffles, atomics)"},
     {"scan_like", Bool, false, "a doubling loop over shared memory, one output per thread"},
-    {"stencil_like", Bool, false, "one input read at three or more offsets of one index"},
+    {"stencil_like", Bool, false,
+     "an input read at several offsets of the thread's position (3 in 1-D, 2 in 2-D)"},
+    {"stencil_points", Num, false, "most offsets one input is read at around one base"},
     {"transpose_like", Bool, false, "2D copy reading coalesced and writing strided or back"},
     {"kind_elementwise", Bool, false, "kernelKind is elementwise"},
     {"kind_reduction", Bool, false, "kernelKind is reduction"},
@@ -84,7 +86,12 @@ const FactInfo Table[] = {
     {"shared_bytes_per_block", Num, true, "shared memory per block, bytes"},
     {"block_size", Num, true, "threads per block of the launch"},
     {"grid_size", Num, true, "blocks of the launch"},
+    {"threads_launched", Num, true,
+     "threads of the launch (block_size x grid_size); an H100 holds 270336 at once"},
     {"bytes_moved", Num, true, "DRAM bytes read and written per launch"},
+    {"parallelism", Num, true,
+     "threads launched / threads the device holds at once (SMs x max threads per SM)"},
+    {"arithmetic_intensity", Num, true, "floating-point operations per DRAM byte"},
     {"l1_hit_rate_pct", Num, true, "L1 (l1tex) sector hit rate, %"},
     {"l2_hit_rate_pct", Num, true, "L2 sector hit rate, %"},
     {"sectors_per_request", Num, true, "global sectors per request"},
@@ -153,7 +160,19 @@ std::string indexBase(llvm::StringRef Index) {
   return Index.substr(0, Pos).trim().str();
 }
 
+unsigned stencilPoints(const KernelFeatures &F) {
+  unsigned Points = 0;
+  for (const frontend::Neighbourhood &N : F.Neighbourhoods)
+    Points = std::max(Points, N.Offsets);
+  return Points;
+}
+
+// The front end's neighbourhoods see every spelling of an offset (flattened,
+// 2-D subscripts, loops, clamps); the text rule below is kept for summaries
+// without them.
 bool stencilLike(const KernelFeatures &F) {
+  if (stencilPoints(F) >= (F.Dimensions >= 2 ? 2u : 3u))
+    return true;
   std::map<std::pair<std::string, std::string>, std::set<std::string>> Offsets;
   for (const MemoryAccess &A : F.Accesses)
     if (A.Read && !A.Write && A.Pattern != AccessPattern::Indirect)
@@ -350,6 +369,7 @@ Facts factsFor(const KernelFeatures &F, const ProfileMetrics &Metrics) {
   Out.setBool("reduction_like", reductionLike(F));
   Out.setBool("scan_like", scanLike(F));
   Out.setBool("stencil_like", stencilLike(F));
+  Out.set("stencil_points", stencilPoints(F));
   Out.setBool("transpose_like", transposeLike(F));
   std::string Kind = kernelKind(F);
   for (llvm::StringRef K : Kinds)
@@ -358,6 +378,10 @@ Facts factsFor(const KernelFeatures &F, const ProfileMetrics &Metrics) {
   for (const auto &[Name, Value] : Metrics)
     if (const FactInfo *Info = findFact(Name); Info && Info->Metric)
       Out.set(Name, Value);
+  // The parallelism a launch offers, for skills that add threads.
+  auto Block = Metrics.find("block_size"), Grid = Metrics.find("grid_size");
+  if (Block != Metrics.end() && Grid != Metrics.end())
+    Out.set("threads_launched", Block->second * Grid->second);
   return Out;
 }
 

@@ -26,7 +26,10 @@ namespace kopt::memory {
 //   local_bytes                local memory (spills) per thread, bytes
 //   shared_bytes_per_block     static + dynamic shared memory per block, bytes
 //   block_size, grid_size      threads per block, blocks in the grid (the launch)
+//   threads_launched           their product (set from them, not given)
 //   bytes_moved                bytes read + written in DRAM by one launch
+//   parallelism                threads launched / the device's resident thread capacity
+//   arithmetic_intensity       floating-point operations per DRAM byte
 //   l1_hit_rate_pct            L1 (l1tex) sector hit rate, %
 //   l2_hit_rate_pct            L2 sector hit rate, %
 //   sectors_per_request        global sectors per load/store request (4 = coalesced fp32)

@@ -1,6 +1,9 @@
 #include "memory/ProfileFacts.h"
 
 #include <llvm/ADT/StringRef.h>
+#include <llvm/ADT/Twine.h>
+
+#include <utility>
 
 namespace kopt::memory {
 
@@ -44,6 +47,23 @@ ProfileMetrics metricsFromCounters(const std::map<std::string, double, std::less
   const double *Branches = Get("smsp__sass_branch_targets.sum");
   if (Uniform && Branches && *Branches > 0)
     Out["branch_efficiency_pct"] = *Uniform;
+  // Floating-point operations (an FMA is two) per DRAM byte.
+  double Flops = 0;
+  bool Counted = false;
+  for (auto [Op, Weight] : {std::pair{"fadd", 1.0},
+                            {"fmul", 1.0},
+                            {"ffma", 2.0},
+                            {"dadd", 1.0},
+                            {"dmul", 1.0},
+                            {"dfma", 2.0}})
+    if (const double *V =
+            Get(("smsp__sass_thread_inst_executed_op_" + llvm::Twine(Op) + "_pred_on.sum").str())) {
+      Flops += Weight * *V;
+      Counted = true;
+    }
+  const double *Bytes = Get("dram__bytes.sum");
+  if (Counted && Bytes && *Bytes > 0)
+    Out["arithmetic_intensity"] = Flops / *Bytes;
   const double *Sectors = Get("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
   const double *Requests = Get("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
   if (Sectors && Requests && *Requests > 0) // No global loads: no ratio.

@@ -50,8 +50,10 @@ llvm::Error ResultCache::writable() const {
   return llvm::Error::success();
 }
 
-llvm::Expected<std::optional<CacheEntry>>
-ResultCache::lookup(const CacheKey &Key, std::string *Warning, std::vector<ManifestEntry> *Read) {
+llvm::Expected<std::optional<CacheEntry>> ResultCache::lookup(const CacheKey &Key,
+                                                              std::string *Warning,
+                                                              std::vector<ManifestEntry> *Read,
+                                                              std::string *RemoteWarning) {
   if (!isDigest(Key.Digest))
     return llvm::createStringError("malformed cache key '%s'", Key.Digest.c_str());
   struct Source {
@@ -95,22 +97,59 @@ ResultCache::lookup(const CacheKey &Key, std::string *Warning, std::vector<Manif
     count(S.Hit);
     return std::move((*Stored)->Entry);
   }
+  if (Remote)
+    if (std::optional<CacheEntry> Hit =
+            fetchRemote(Key, RemoteWarning ? RemoteWarning : Warning, Read))
+      return Hit;
   count(Counter::Misses);
   return std::nullopt;
 }
 
-llvm::Error ResultCache::store(const CacheKey &Key, const CacheEntry &Entry) {
+std::optional<CacheEntry> ResultCache::fetchRemote(const CacheKey &Key, std::string *Warning,
+                                                   std::vector<ManifestEntry> *Read) {
+  std::string RemoteWarning;
+  std::optional<RemoteTier::Fetched> Hit = Remote->fetch(Key, RemoteWarning);
+  if (Warning && !RemoteWarning.empty())
+    *Warning += (Warning->empty() ? "" : "; ") + RemoteWarning;
+  if (!Hit)
+    return std::nullopt;
+  // Kept locally, byte for byte, so the next lookup (and direct mode) needs no remote.
+  if (!Config.ReadOnly) {
+    std::string Path = entryPath(Config.UserDir, Key.Digest);
+    if (llvm::Error E = writeFileAtomically(Path, Hit->Bytes)) {
+      llvm::consumeError(std::move(E));
+      count(Counter::Errors);
+    } else {
+      if (Read)
+        Read->push_back(
+            {Key.Digest, false,
+             FileObservation{
+                 Path, FileObservation::Kind::File, contentDigest(Hit->Bytes), {}, {}}});
+      evictIfOverLimit();
+    }
+  }
+  count(Counter::RemoteHits);
+  return std::move(Hit->Stored.Entry);
+}
+
+llvm::Error ResultCache::store(const CacheKey &Key, const CacheEntry &Entry, std::string *Warning) {
   if (!isDigest(Key.Digest))
     return llvm::createStringError("malformed cache key '%s'", Key.Digest.c_str());
   if (llvm::Error E = writable())
     return E;
-  if (llvm::Error E =
-          writeFileAtomically(entryPath(Config.UserDir, Key.Digest), serializeEntry(Key, Entry))) {
+  std::string Bytes = serializeEntry(Key, Entry);
+  if (llvm::Error E = writeFileAtomically(entryPath(Config.UserDir, Key.Digest), Bytes)) {
     count(Counter::Errors);
     return E;
   }
   count(Counter::Stores);
   evictIfOverLimit();
+  if (Remote) {
+    std::string RemoteWarning;
+    Remote->publish(Key, Bytes, RemoteWarning);
+    if (Warning && !RemoteWarning.empty())
+      *Warning += (Warning->empty() ? "" : "; ") + RemoteWarning;
+  }
   return llvm::Error::success();
 }
 

@@ -9,10 +9,12 @@
 #include "memory/CacheLayout.h"
 #include "memory/CacheStats.h"
 #include "memory/DirectManifest.h"
+#include "memory/RemoteTier.h"
 
 #include <llvm/Support/Error.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,16 +55,25 @@ public:
   // Checks the configuration; creates nothing (a store creates what it needs).
   static llvm::Expected<ResultCache> open(const CacheConfig &Config);
 
-  // A hit from the project cache first, then the user cache. A corrupt or truncated
-  // entry is counted as an error, reported through Warning, and treated as a miss.
-  // Read, if given, gets each entry file looked at, as a direct-mode manifest keeps it.
+  // A hit from the project cache first, then the user cache, then the remote
+  // tier (setRemote), whose hit is stored in the user cache. A corrupt or
+  // truncated entry is counted as an error, reported through Warning, and
+  // treated as a miss. Read, if given, gets each entry file looked at, as a
+  // direct-mode manifest keeps it.
+  // RemoteWarning, if given, gets what the remotes had to say (else Warning).
   llvm::Expected<std::optional<CacheEntry>> lookup(const CacheKey &Key,
                                                    std::string *Warning = nullptr,
-                                                   std::vector<ManifestEntry> *Read = nullptr);
+                                                   std::vector<ManifestEntry> *Read = nullptr,
+                                                   std::string *RemoteWarning = nullptr);
   // Writes to the user cache (atomically), then evicts least recently used
-  // entries if the cache outgrew MaxBytes. Fails, changing nothing, when the
+  // entries if the cache outgrew MaxBytes, then writes to the remote tier
+  // (whose failures only add to Warning). Fails, changing nothing, when the
   // cache is read only or its directory cannot be written.
-  llvm::Error store(const CacheKey &Key, const CacheEntry &Entry);
+  llvm::Error store(const CacheKey &Key, const CacheEntry &Entry, std::string *Warning = nullptr);
+
+  // Remote storage after the local caches (memory/remote/ implements it).
+  void setRemote(std::shared_ptr<RemoteTier> Tier) { Remote = std::move(Tier); }
+  RemoteTier *remote() const { return Remote.get(); }
 
   // Direct mode, in the user cache. A manifest that is missing, corrupt (also
   // counted as an error) or whose inputs changed is a direct miss; on a direct
@@ -86,6 +97,11 @@ public:
   llvm::Expected<uint64_t> exportTo(llvm::StringRef Dir, std::vector<std::string> &Skipped) const;
   // Copies every valid entry of Dir into the user cache.
   llvm::Expected<uint64_t> importFrom(llvm::StringRef Dir, std::vector<std::string> &Skipped);
+  // Moves a listed entry (user or project cache) to NewKey in the same
+  // directory, its records unchanged and its old key kept in Rekeyed
+  // (CacheEntry.h); the old file goes. `kopt cache rekey` decides NewKey.
+  llvm::Error rekey(const ListedEntry &From, const CacheKey &NewKey, const std::string &Date,
+                    const std::string &KoptVersion);
 
   const CacheConfig &config() const { return Config; }
 
@@ -100,8 +116,13 @@ private:
   // stands either way; a failed eviction only leaves the cache too big.
   void evictIfOverLimit();
 
+  // A remote hit, written to the user cache as if stored here.
+  std::optional<CacheEntry> fetchRemote(const CacheKey &Key, std::string *Warning,
+                                        std::vector<ManifestEntry> *Read);
+
   CacheConfig Config;
   CacheStats Stats;
+  std::shared_ptr<RemoteTier> Remote;
 };
 
 // Reads and checks one entry file; nullopt when there is no such file. Digest,

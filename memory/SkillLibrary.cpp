@@ -1,6 +1,7 @@
 #include "memory/SkillLibrary.h"
 
 #include "memory/SkillLoader.h"
+#include "memory/SkillYield.h"
 #include "support/Spelling.h"
 
 #include <llvm/Support/FileSystem.h>
@@ -57,6 +58,13 @@ llvm::Expected<SkillLibrary> SkillLibrary::fromSkills(std::vector<Skill> Skills)
       Errors += "\n";
     Errors += S.File + ": duplicate skill id '" + S.Id + "' (also in " + It->second->File + ")";
   }
+  for (const Skill &S : Skills)
+    for (size_t I = 0; I < S.Enables.size(); ++I)
+      if (!ById.count(S.Enables[I])) {
+        if (!Errors.empty())
+          Errors += "\n";
+        Errors += S.EnablesAt[I] + ": field 'enables': unknown skill '" + S.Enables[I] + "'";
+      }
   if (!Errors.empty())
     return llvm::createStringError(Errors);
   SkillLibrary L;
@@ -105,7 +113,8 @@ SkillLibrary::select(const Facts &F, const std::vector<SkillToggle> &Toggles,
       continue;
     if (!Forced && !S.When.holds(F))
       continue;
-    Out.push_back({&S, Experience.score(S.Id, Kind, S.TypicalSpeedup), Forced});
+    Evidence E = evidenceOf(Experience.recordFor(S.Id, Kind));
+    Out.push_back({&S, posteriorYield(priorYield(S, F), E).value(), Forced});
   }
   std::stable_sort(Out.begin(), Out.end(), [](const SelectedSkill &A, const SelectedSkill &B) {
     if (A.Forced != B.Forced)

@@ -20,7 +20,7 @@ using SkillToggle = frontend::SkillToggle;
 
 struct SelectedSkill {
   const Skill *S = nullptr;
-  double Score = 0; // ExperienceStore's ranking score.
+  double Score = 0; // The expected log speedup of a try (SkillYield.h).
   bool Forced = false;
 };
 
@@ -38,8 +38,9 @@ public:
   llvm::Error checkToggles(const std::vector<SkillToggle> &Toggles) const;
 
   // The skills whose predicate holds over Facts, plus the forced ones, minus
-  // the excluded ones; forced first, then by Experience's score for Kind
-  // (highest first), then by id. Toggles are checked as in checkToggles.
+  // the excluded ones; forced first, then by their yield (SkillYield.h: the
+  // prior from Facts, moved by Experience's records for Kind), highest first,
+  // then by id. Toggles are checked as in checkToggles.
   llvm::Expected<std::vector<SelectedSkill>> select(const Facts &F,
                                                     const std::vector<SkillToggle> &Toggles,
                                                     const ExperienceStore &Experience,

@@ -3,8 +3,10 @@
 #include "support/Spelling.h"
 
 #include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/Format.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Regex.h>
+#include <llvm/Support/raw_ostream.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cctype>
@@ -12,12 +14,20 @@
 namespace kopt::memory {
 
 namespace {
+constexpr const char *IdRegex = "^[a-z][a-z0-9]*(-[a-z0-9]+)*$";
 constexpr llvm::StringRef Fields[] = {
-    "id",    "title",     "category",        "when",  "guidance", "effect",
-    "risks", "transform", "typical_speedup", "params"};
+    "id",      "title",        "category",        "when",   "guidance",   "effect",
+    "risks",   "transform",    "typical_speedup", "params", "likelihood", "expect",
+    "enables", "guidance_only"};
 constexpr llvm::StringRef Categories[] = {"memory",      "compute",        "launch",
                                           "parallelism", "control-flow",   "loops",
                                           "reduction",   "synchronization"};
+
+std::string numberText(double V) {
+  std::string Text;
+  llvm::raw_string_ostream(Text) << llvm::format("%g", V);
+  return Text;
+}
 
 // The 1-based line and column of byte Pos of Text.
 std::pair<unsigned, unsigned> lineColumn(llvm::StringRef Text, size_t Pos) {
@@ -100,19 +110,111 @@ private:
       return E;
     if (llvm::Error E = readParams(Root, S))
       return E;
-    if (YAML::Node T = Root["typical_speedup"]) {
-      double V = 0;
-      if (!T.IsScalar() || llvm::StringRef(T.Scalar()).getAsDouble(V) || V < 1 || V > 100)
-        return errorAt(T.Mark(), "typical_speedup", "expected a number from 1 to 100");
-      S.TypicalSpeedup = V;
-    }
+    if (llvm::Error E =
+            number(Root["typical_speedup"], "typical_speedup", 1, 100, S.TypicalSpeedup))
+      return E;
+    if (llvm::Error E = number(Root["likelihood"], "likelihood", 0, 1, S.Likelihood))
+      return E;
+    if (llvm::Error E = readExpect(Root, S))
+      return E;
+    if (llvm::Error E = readEnables(Root, S))
+      return E;
+    if (llvm::Error E = readGuidanceOnly(Root, S))
+      return E;
     return S;
   }
 
-  llvm::Error errorAt(const YAML::Mark &M, llvm::StringRef Field, const std::string &Message) {
+  // A number from Low to High where N is given; Into keeps its default where not.
+  llvm::Error number(const YAML::Node &N, llvm::StringRef Field, double Low, double High,
+                     double &Into) {
+    if (!N)
+      return llvm::Error::success();
+    double V = 0;
+    if (!N.IsScalar() || llvm::StringRef(N.Scalar()).getAsDouble(V) || V < Low || V > High)
+      return errorAt(N.Mark(), Field,
+                     "expected a number from " + numberText(Low) + " to " + numberText(High));
+    Into = V;
+    return llvm::Error::success();
+  }
+
+  // The yield model's cases: a list of {when, speedup, likelihood}.
+  llvm::Error readExpect(const YAML::Node &Root, Skill &S) {
+    YAML::Node E = Root["expect"];
+    if (!E)
+      return llvm::Error::success();
+    if (!E.IsSequence() || E.size() == 0)
+      return errorAt(E.Mark(), "expect", "expected a list of cases {when, speedup, likelihood}");
+    for (const YAML::Node &Case : E) {
+      if (!Case.IsMap())
+        return errorAt(Case.Mark(), "expect", "a case is a mapping {when, speedup, likelihood}");
+      for (const auto &KV : Case) {
+        std::string Key = KV.first.as<std::string>();
+        if (Key != "when" && Key != "speedup" && Key != "likelihood")
+          return errorAt(KV.first.Mark(), "expect",
+                         "unknown key '" + Key + "' (a case has when, speedup, likelihood)");
+      }
+      for (const char *Needed : {"when", "speedup", "likelihood"})
+        if (!Case[Needed])
+          return errorAt(Case.Mark(), "expect", std::string("a case without '") + Needed + "'");
+      SkillExpectation X;
+      if (llvm::Error Err = readPredicate(Case["when"], "expect", X.When))
+        return Err;
+      if (llvm::Error Err = number(Case["speedup"], "expect", 1, 100, X.Speedup))
+        return Err;
+      if (llvm::Error Err = number(Case["likelihood"], "expect", 0, 1, X.Likelihood))
+        return Err;
+      S.Expect.push_back(std::move(X));
+    }
+    return llvm::Error::success();
+  }
+
+  llvm::Error readEnables(const YAML::Node &Root, Skill &S) {
+    YAML::Node E = Root["enables"];
+    if (!E)
+      return llvm::Error::success();
+    if (!S.Transform)
+      return errorAt(E.Mark(), "enables", "only a skill with a transform enables others");
+    if (!E.IsSequence() || E.size() == 0)
+      return errorAt(E.Mark(), "enables", "expected a list of skill ids");
+    for (const YAML::Node &Id : E) {
+      if (!Id.IsScalar() || !isId(Id.Scalar()))
+        return errorAt(Id.Mark(), "enables", "expected a skill id");
+      S.Enables.push_back(Id.Scalar());
+      S.EnablesAt.push_back(where(Id.Mark()));
+    }
+    return llvm::Error::success();
+  }
+
+  // A skill has its transform or says why it has none; not both.
+  llvm::Error readGuidanceOnly(const YAML::Node &Root, Skill &S) {
+    YAML::Node G = Root["guidance_only"];
+    if (G && S.Transform)
+      return errorAt(G.Mark(), "guidance_only",
+                     "a skill with a transform ('" + *S.Transform + "') is not guidance only");
+    if (!G && !S.Transform)
+      return errorAt(Root.Mark(), "guidance_only",
+                     "missing: a skill without a transform says why it stays guidance for the "
+                     "llm engine");
+    if (!G)
+      return llvm::Error::success();
+    llvm::Expected<std::string> V = scalar(Root, "guidance_only");
+    if (!V)
+      return V.takeError();
+    S.GuidanceOnly = *V;
+    return llvm::Error::success();
+  }
+
+  static bool isId(llvm::StringRef Text) { return llvm::Regex(IdRegex).match(Text); }
+
+  std::string where(const YAML::Mark &M) const {
     std::string Where = File.str();
     if (M.line >= 0)
       Where += (":" + llvm::Twine(M.line + 1) + ":" + llvm::Twine(M.column + 1)).str();
+    return Where;
+  }
+
+  llvm::Error errorAt(const YAML::Mark &M, llvm::StringRef Field, const std::string &Message) {
+    std::string Where = where(M);
     std::string What;
     if (!Field.empty())
       What = ("field '" + Field + "': ").str();
@@ -152,8 +254,7 @@ private:
         return V.takeError();
       *Into = *V;
     }
-    llvm::Regex IdPattern("^[a-z][a-z0-9]*(-[a-z0-9]+)*$");
-    if (!IdPattern.match(S.Id))
+    if (!isId(S.Id))
       return errorAt(Root["id"].Mark(), "id", "'" + S.Id + "' is not lower-case-with-dashes");
     if (!llvm::is_contained(Categories, S.Category))
       return errorAt(Root["category"].Mark(), "category",
@@ -163,7 +264,7 @@ private:
       llvm::Expected<std::string> V = scalar(Root, "transform");
       if (!V)
         return V.takeError();
-      if (!IdPattern.match(*V))
+      if (!isId(*V))
         return errorAt(T.Mark(), "transform", "'" + *V + "' is not a transform id");
       S.Transform = *V;
     }
@@ -174,11 +275,16 @@ private:
     YAML::Node W = Root["when"];
     if (!W)
       return llvm::Error::success();
+    return readPredicate(W, "when", S.When);
+  }
+
+  // A predicate string; its errors point into the file.
+  llvm::Error readPredicate(const YAML::Node &W, llvm::StringRef Field, Predicate &Into) {
     if (!W.IsScalar())
-      return errorAt(W.Mark(), "when", "expected a predicate string");
+      return errorAt(W.Mark(), Field, "expected a predicate string");
     llvm::Expected<Predicate> P = Predicate::parse(W.Scalar());
     if (P) {
-      S.When = std::move(*P);
+      Into = std::move(*P);
       return llvm::Error::success();
     }
     std::string Message;
@@ -187,7 +293,7 @@ private:
       Message = E.Message;
       Offset = E.Offset;
     });
-    return errorAtByte(sourceOffset(Text, W.Mark().pos, W.Scalar(), Offset), "when", Message);
+    return errorAtByte(sourceOffset(Text, W.Mark().pos, W.Scalar(), Offset), Field, Message);
   }
 
   llvm::Error readEffects(const YAML::Node &Root, Skill &S) {

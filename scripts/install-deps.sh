@@ -8,7 +8,9 @@ packages=(
   clang-19 libclang-19-dev llvm-19-dev llvm-19-tools lld-19 clang-format-19
   # clang's static libraries link against these
   zlib1g-dev libzstd-dev libxml2-dev libedit-dev libffi-dev libncurses-dev
-  libyaml-cpp-dev libcurl4-openssl-dev nlohmann-json3-dev libgtest-dev
+  libyaml-cpp-dev libcurl4-openssl-dev nlohmann-json3-dev libgtest-dev libhiredis-dev
+  # real servers for the remote-cache tests (test/lit/remote)
+  redis-server nginx
 )
 
 sudo_if_needed() {

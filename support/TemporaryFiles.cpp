@@ -14,9 +14,15 @@ std::array<std::array<char, MaxPath>, MaxFiles> Registered;
 volatile std::sig_atomic_t RegisteredCount = 0;
 constexpr int HandledSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
+// A file, or an (empty) directory registered before the files in it.
+void removePath(const char *Path) {
+  if (::unlink(Path) != 0)
+    ::rmdir(Path);
+}
+
 void removeRegisteredAndReraise(int Signal) {
-  for (std::sig_atomic_t I = 0; I < RegisteredCount; ++I)
-    ::unlink(Registered[I].data());
+  for (std::sig_atomic_t I = RegisteredCount; I > 0; --I)
+    removePath(Registered[I - 1].data());
   std::signal(Signal, SIG_DFL);
   std::raise(Signal);
 }
@@ -38,8 +44,8 @@ TemporaryFiles::~TemporaryFiles() {
   RegisteredCount = 0;
   if (Keeping)
     return;
-  for (const std::string &Path : Paths)
-    ::unlink(Path.c_str());
+  for (auto It = Paths.rbegin(); It != Paths.rend(); ++It)
+    removePath(It->c_str());
 }
 
 void TemporaryFiles::add(const std::string &Path) {

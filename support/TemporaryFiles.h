@@ -15,7 +15,9 @@ public:
   TemporaryFiles(const TemporaryFiles &) = delete;
   TemporaryFiles &operator=(const TemporaryFiles &) = delete;
 
-  // Registers Path before the file is created, so that no window leaves it behind.
+  // Registers Path before the file is created, so that no window leaves it
+  // behind. A directory is removed once empty: register it before its files
+  // (they go in the reverse order).
   void add(const std::string &Path);
   void keep() { Keeping = true; }
   const std::vector<std::string> &paths() const { return Paths; }

@@ -21,7 +21,7 @@ inline thread_local dim3 blockIdx, threadIdx, blockDim, gridDim;
 
 typedef int cudaError_t;
 enum { cudaSuccess = 0 };
-enum cudaMemcpyKind { cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost };
+enum cudaMemcpyKind { cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice };
 typedef int *cudaEvent_t;
 
 inline const char *cudaGetErrorString(cudaError_t) { return "cpu emulation"; }
@@ -52,6 +52,7 @@ inline float atomicAdd(float *P, float V) {
 }
 inline float __fadd_rn(float A, float B) { return A + B; }
 inline float __fmul_rn(float A, float B) { return A * B; }
+inline float rsqrtf(float X) { return 1.0f / std::sqrt(X); }
 inline int min(int A, int B) { return A < B ? A : B; }
 inline int max(int A, int B) { return A > B ? A : B; }
 

@@ -108,10 +108,16 @@ template <class T> T *zeroBuffer(size_t N) {
 }
 
 // Median time in ms of Runs calls of Launch (after Warmup untimed ones), each
-// timed by its own pair of CUDA events.
-template <class LaunchFn> float medianMs(LaunchFn Launch, int Warmup = 3, int Runs = 21) {
-  for (int I = 0; I < Warmup; ++I)
+// timed by its own pair of CUDA events and preceded by an untimed Reset: for a
+// computation that works in place (a solver, a time-stepped stencil), Reset
+// restores its inputs, so that every run, the last one included, computes the
+// same result from the same data.
+template <class ResetFn, class LaunchFn>
+float medianMsWithReset(ResetFn Reset, LaunchFn Launch, int Warmup = 3, int Runs = 21) {
+  for (int I = 0; I < Warmup; ++I) {
+    Reset();
     Launch();
+  }
   BENCH_CUDA(cudaGetLastError());
   BENCH_CUDA(cudaDeviceSynchronize());
   cudaEvent_t Start, Stop;
@@ -119,6 +125,7 @@ template <class LaunchFn> float medianMs(LaunchFn Launch, int Warmup = 3, int Ru
   BENCH_CUDA(cudaEventCreate(&Stop));
   std::vector<float> Times;
   for (int I = 0; I < Runs; ++I) {
+    Reset();
     BENCH_CUDA(cudaEventRecord(Start));
     Launch();
     BENCH_CUDA(cudaEventRecord(Stop));
@@ -132,6 +139,12 @@ template <class LaunchFn> float medianMs(LaunchFn Launch, int Warmup = 3, int Ru
   BENCH_CUDA(cudaEventDestroy(Stop));
   std::sort(Times.begin(), Times.end());
   return Times[Times.size() / 2];
+}
+
+// Median time in ms of Runs calls of Launch (after Warmup untimed ones), each
+// timed by its own pair of CUDA events.
+template <class LaunchFn> float medianMs(LaunchFn Launch, int Warmup = 3, int Runs = 21) {
+  return medianMsWithReset([] {}, Launch, Warmup, Runs);
 }
 
 // All of [0, N) when N <= MaxSamples, else MaxSamples sorted indices drawn with a

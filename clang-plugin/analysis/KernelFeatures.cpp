@@ -2,6 +2,7 @@
 
 #include "clang-plugin/analysis/CollectiveCalls.h"
 #include "clang-plugin/analysis/IndexAnalysis.h"
+#include "clang-plugin/analysis/Neighbourhoods.h"
 #include "clang-plugin/parse/SourceText.h"
 
 #include <clang/AST/ASTContext.h>
@@ -177,8 +178,13 @@ public:
   }
 
   bool VisitIfStmt(clang::IfStmt *S) {
+    const clang::Stmt *Then = S->getThen();
+    if (const auto *Block = llvm::dyn_cast_or_null<clang::CompoundStmt>(Then);
+        Block && Block->size() == 1)
+      Then = Block->body_front();
+    bool Exit = llvm::isa_and_nonnull<clang::ReturnStmt>(Then) && !S->getElse();
     if (const clang::Expr *Cond = S->getCond())
-      addGuards(Cond);
+      addGuards(Cond, Exit);
     return true;
   }
 
@@ -351,30 +357,36 @@ private:
     F.Accesses.push_back(std::move(A));
   }
 
-  void addGuards(const clang::Expr *Cond) {
+  // Exit: the thread leaves where Cond holds (if (Cond) return;).
+  void addGuards(const clang::Expr *Cond, bool Exit) {
     Cond = Cond->IgnoreParenImpCasts();
     if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(Cond)) {
       if (U->getOpcode() == clang::UO_LNot)
-        addGuards(U->getSubExpr());
+        addGuards(U->getSubExpr(), !Exit);
       return;
     }
     const auto *Bin = llvm::dyn_cast<clang::BinaryOperator>(Cond);
     if (!Bin)
       return;
     if (Bin->isLogicalOp()) {
-      addGuards(Bin->getLHS());
-      addGuards(Bin->getRHS());
+      addGuards(Bin->getLHS(), Exit);
+      addGuards(Bin->getRHS(), Exit);
       return;
     }
     if (!Bin->isComparisonOp())
       return;
     const clang::Expr *L = Bin->getLHS(), *R = Bin->getRHS();
     std::vector<const clang::ParmVarDecl *> Params;
+    // The bound: parameters, or a constant (a macro size: j < (M + 1)).
+    const clang::Expr *Bound = nullptr;
     if (dependsOnThreadIndex(L) && !dependsOnThreadIndex(R))
-      Params = referencedParams(R);
+      Bound = R;
     else if (dependsOnThreadIndex(R) && !dependsOnThreadIndex(L))
-      Params = referencedParams(L);
-    if (Params.empty())
+      Bound = L;
+    if (!Bound)
+      return;
+    Params = referencedParams(Bound);
+    if (Params.empty() && !upperConstantBound(*Bin, Bound, Exit))
       return;
     BoundsGuard G;
     G.Condition = sourceText(Bin->getSourceRange(), Ctx);
@@ -407,6 +419,21 @@ private:
     Esc.Writes = Writes;
     lineAndColumn(E->getBeginLoc(), Ctx, Esc.Line, Esc.Column);
     F.Escapes.push_back(std::move(Esc));
+  }
+
+  // A comparison with a constant (a macro size) counts where it keeps the
+  // thread below it (j < (M + 1), or j >= M in an early return), not where it
+  // keeps it off a border (x < 1).
+  bool upperConstantBound(const clang::BinaryOperator &Bin, const clang::Expr *Bound,
+                          bool Exit) const {
+    if (!Bound->isIntegerConstantExpr(Ctx))
+      return false;
+    clang::BinaryOperatorKind Op = Bin.getOpcode();
+    if (Bound == Bin.getLHS()) // The thread on the right: as if it were on the left.
+      Op = clang::BinaryOperator::reverseComparisonOp(Op);
+    bool Below = Op == clang::BO_LT || Op == clang::BO_LE;
+    bool Above = Op == clang::BO_GT || Op == clang::BO_GE;
+    return Exit ? Above : Below;
   }
 
   CallFeature callFeature(std::string Name, const clang::CallExpr *Call) {
@@ -483,6 +510,7 @@ KernelFeatures analyzeKernelFeatures(const clang::FunctionDecl &Kernel, clang::A
   FeatureVisitor Visitor(Ctx, F);
   Visitor.TraverseStmt(Kernel.getBody());
   Visitor.finish();
+  F.Neighbourhoods = findNeighbourhoods(Kernel, Ctx);
   return F;
 }
 

@@ -61,7 +61,8 @@ struct RepeatedAccess {
   unsigned Count = 0; // Accesses in the loop body with this address.
 };
 
-// An if condition comparing a thread-index-derived value with a parameter.
+// An if condition comparing a thread-index-derived value with a parameter or a
+// constant (a macro size); Params is empty for a constant.
 struct BoundsGuard {
   std::string Condition; // The comparison as written: "i < n".
   std::vector<std::string> Params;
@@ -88,6 +89,14 @@ struct PointerEscape {
   unsigned Line = 0, Column = 0;
 };
 
+// An input read at several offsets of the thread's position: a stencil's
+// neighbourhood (Neighbourhoods.h). A clamped read counts as one offset.
+struct Neighbourhood {
+  std::string Param;
+  unsigned Offsets = 0; // Distinct offsets read around one base.
+  unsigned Radius = 0;  // The largest offset in any dimension.
+};
+
 struct KernelFeatures {
   // Which of threadIdx/blockIdx/blockDim/gridDim .x/.y/.z the body reads, sorted.
   std::vector<std::string> IndexBuiltins;
@@ -103,6 +112,7 @@ struct KernelFeatures {
   // library calls other than math, atomics, barriers and warp intrinsics.
   std::vector<CallFeature> OtherCalls;
   std::vector<PointerEscape> Escapes;
+  std::vector<Neighbourhood> Neighbourhoods; // Inputs read at two or more offsets.
 };
 
 // The features of Kernel's body (empty for a declaration).

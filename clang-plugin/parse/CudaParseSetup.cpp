@@ -1,5 +1,8 @@
 #include "clang-plugin/parse/CudaParseSetup.h"
 
+#include <clang/Basic/Cuda.h>
+#include <llvm/ADT/StringRef.h>
+
 #include <string_view>
 
 namespace kopt::frontend {
@@ -20,6 +23,10 @@ std::vector<std::string> CudaParseSetup::clangArgs() const {
   };
   Args.insert(Args.end(), UserFlags.begin(), UserFlags.end());
   return Args;
+}
+
+bool clangKnowsGpuArch(const std::string &Arch) {
+  return clang::StringToOffloadArch(Arch) != clang::OffloadArch::UNKNOWN;
 }
 
 std::vector<std::string> parseRelevantFlags(const std::vector<std::string> &NvccFlags) {

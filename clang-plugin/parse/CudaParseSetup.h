@@ -19,6 +19,12 @@ struct CudaParseSetup {
   std::vector<std::string> clangArgs() const;
 };
 
+// Whether clang (19) can parse for this GPU architecture ("sm_90": yes,
+// "sm_100": no; clang 19 knows architectures up to sm_90a).
+bool clangKnowsGpuArch(const std::string &Arch);
+// What kopt parses for where clang knows none of a compile's architectures.
+inline constexpr const char *NewestClangGpuArch = "sm_90";
+
 // Keeps the flags of an nvcc command line that change how a TU parses
 // (-I, -D, -U, -isystem, -include, -std), in clang's spelling.
 std::vector<std::string> parseRelevantFlags(const std::vector<std::string> &NvccFlags);

@@ -6,6 +6,7 @@
 #include "clang-plugin/parse/KernelFinderConsumer.h"
 #include "clang-plugin/pragma/PragmaAttacher.h"
 #include "clang-plugin/pragma/PragmaHandler.h"
+#include "clang-plugin/units/CommandLineMacroTests.h"
 #include "clang-plugin/units/KernelUnitBuilder.h"
 
 #include <clang/AST/ASTConsumer.h>
@@ -16,6 +17,7 @@
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/VirtualFileSystem.h>
 
@@ -30,8 +32,9 @@ using PragmaMap = llvm::DenseMap<const clang::FunctionDecl *, PragmaClauses>;
 class KernelCollector : public MatchFinder::MatchCallback {
 public:
   KernelCollector(std::vector<KernelSummary> &Sink, const PragmaMap &Attached,
-                  clang::Preprocessor &Preprocessor, KernelDetail Level)
-      : Out(Sink), Pragmas(Attached), PP(Preprocessor), Detail(Level) {}
+                  clang::Preprocessor &Preprocessor, const CommandLineMacroTests *Tests,
+                  KernelDetail Level)
+      : Out(Sink), Pragmas(Attached), PP(Preprocessor), MacroTests(Tests), Detail(Level) {}
 
   void run(const MatchFinder::MatchResult &Result) override {
     const auto *FD = Result.Nodes.getNodeAs<clang::FunctionDecl>("kernel");
@@ -57,7 +60,7 @@ public:
       if (!Launches) // One pass over the TU serves every kernel.
         Launches = findLaunchSites(Ctx);
       analyzeKernel(*FD, Ctx, *Launches, K);
-      K.Unit = buildKernelUnit(*FD, Ctx, PP);
+      K.Unit = buildKernelUnit(*FD, Ctx, PP, MacroTests);
     } else {
       K.Instantiations = findInstantiations(*FD, Ctx);
     }
@@ -68,6 +71,7 @@ private:
   std::vector<KernelSummary> &Out;
   const PragmaMap &Pragmas;
   clang::Preprocessor &PP;
+  const CommandLineMacroTests *MacroTests;
   KernelDetail Detail;
   std::optional<LaunchSiteIndex> Launches;
 };
@@ -75,12 +79,14 @@ private:
 class KernelFinderConsumer : public clang::ASTConsumer {
 public:
   KernelFinderConsumer(std::shared_ptr<PragmaCollector> Pragmas, std::vector<KernelSummary> &Sink,
-                       clang::Preprocessor &Preprocessor, KernelDetail Level)
-      : Collector(std::move(Pragmas)), Out(Sink), PP(Preprocessor), Detail(Level) {}
+                       clang::Preprocessor &Preprocessor, const CommandLineMacroTests *Tests,
+                       KernelDetail Level)
+      : Collector(std::move(Pragmas)), Out(Sink), PP(Preprocessor), MacroTests(Tests),
+        Detail(Level) {}
 
   void HandleTranslationUnit(clang::ASTContext &Ctx) override {
     PragmaMap Pragmas = attachPragmas(Ctx, Collector->occurrences());
-    KernelCollector Kernels(Out, Pragmas, PP, Detail);
+    KernelCollector Kernels(Out, Pragmas, PP, MacroTests, Detail);
     MatchFinder Finder;
     Finder.addMatcher(
         functionDecl(isDefinition(), hasAttr(clang::attr::CUDAGlobal), isExpansionInMainFile())
@@ -93,6 +99,7 @@ private:
   std::shared_ptr<PragmaCollector> Collector;
   std::vector<KernelSummary> &Out;
   clang::Preprocessor &PP;
+  const CommandLineMacroTests *MacroTests; // Owned by PP.
   KernelDetail Detail;
 };
 
@@ -160,9 +167,15 @@ std::unique_ptr<clang::ASTConsumer> createKernelFinderConsumer(clang::CompilerIn
                                                                std::vector<KernelSummary> &Sink,
                                                                KernelDetail Detail) {
   auto Collector = std::make_shared<PragmaCollector>();
-  Collector->install(CI.getPreprocessor());
-  return std::make_unique<KernelFinderConsumer>(std::move(Collector), Sink, CI.getPreprocessor(),
-                                                Detail);
+  clang::Preprocessor &PP = CI.getPreprocessor();
+  Collector->install(PP);
+  const CommandLineMacroTests *Tests = nullptr;
+  if (Detail == KernelDetail::Analyzed) { // Units are built only then.
+    auto Recorder = std::make_unique<CommandLineMacroTests>(PP);
+    Tests = Recorder.get();
+    PP.addPPCallbacks(std::move(Recorder));
+  }
+  return std::make_unique<KernelFinderConsumer>(std::move(Collector), Sink, PP, Tests, Detail);
 }
 
 llvm::Expected<std::vector<KernelSummary>> findKernels(const std::string &File,

@@ -12,6 +12,7 @@
 #include <clang/Lex/Lexer.h>
 
 #include <algorithm>
+#include <array>
 #include <set>
 
 namespace kopt::transform {
@@ -52,29 +53,41 @@ const clang::Expr *builtinNode(const clang::Expr *E) {
   return E;
 }
 
+// blockIdx.c * blockDim.c + threadIdx.c in either order: c, and the three
+// builtins (threadIdx, blockIdx, blockDim).
+std::optional<char> positionSumParts(const clang::BinaryOperator &Add,
+                                     std::array<const clang::Expr *, 3> &Parts) {
+  if (Add.getOpcode() != clang::BO_Add)
+    return std::nullopt;
+  for (char Dim : {'x', 'y', 'z'})
+    for (int Swap = 0; Swap < 2; ++Swap) {
+      const clang::Expr *T = Swap ? Add.getRHS() : Add.getLHS();
+      const auto *Mul = llvm::dyn_cast<clang::BinaryOperator>(
+          (Swap ? Add.getLHS() : Add.getRHS())->IgnoreParenImpCasts());
+      if (!isBuiltin(T, "threadIdx", Dim) || !Mul || Mul->getOpcode() != clang::BO_Mul)
+        continue;
+      const clang::Expr *L = Mul->getLHS(), *R = Mul->getRHS();
+      if (isBuiltin(R, "blockIdx", Dim))
+        std::swap(L, R);
+      if (!isBuiltin(L, "blockIdx", Dim) || !isBuiltin(R, "blockDim", Dim))
+        continue;
+      Parts = {T, L, R};
+      return Dim;
+    }
+  return std::nullopt;
+}
+
 class IndexFormVisitor : public clang::RecursiveASTVisitor<IndexFormVisitor> {
 public:
   explicit IndexFormVisitor(llvm::StringRef Dimensions) : Dims(Dimensions) {}
 
   bool VisitBinaryOperator(clang::BinaryOperator *Add) {
-    if (Add->getOpcode() != clang::BO_Add)
-      return true;
-    for (char Dim : Dims)
-      for (int Swap = 0; Swap < 2; ++Swap) {
-        const clang::Expr *T = Swap ? Add->getRHS() : Add->getLHS();
-        const auto *Mul = llvm::dyn_cast<clang::BinaryOperator>(
-            (Swap ? Add->getLHS() : Add->getRHS())->IgnoreParenImpCasts());
-        if (!isBuiltin(T, "threadIdx", Dim) || !Mul || Mul->getOpcode() != clang::BO_Mul)
-          continue;
-        const clang::Expr *L = Mul->getLHS(), *R = Mul->getRHS();
-        if (isBuiltin(R, "blockIdx", Dim))
-          std::swap(L, R);
-        if (!isBuiltin(L, "blockIdx", Dim) || !isBuiltin(R, "blockDim", Dim))
-          continue;
-        for (const clang::Expr *E : {T, L, R})
-          Approved.insert(builtinNode(E));
-        Sums.push_back({Dim, Add});
-      }
+    std::array<const clang::Expr *, 3> Parts;
+    if (std::optional<char> Dim = positionSumParts(*Add, Parts); Dim && Dims.contains(*Dim)) {
+      for (const clang::Expr *E : Parts)
+        Approved.insert(builtinNode(E));
+      Sums.push_back({*Dim, Add});
+    }
     return true;
   }
   bool VisitMemberExpr(clang::MemberExpr *E) { return note(E); }
@@ -133,11 +146,25 @@ private:
 };
 } // namespace
 
+std::optional<char> positionSumDim(const clang::Expr &E) {
+  const auto *Add = llvm::dyn_cast<clang::BinaryOperator>(E.IgnoreParens());
+  std::array<const clang::Expr *, 3> Parts;
+  return Add ? positionSumParts(*Add, Parts) : std::nullopt;
+}
+
 llvm::Expected<clang::CharSourceRange> statementRange(const UnitAST &U, const clang::Stmt &S) {
   const clang::SourceManager &SM = U.Ctx.getSourceManager();
   clang::SourceLocation Begin = S.getBeginLoc(), End = S.getEndLoc();
-  if (Begin.isMacroID() || End.isMacroID())
-    return unsupported(U, SM.getExpansionLoc(Begin), "the statement comes from a macro");
+  if (Begin.isMacroID() || End.isMacroID()) {
+    // A statement that starts or ends with a macro (x /= SCALE;) is its
+    // invocation's text; one inside a macro's expansion has none.
+    clang::CharSourceRange File = clang::Lexer::makeFileCharRange(
+        clang::CharSourceRange::getTokenRange(Begin, End), SM, U.Ctx.getLangOpts());
+    if (File.isInvalid())
+      return unsupported(U, SM.getExpansionLoc(Begin), "the statement comes from a macro");
+    Begin = File.getBegin();
+    End = SM.getExpansionRange(End).getEnd();
+  }
   clang::SourceLocation After = clang::Lexer::getLocForEndOfToken(End, 0, SM, U.Ctx.getLangOpts());
   if (endsWithSemicolon(S)) {
     std::optional<clang::Token> Next = clang::Lexer::findNextToken(End, SM, U.Ctx.getLangOpts());
@@ -204,11 +231,18 @@ std::optional<CountedLoop> countedLoop(const clang::ForStmt &For, const UnitAST 
   if (!Decl || !Decl->isSingleDecl())
     return std::nullopt;
   const auto *V = llvm::dyn_cast<clang::VarDecl>(Decl->getSingleDecl());
-  if (!V || !V->getInit() || !V->getType()->isIntegerType())
+  if (!V || !V->getInit())
+    return std::nullopt;
+  return countedLoopWith(For, U, V, V->getInit());
+}
+
+std::optional<CountedLoop> countedLoopWith(const clang::ForStmt &For, const UnitAST &U,
+                                           const clang::VarDecl *V, const clang::Expr *Init) {
+  if (!V->getType()->isIntegerType())
     return std::nullopt;
   CountedLoop L;
   L.Var = V;
-  L.Init = V->getInit();
+  L.Init = Init;
   const auto *Cond = llvm::dyn_cast_or_null<clang::BinaryOperator>(
       For.getCond() ? For.getCond()->IgnoreParenImpCasts() : nullptr);
   if (!Cond || (Cond->getOpcode() != clang::BO_LT && Cond->getOpcode() != clang::BO_LE) ||
@@ -218,13 +252,27 @@ std::optional<CountedLoop> countedLoop(const clang::ForStmt &For, const UnitAST 
   L.Bound = Cond->getRHS();
   L.Comparison = Cond->getOpcode() == clang::BO_LT ? "<" : "<=";
   const clang::Expr *Inc = For.getInc() ? For.getInc()->IgnoreParenImpCasts() : nullptr;
+  auto IsV = [&](const clang::Expr *E) {
+    const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(E->IgnoreParenImpCasts());
+    return Ref && Ref->getDecl() == V;
+  };
+  auto IsOne = [&](const clang::Expr *E) {
+    std::optional<llvm::APSInt> One = E->getIntegerConstantExpr(U.Ctx);
+    return One && *One == 1;
+  };
+  // j++, ++j, j += 1, j = j + 1, j = 1 + j.
   bool StepOne = false;
   if (const auto *Un = llvm::dyn_cast_or_null<clang::UnaryOperator>(Inc))
-    StepOne = Un->isIncrementOp();
-  else if (const auto *Bin = llvm::dyn_cast_or_null<clang::BinaryOperator>(Inc))
+    StepOne = Un->isIncrementOp() && IsV(Un->getSubExpr());
+  else if (const auto *Bin = llvm::dyn_cast_or_null<clang::BinaryOperator>(Inc);
+           Bin && IsV(Bin->getLHS())) {
+    const auto *Add = llvm::dyn_cast<clang::BinaryOperator>(Bin->getRHS()->IgnoreParenImpCasts());
     if (Bin->getOpcode() == clang::BO_AddAssign)
-      if (std::optional<llvm::APSInt> One = Bin->getRHS()->getIntegerConstantExpr(U.Ctx))
-        StepOne = *One == 1;
+      StepOne = IsOne(Bin->getRHS());
+    else if (Bin->getOpcode() == clang::BO_Assign && Add && Add->getOpcode() == clang::BO_Add)
+      StepOne = (IsV(Add->getLHS()) && IsOne(Add->getRHS())) ||
+                (IsOne(Add->getLHS()) && IsV(Add->getRHS()));
+  }
   if (!StepOne || L.Init->HasSideEffects(U.Ctx) || L.Bound->HasSideEffects(U.Ctx) ||
       frontend::referencesVar(L.Bound, V))
     return std::nullopt;

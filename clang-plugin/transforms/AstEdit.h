@@ -60,6 +60,10 @@ struct CountedLoop {
   std::string Comparison; // "<" or "<=".
 };
 std::optional<CountedLoop> countedLoop(const clang::ForStmt &For, const UnitAST &U);
+// The same checks of the condition and step for a counter V that starts at
+// Init, wherever V is declared.
+std::optional<CountedLoop> countedLoopWith(const clang::ForStmt &For, const UnitAST &U,
+                                           const clang::VarDecl *V, const clang::Expr *Init);
 
 // The loop statement as it stands in its block: the AttributedStmt around a
 // loop under '#pragma unroll', else the loop.
@@ -75,6 +79,10 @@ struct PositionSum {
   char Dim = 'x';
   const clang::Expr *Sum = nullptr; // The addition, as written.
 };
+
+// The dimension c where E is blockIdx.c * blockDim.c + threadIdx.c (either
+// order of each sum and product), as written.
+std::optional<char> positionSumDim(const clang::Expr &E);
 
 // Checks that the kernel body reads threadIdx, blockIdx and blockDim of each
 // dimension in Dims only in the form blockIdx.c * blockDim.c + threadIdx.c

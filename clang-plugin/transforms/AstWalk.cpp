@@ -1,6 +1,7 @@
 #include "clang-plugin/transforms/AstWalk.h"
 
 #include <clang/AST/ASTContext.h>
+#include <clang/AST/Expr.h>
 #include <clang/AST/ParentMapContext.h>
 #include <clang/AST/Stmt.h>
 
@@ -17,6 +18,41 @@ void forEachStmt(const clang::Stmt *Root, llvm::function_ref<void(const clang::S
 const clang::Stmt *parentOf(const clang::Stmt *S, clang::ASTContext &Ctx) {
   clang::DynTypedNodeList Parents = Ctx.getParents(*S);
   return Parents.empty() ? nullptr : Parents[0].get<clang::Stmt>();
+}
+
+const clang::VarDecl *namedVariable(const clang::Expr *E) {
+  const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(E->IgnoreParenImpCasts());
+  return Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
+}
+
+std::set<const clang::VarDecl *> changedVariables(const clang::Stmt *S) {
+  std::set<const clang::VarDecl *> Out;
+  forEachStmt(S, [&](const clang::Stmt *X) {
+    const clang::Expr *Target = nullptr;
+    if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(X); B && B->isAssignmentOp())
+      Target = B->getLHS();
+    else if (const auto *Un = llvm::dyn_cast<clang::UnaryOperator>(X);
+             Un && (Un->isIncrementDecrementOp() || Un->getOpcode() == clang::UO_AddrOf))
+      Target = Un->getSubExpr();
+    if (const clang::VarDecl *V = Target ? namedVariable(Target) : nullptr)
+      Out.insert(V);
+  });
+  return Out;
+}
+
+bool computesOnly(const clang::Expr *E) {
+  bool Pure = true;
+  forEachStmt(E, [&](const clang::Stmt *X) {
+    if (llvm::isa<clang::ArraySubscriptExpr, clang::CallExpr>(X))
+      Pure = false;
+    else if (const auto *Un = llvm::dyn_cast<clang::UnaryOperator>(X))
+      Pure = Pure && Un->getOpcode() != clang::UO_Deref && !Un->isIncrementDecrementOp();
+    else if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(X))
+      Pure = Pure && !B->isAssignmentOp();
+    else if (const auto *M = llvm::dyn_cast<clang::MemberExpr>(X))
+      Pure = Pure && !M->isArrow();
+  });
+  return Pure;
 }
 
 } // namespace kopt::transform

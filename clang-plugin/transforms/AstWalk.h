@@ -3,10 +3,13 @@
 
 #include <llvm/ADT/STLFunctionalExtras.h>
 
+#include <set>
+
 namespace clang {
 class ASTContext;
 class Expr;
 class Stmt;
+class VarDecl;
 } // namespace clang
 
 namespace kopt::transform {
@@ -17,5 +20,15 @@ void forEachStmt(const clang::Stmt *Root, llvm::function_ref<void(const clang::S
 // The statement S is a direct child of; null at the top, and where S belongs
 // to a declaration (a variable's initializer).
 const clang::Stmt *parentOf(const clang::Stmt *S, clang::ASTContext &Ctx);
+
+// The variable E names (parentheses and implicit casts looked through), or null.
+const clang::VarDecl *namedVariable(const clang::Expr *E);
+
+// The variables S assigns, increments or decrements, or takes the address of.
+std::set<const clang::VarDecl *> changedVariables(const clang::Stmt *S);
+
+// Whether E only computes: it reads no memory (subscript, dereference, arrow),
+// calls nothing and assigns nothing.
+bool computesOnly(const clang::Expr *E);
 
 } // namespace kopt::transform

@@ -1,10 +1,13 @@
 #include "clang-plugin/transforms/MatmulIdiom.h"
 
 #include "clang-plugin/analysis/IndexAnalysis.h"
+#include "clang-plugin/transforms/AstWalk.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
+
+#include <set>
 
 namespace kopt::transform {
 
@@ -22,7 +25,8 @@ struct LoopCollector : clang::RecursiveASTVisitor<LoopCollector> {
 struct BodyScan : clang::RecursiveASTVisitor<BodyScan> {
   explicit BodyScan(const clang::VarDecl *Var) : V(Var) {}
   bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr *E) {
-    if (frontend::referencesVar(E->getIdx(), V))
+    // A whole access (A[i][k], not its row A[i]) whose subscripts name V.
+    if (!E->getType()->isArrayType() && frontend::referencesVar(E, V))
       Subscripts.push_back(E);
     return true;
   }
@@ -77,18 +81,96 @@ char positionDim(const clang::Expr *E) {
   return X == Y ? 0 : X ? 'x' : 'y';
 }
 
-bool isProductOf(const clang::Stmt *Body, const clang::Expr *A, const clang::Expr *B) {
+// The term a body adds to its accumulator: X in `acc += X`, `acc = acc + X`
+// or `acc = X + acc`, the body being that statement alone.
+const clang::Expr *addedTerm(const clang::Stmt *Body) {
   if (const auto *Block = llvm::dyn_cast<clang::CompoundStmt>(Body))
     Body = Block->size() == 1 ? Block->body_front() : nullptr;
-  const auto *Acc = llvm::dyn_cast_or_null<clang::CompoundAssignOperator>(Body);
-  if (!Acc || Acc->getOpcode() != clang::BO_AddAssign)
-    return false;
-  const auto *Mul = llvm::dyn_cast<clang::BinaryOperator>(Acc->getRHS()->IgnoreParenImpCasts());
+  const auto *Update = llvm::dyn_cast_or_null<clang::BinaryOperator>(Body);
+  if (!Update)
+    return nullptr;
+  if (Update->getOpcode() == clang::BO_AddAssign)
+    return Update->getRHS();
+  const clang::VarDecl *Acc = namedVariable(Update->getLHS());
+  const auto *Add = llvm::dyn_cast<clang::BinaryOperator>(Update->getRHS()->IgnoreParenImpCasts());
+  if (Update->getOpcode() != clang::BO_Assign || !Acc || !Add || Add->getOpcode() != clang::BO_Add)
+    return nullptr;
+  if (namedVariable(Add->getLHS()) == Acc && !frontend::referencesVar(Add->getRHS(), Acc))
+    return Add->getRHS();
+  if (namedVariable(Add->getRHS()) == Acc && !frontend::referencesVar(Add->getLHS(), Acc))
+    return Add->getLHS();
+  return nullptr;
+}
+
+bool isProductOf(const clang::Stmt *Body, const clang::Expr *A, const clang::Expr *B) {
+  const clang::Expr *Term = addedTerm(Body);
+  const auto *Mul =
+      llvm::dyn_cast_or_null<clang::BinaryOperator>(Term ? Term->IgnoreParenImpCasts() : nullptr);
   if (!Mul || Mul->getOpcode() != clang::BO_Mul)
     return false;
   const clang::Expr *L = Mul->getLHS()->IgnoreParenImpCasts();
   const clang::Expr *R = Mul->getRHS()->IgnoreParenImpCasts();
+  A = A->IgnoreParenImpCasts();
+  B = B->IgnoreParenImpCasts();
   return (L == A && R == B) || (L == B && R == A);
+}
+
+// A factor the loop does not change and that is the same for every thread:
+// it only computes, from variables the loop does not change.
+bool invariantFactor(const UnitAST &U, const clang::Expr *E, const clang::ForStmt &Loop,
+                     const std::set<const clang::VarDecl *> &Changed) {
+  if (!computesOnly(E) || E->HasSideEffects(U.Ctx) || readsThreadPosition(E, 'x') ||
+      readsThreadPosition(E, 'y') || readsThreadPosition(E, 'z'))
+    return false;
+  const clang::SourceManager &SM = U.Ctx.getSourceManager();
+  bool Varies = false;
+  forEachStmt(E, [&](const clang::Stmt *S) {
+    const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(S);
+    const auto *V = Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
+    if (V)
+      Varies = Varies || Changed.count(V) || V->hasGlobalStorage() ||
+               SM.isPointWithin(V->getLocation(), Loop.getBeginLoc(), Loop.getEndLoc());
+  });
+  return !Varies;
+}
+
+// Access widened by the factors it is multiplied by, as the code groups
+// them, that the loop does not change: `alpha * A[i*K+k]` in
+// `alpha * A[i*K+k] * B[k*N+j]`. A negation counts as a factor of -1.
+const clang::Expr *widenOperand(const UnitAST &U, const clang::Expr *Access,
+                                const clang::ForStmt &Loop) {
+  std::set<const clang::VarDecl *> Changed = changedVariables(&Loop);
+  const clang::Expr *Best = Access, *Cur = Access;
+  while (const clang::Stmt *P = parentOf(Cur, U.Ctx)) {
+    if (llvm::isa<clang::ParenExpr, clang::ImplicitCastExpr>(P)) {
+      Cur = llvm::cast<clang::Expr>(P);
+      continue;
+    }
+    const auto *Mul = llvm::dyn_cast<clang::BinaryOperator>(P);
+    const auto *Neg = llvm::dyn_cast<clang::UnaryOperator>(P);
+    if (Mul && Mul->getOpcode() == clang::BO_Mul &&
+        invariantFactor(U, Mul->getLHS() == Cur ? Mul->getRHS() : Mul->getLHS(), Loop, Changed))
+      Best = Cur = Mul;
+    else if (Neg && Neg->getOpcode() == clang::UO_Minus)
+      Best = Cur = Neg;
+    else
+      break;
+  }
+  return Best;
+}
+
+// Whether S reads threadIdx or blockIdx outside the ranges of Skip.
+bool readsPositionOutside(const clang::Stmt *S, const clang::Expr *SkipA,
+                          const clang::Expr *SkipB) {
+  if (S == SkipA || S == SkipB)
+    return false;
+  if (const auto *E = llvm::dyn_cast<clang::Expr>(S))
+    if (std::optional<frontend::IndexBuiltin> B = frontend::asIndexBuiltin(E))
+      return B->Var == "threadIdx" || B->Var == "blockIdx";
+  for (const clang::Stmt *Child : S->children())
+    if (Child && readsPositionOutside(Child, SkipA, SkipB))
+      return true;
+  return false;
 }
 
 // Why Loop is not the idiom, or empty.
@@ -105,27 +187,34 @@ std::string mismatch(const UnitAST &U, const clang::ForStmt &Loop, MatmulIdiom &
   const clang::SourceManager &SM = U.Ctx.getSourceManager();
   BodyScan Scan(K->Var);
   Scan.TraverseStmt(const_cast<clang::Stmt *>(Loop.getBody()));
+  for (const clang::Expr *W : Scan.Written)
+    for (const clang::ArraySubscriptExpr *E : Scan.Subscripts)
+      if (W == E)
+        return "the loop body writes memory it indexes by k";
   if (Scan.Subscripts.size() != 2)
     return "the loop body does not read exactly two operands indexed by k";
   const clang::ArraySubscriptExpr *A = Scan.Subscripts[0], *B = Scan.Subscripts[1];
-  if (directUses(A->getIdx(), K->Var) + directUses(B->getIdx(), K->Var) != Scan.Uses)
+  if (!A->getType()->isArithmeticType() || !B->getType()->isArithmeticType())
+    return "an operand is not a number";
+  if (directUses(A, K->Var) + directUses(B, K->Var) != Scan.Uses)
     return "k is used outside the two operands' indices";
-  for (const clang::Expr *W : Scan.Written)
-    if (W == A || W == B)
-      return "the loop body writes an operand";
   if (namesLocalOf(A, Loop.getBody()->getSourceRange(), SM) ||
       namesLocalOf(B, Loop.getBody()->getSourceRange(), SM))
     return "an operand uses a variable of the loop body";
   char DimA = positionDim(A), DimB = positionDim(B);
   if (!DimA || !DimB || DimA == DimB)
     return "the operands do not follow the thread's row and column";
+  if (readsPositionOutside(Loop.getBody(), A, B))
+    return "the loop body reads the thread's position outside its operands";
   Out.Loop = &Loop;
   Out.K = *K;
-  Out.Row = A;
-  Out.Col = B;
+  Out.RowAccess = A;
+  Out.ColAccess = B;
+  Out.Row = widenOperand(U, A, Loop);
+  Out.Col = widenOperand(U, B, Loop);
   Out.RowDim = DimA;
   Out.ColDim = DimB;
-  Out.PlainProduct = isProductOf(Loop.getBody(), A, B);
+  Out.PlainProduct = isProductOf(Loop.getBody(), Out.Row, Out.Col);
   return "";
 }
 } // namespace
@@ -135,16 +224,42 @@ bool looksLikeMatmul(const frontend::KernelSummary &Kernel) {
   if (F.Dimensions < 2 || !F.SharedVariables.empty() || !F.Barriers.empty() ||
       !F.WarpIntrinsics.empty() || F.Guards.empty() || Kernel.IsTemplate)
     return false;
+  std::set<std::string> RowsOfArrays; // Parameters that point to rows (float (*)[N]).
+  for (const frontend::KernelParam &P : Kernel.Params)
+    if (llvm::StringRef(P.Type).contains("(*)["))
+      RowsOfArrays.insert(P.Name);
   for (size_t L = 0; L < F.Loops.size(); ++L) {
     bool Same = false, Varies = false;
+    unsigned Rows = 0, Reads = 0;
     for (const frontend::MemoryAccess &A : F.Accesses)
       if (A.Loop == static_cast<int>(L) && A.Read && !A.Write) {
         Same = Same || A.Pattern == frontend::AccessPattern::Broadcast;
         Varies = Varies || A.Pattern == frontend::AccessPattern::Coalesced ||
                  A.Pattern == frontend::AccessPattern::Strided;
+        Rows += RowsOfArrays.count(A.Param);
+        ++Reads;
       }
-    if (Same && Varies && F.Loops[L].Canonical && F.Loops[L].Step == "1")
+    if (((Same && Varies) || (Rows > 0 && Reads >= 2)) && F.Loops[L].Canonical &&
+        F.Loops[L].Step == "1")
       return true;
+  }
+  return false;
+}
+
+bool unitStrideInK(const clang::ArraySubscriptExpr &Access, const clang::VarDecl *K) {
+  std::vector<const clang::Expr *> Work = {Access.getIdx()};
+  while (!Work.empty()) {
+    const clang::Expr *E = Work.back()->IgnoreParenImpCasts();
+    Work.pop_back();
+    if (const auto *Cast = llvm::dyn_cast<clang::ExplicitCastExpr>(E))
+      E = Cast->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(E); Ref && Ref->getDecl() == K)
+      return true;
+    if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(E);
+        B && B->getOpcode() == clang::BO_Add) {
+      Work.push_back(B->getLHS());
+      Work.push_back(B->getRHS());
+    }
   }
   return false;
 }

@@ -1,7 +1,10 @@
 // The matmul idiom: a counted loop over k whose body reads two operands,
 // one indexed by k and the thread's position in one dimension (A[row*K+k],
-// row from y), the other by k and the other dimension (B[k*N+col], col from
-// x). Shared-memory tiling stages both through tiles of the block.
+// A[row][k] or A[k*M+row], row from y), the other by k and the other
+// dimension (B[k*N+col], B[k][col] or B[col*K+k], col from x). The two may be
+// the same array (a rank-k update, A[i][k] * A[j][k]). Outside its operands
+// the body reads no thread position. The tiled transforms stage both operands
+// through shared memory.
 #pragma once
 
 #include "clang-plugin/transforms/AstEdit.h"
@@ -15,20 +18,31 @@ namespace kopt::transform {
 struct MatmulIdiom {
   const clang::ForStmt *Loop = nullptr;
   CountedLoop K;
-  // Row: depends on the thread's position in RowDim only; Col: in ColDim only.
-  const clang::ArraySubscriptExpr *Row = nullptr, *Col = nullptr;
+  // Row: depends on the thread's position in RowDim only; Col: in ColDim
+  // only. Each is its access, or the access times factors the loop does not
+  // change, as the code groups them: in `alpha * A[i*K+k] * B[k*N+j]` the
+  // row operand is `alpha * A[i*K+k]`.
+  const clang::Expr *Row = nullptr, *Col = nullptr;
+  // The accesses themselves (the last subscript of A[i][k]).
+  const clang::ArraySubscriptExpr *RowAccess = nullptr, *ColAccess = nullptr;
   char RowDim = 'y', ColDim = 'x';
-  // The body is `acc += Row * Col` alone: zero-filled tiles leave it exact.
+  // The body is `acc += Row * Col` (or `acc = acc + Row * Col`) alone:
+  // zero-filled tiles leave it exact.
   bool PlainProduct = false;
 };
 
 // What the front end's features tell beforehand: 2D, guarded, no shared
 // memory, barriers or warp intrinsics, not a template, and a canonical loop
-// reading one operand the same across x lanes and one that varies. apply
-// checks the AST with findMatmulIdiom.
+// reading one operand the same across x lanes and one that varies, or reading
+// rows of a 2D array (the features see A[i] of A[i][k] only). apply checks the
+// AST with findMatmulIdiom.
 bool looksLikeMatmul(const frontend::KernelSummary &Kernel);
 
 // The first loop of the kernel with the idiom, or why there is none.
 llvm::Expected<MatmulIdiom> findMatmulIdiom(const UnitAST &U);
+
+// Whether an access's consecutive k are consecutive in memory: k is one of
+// the added terms of its last subscript (A[i*K + k], A[i][k]).
+bool unitStrideInK(const clang::ArraySubscriptExpr &Access, const clang::VarDecl *K);
 
 } // namespace kopt::transform

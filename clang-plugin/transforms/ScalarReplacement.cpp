@@ -1,13 +1,23 @@
 // scalar-replacement: a global location that a loop reads or writes in every
-// iteration (the same pointer parameter and index text, the index invariant
-// in the loop) lives in a register for the loop: loaded before it, stored
-// once after it where the loop writes it. Both happen only where the loop
-// runs at least once, so a loop that the original skips touches no memory.
-// Legal where nothing else in the loop can reach the location: every other
-// access of its parameter in the loop must be the same location, and accesses
-// to other pointers need the pragma's noalias or a __restrict__ parameter.
+// iteration (the same access as written, p[i * n + j], p[i][j] or q[j] with q
+// a local pointer, its indices invariant in the loop) lives in a register for
+// the loop: loaded before it, stored once after it where the loop writes it.
+// Both happen only where the loop runs at least once, so a loop that the
+// original skips touches no memory; but where the statements just before the
+// loop store the location (`C[i*N+j] *= beta;`, `= 0`, `= beta * C[i*N+j]`),
+// that store becomes the register's start and the final store is
+// unconditional. Legal where nothing else in the loop can reach the location:
+// every other access of its parameter in the loop must be the same location,
+// accesses to other pointers need the pragma's noalias or a __restrict__
+// parameter, and no access may go through a pointer whose origin is unknown.
+//
+// The edits stay on the lines they change, so the unit keeps its line
+// numbers. As a normalization (promoteAccumulators) it keeps only written
+// locations, in every loop not nested in one it rewrote.
 #include "clang-plugin/analysis/IndexAnalysis.h"
 #include "clang-plugin/transforms/AstEdit.h"
+#include "clang-plugin/transforms/AstWalk.h"
+#include "clang-plugin/transforms/Normalization.h"
 #include "clang-plugin/transforms/TransformFactories.h"
 #include "clang-plugin/transforms/TransformSupport.h"
 
@@ -16,36 +26,54 @@
 #include <clang/Basic/SourceManager.h>
 #include <clang/Rewrite/Core/Rewriter.h>
 
+#include <llvm/ADT/StringExtras.h>
+
 #include <map>
 #include <set>
 
 namespace kopt::transform {
 
 namespace {
-// Every access to a pointer parameter in a statement, and what it assigns.
+// Every memory access in a statement, and what it assigns.
 struct AccessScan : clang::RecursiveASTVisitor<AccessScan> {
   struct Access {
     const clang::Expr *E = nullptr;
     const clang::ParmVarDecl *Param = nullptr;
-    bool Direct = false; // P[index] on the parameter itself.
+    const clang::Expr *Base = nullptr;        // The pointer or array the indices apply to.
+    std::vector<const clang::Expr *> Indices; // Outermost first: p[i][j] gives i, j.
     bool Write = false;
   };
 
   bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr *E) {
-    if (std::optional<frontend::PointerBase> Base = frontend::resolvePointerParam(E->getBase()))
-      All.push_back({E, Base->Param, Base->Offsets.empty(), false});
+    if (E->getType()->isArrayType())
+      return true; // A row of p[i][j]: the whole access counts.
+    Access A;
+    A.E = E;
+    const clang::Expr *Base = E;
+    while (const auto *Sub =
+               llvm::dyn_cast<clang::ArraySubscriptExpr>(Base->IgnoreParenImpCasts())) {
+      A.Indices.insert(A.Indices.begin(), Sub->getIdx());
+      Base = Sub->getBase();
+    }
+    A.Base = Base->IgnoreParenImpCasts();
+    note(A, A.Base);
     return true;
   }
   bool VisitUnaryOperator(clang::UnaryOperator *E) {
     if (E->getOpcode() == clang::UO_Deref) {
-      if (std::optional<frontend::PointerBase> Base =
-              frontend::resolvePointerParam(E->getSubExpr()))
-        All.push_back({E, Base->Param, false, false});
+      Access A;
+      A.E = E;
+      note(A, E->getSubExpr());
     } else if (E->isIncrementDecrementOp()) {
       Assigned.push_back(E->getSubExpr()->IgnoreParenImpCasts());
     } else if (E->getOpcode() == clang::UO_AddrOf) {
       Assigned.push_back(E->getSubExpr()->IgnoreParenImpCasts()); // Escapes: may change.
     }
+    return true;
+  }
+  bool VisitMemberExpr(clang::MemberExpr *E) {
+    if (E->isArrow() && !frontend::resolvePointerParam(E->getBase()))
+      Unknown = Unknown ? Unknown : E;
     return true;
   }
   bool VisitBinaryOperator(clang::BinaryOperator *E) {
@@ -71,7 +99,54 @@ struct AccessScan : clang::RecursiveASTVisitor<AccessScan> {
   std::vector<Access> All;
   std::vector<const clang::Expr *> Assigned;
   std::set<const clang::VarDecl *> Declared; // Declared or assigned in the loop.
+  const clang::Expr *Unknown = nullptr;      // An access through a pointer of unknown origin.
+
+private:
+  void note(Access &A, const clang::Expr *Pointer) {
+    if (std::optional<frontend::PointerBase> Base = frontend::resolvePointerParam(Pointer)) {
+      A.Param = Base->Param;
+      All.push_back(A);
+      return;
+    }
+    // A thread's own array (registers or local memory) or shared memory:
+    // no parameter reaches it.
+    const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(Pointer->IgnoreParenImpCasts());
+    const auto *V = Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
+    if (V && V->getType()->isArrayType() &&
+        (V->hasLocalStorage() || V->hasAttr<clang::CUDASharedAttr>()))
+      return;
+    if (!Unknown)
+      Unknown = A.E;
+  }
 };
+
+// One location kept in a register.
+struct Location {
+  const clang::ParmVarDecl *Param = nullptr;
+  std::string Text; // The access as written: "C[i * n + j]".
+  std::vector<const clang::Expr *> Uses;
+  bool Written = false;
+  const clang::Expr *First = nullptr;
+  // The store just before the loop that sets it, and the register's start
+  // computed from it; empty where there is none.
+  const clang::Stmt *Prologue = nullptr;
+  std::string Start;
+};
+
+// Whether E may change within the loop: it names a variable the loop declares
+// or assigns, or reads memory.
+bool variesInLoop(const clang::Expr *E, const std::set<const clang::VarDecl *> &Changed) {
+  return frontend::anySubExpr(E, [&](const clang::Expr *S) {
+    if (llvm::isa<clang::ArraySubscriptExpr, clang::CallExpr>(S))
+      return true;
+    if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(S);
+        U && U->getOpcode() == clang::UO_Deref)
+      return true;
+    const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(S);
+    const auto *V = Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
+    return V && Changed.count(V);
+  });
+}
 
 struct LoopCollector : clang::RecursiveASTVisitor<LoopCollector> {
   bool VisitForStmt(clang::ForStmt *S) { return add(S); }
@@ -84,28 +159,305 @@ struct LoopCollector : clang::RecursiveASTVisitor<LoopCollector> {
   std::vector<const clang::Stmt *> Loops;
 };
 
-// One location kept in a register.
-struct Location {
-  const clang::ParmVarDecl *Param = nullptr;
-  std::string Index; // As written.
-  std::vector<const clang::Expr *> Uses;
-  bool Written = false;
-  const clang::Expr *Subscript = nullptr; // The first use.
+// Why a loop keeps no location in registers; Refused where it writes memory
+// that could have been kept but for a reason of legality.
+struct NoCandidates {
+  std::string Why;
+  bool Refused = false;
 };
 
-// Whether the index may change within the loop: it names a variable the loop
-// declares or assigns, or reads memory.
-bool variesInLoop(const clang::Expr *Index, const std::set<const clang::VarDecl *> &Changed) {
-  return frontend::anySubExpr(Index, [&](const clang::Expr *E) {
-    if (llvm::isa<clang::ArraySubscriptExpr, clang::CallExpr>(E))
-      return true;
-    if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(E);
-        U && U->getOpcode() == clang::UO_Deref)
-      return true;
-    const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(E);
-    const auto *V = Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
-    return V && Changed.count(V);
+// The locations of Loop that can live in registers (only written ones where
+// OnlyWritten); Not says why none can.
+std::vector<Location> candidates(const UnitAST &U, const clang::Stmt &Loop, bool NoAlias,
+                                 bool OnlyWritten, NoCandidates &Not) {
+  std::string &Why = Not.Why;
+  AccessScan Scan;
+  Scan.TraverseStmt(const_cast<clang::Stmt *>(&Loop));
+  Scan.finish();
+  bool Writes = false;
+  for (const AccessScan::Access &A : Scan.All)
+    Writes = Writes || A.Write;
+  StmtContents Contents = inspectStmt(Loop);
+  if (Contents.Barrier || Contents.Atomic || Contents.Control || Contents.UserCall ||
+      Contents.WarpIntrinsic) {
+    Why = "the loop synchronizes, leaves early, or calls device functions";
+    Not.Refused = Writes;
+    return {};
+  }
+  std::map<std::pair<const clang::ParmVarDecl *, std::string>, Location> ByKey;
+  std::set<const clang::ParmVarDecl *> Unfit; // Accessed in another way too.
+  for (const AccessScan::Access &A : Scan.All) {
+    bool Varies = A.Indices.empty() || A.E->getType().isVolatileQualified() ||
+                  variesInLoop(A.Base, Scan.Declared);
+    for (const clang::Expr *I : A.Indices)
+      Varies = Varies || variesInLoop(I, Scan.Declared);
+    llvm::Expected<std::string> Text = exprText(U, *A.E);
+    if (!Text)
+      llvm::consumeError(Text.takeError());
+    if (Varies || !Text) {
+      Unfit.insert(A.Param);
+      continue;
+    }
+    Location &L = ByKey[{A.Param, *Text}];
+    L.Param = A.Param;
+    L.Text = *Text;
+    L.Uses.push_back(A.E);
+    L.Written = L.Written || A.Write;
+    if (!L.First)
+      L.First = A.E;
+  }
+  std::map<const clang::ParmVarDecl *, unsigned> LocationsOf;
+  for (const auto &[Key, L] : ByKey)
+    ++LocationsOf[Key.first];
+  std::vector<Location> Out;
+  for (auto &[Key, L] : ByKey) {
+    if (OnlyWritten && !L.Written)
+      continue;
+    if (Unfit.count(L.Param) || LocationsOf[L.Param] > 1) {
+      Why = (llvm::Twine("'") + L.Param->getName() + "' is also accessed at another index").str();
+      Not.Refused = Not.Refused || L.Written;
+      continue;
+    }
+    // Another pointer's access could reach this location.
+    bool Others = false;
+    for (const AccessScan::Access &A : Scan.All)
+      Others = Others || (A.Param != L.Param && (L.Written || A.Write));
+    if (Others && !NoAlias && !L.Param->getType().isRestrictQualified()) {
+      Why = (llvm::Twine("'") + L.Param->getName() +
+             "' may alias another pointer (no noalias clause, not __restrict__)")
+                .str();
+      Not.Refused = Not.Refused || L.Written;
+      continue;
+    }
+    Out.push_back(std::move(L));
+  }
+  // In the order of their first use: the output does not depend on addresses.
+  const clang::SourceManager &SM = U.Ctx.getSourceManager();
+  std::sort(Out.begin(), Out.end(), [&](const Location &A, const Location &B) {
+    return SM.isBeforeInTranslationUnit(A.First->getBeginLoc(), B.First->getBeginLoc());
   });
+  if (Scan.Unknown && !Out.empty()) {
+    Why = "the loop accesses memory through a pointer whose origin is unknown (line " +
+          std::to_string(U.line(Scan.Unknown->getBeginLoc())) + ")";
+    Not.Refused = true;
+    return {};
+  }
+  // Locations only read: worth it only beside one that is written.
+  bool AnyWritten = false;
+  for (const Location &L : Out)
+    AnyWritten = AnyWritten || L.Written;
+  if (!AnyWritten) {
+    if (Why.empty())
+      Why = "no location is written in every iteration";
+    return {};
+  }
+  return Out;
+}
+
+// The register's start from a store `L op= E` or `L = E`; empty where S is
+// not such a store of L or E has side effects.
+std::optional<std::string> prologueStart(const UnitAST &U, const clang::Stmt &S,
+                                         const Location &L) {
+  const auto *Store = llvm::dyn_cast<clang::BinaryOperator>(&S);
+  if (!Store || !Store->isAssignmentOp() || Store->getRHS()->HasSideEffects(U.Ctx))
+    return std::nullopt;
+  llvm::Expected<std::string> Lhs = exprText(U, *Store->getLHS());
+  llvm::Expected<std::string> Rhs = exprText(U, *Store->getRHS());
+  std::optional<std::string> Out;
+  if (Lhs && Rhs && *Lhs == L.Text) {
+    switch (Store->getOpcode()) {
+    case clang::BO_Assign:
+      Out = *Rhs;
+      break;
+    case clang::BO_AddAssign:
+    case clang::BO_SubAssign:
+    case clang::BO_MulAssign:
+    case clang::BO_DivAssign:
+      Out = "(" + L.Text + ") " + Store->getOpcodeStr().drop_back().str() + " (" + *Rhs + ")";
+      break;
+    default:
+      break;
+    }
+  }
+  llvm::consumeError(Lhs.takeError());
+  llvm::consumeError(Rhs.takeError());
+  return Out;
+}
+
+// Whether E may read memory of Param (or of a pointer whose origin is unknown).
+bool mayRead(const clang::Expr *E, const clang::ParmVarDecl *Param) {
+  AccessScan Scan;
+  Scan.TraverseStmt(const_cast<clang::Expr *>(E));
+  bool Reads = Scan.Unknown != nullptr;
+  for (const AccessScan::Access &A : Scan.All)
+    Reads = Reads || A.Param == Param;
+  return Reads;
+}
+
+// The stores just before the loop (inert declarations may sit between) that
+// set written locations, as each location's start. A later store must not
+// read an earlier one's location: that value now lives in a register.
+void findPrologues(const UnitAST &U, const clang::Stmt &LoopStmt, std::vector<Location> &Locs) {
+  const auto *Block = llvm::dyn_cast_or_null<clang::CompoundStmt>(parentOf(&LoopStmt, U.Ctx));
+  if (!Block)
+    return;
+  std::vector<const clang::Stmt *> Before;
+  for (const clang::Stmt *S : Block->body()) {
+    if (S == &LoopStmt)
+      break;
+    Before.push_back(S);
+  }
+  std::vector<const Location *> Later;
+  for (auto It = Before.rbegin(); It != Before.rend(); ++It) {
+    if (isInertDecl(**It))
+      continue;
+    Location *Found = nullptr;
+    for (Location &L : Locs)
+      if (L.Written && !L.Prologue)
+        if (std::optional<std::string> Start = prologueStart(U, **It, L)) {
+          L.Start = *Start;
+          Found = &L;
+          break;
+        }
+    if (!Found)
+      return;
+    bool ReadLater = false;
+    for (const Location *After : Later)
+      ReadLater = ReadLater || mayRead(llvm::cast<clang::BinaryOperator>(After->Prologue)->getRHS(),
+                                       Found->Param);
+    if (ReadLater) {
+      Found->Start.clear();
+      return;
+    }
+    Found->Prologue = *It;
+    Later.push_back(Found);
+  }
+}
+
+// `const bool <Name> = <the loop runs at least once>;`: the loop's condition
+// with its counter replaced by the counter's start. Where that cannot be
+// written as one declaration, a block that runs the loop's init.
+llvm::Expected<std::string> firstIteration(const UnitAST &U, const clang::Stmt &Loop,
+                                           const std::string &Name) {
+  const clang::Expr *Cond = nullptr;
+  const clang::VarDecl *Counter = nullptr;
+  const clang::Expr *Start = nullptr;
+  std::string Block; // The init as a statement, for the fallback.
+  if (const auto *For = llvm::dyn_cast<clang::ForStmt>(&Loop)) {
+    Cond = For->getCond();
+    if (const clang::Stmt *InitStmt = For->getInit()) {
+      const auto *Decl = llvm::dyn_cast<clang::DeclStmt>(InitStmt);
+      const auto *Assign = llvm::dyn_cast<clang::BinaryOperator>(InitStmt);
+      if (Decl) {
+        for (const clang::Decl *D : Decl->decls())
+          if (const auto *V = llvm::dyn_cast<clang::VarDecl>(D);
+              V && V->getInit() && V->getInit()->HasSideEffects(U.Ctx))
+            return unsupported(U, InitStmt->getBeginLoc(), "the loop's init has side effects");
+        const auto *V =
+            Decl->isSingleDecl() ? llvm::dyn_cast<clang::VarDecl>(Decl->getSingleDecl()) : nullptr;
+        if (V && V->getInit() && V->getInitStyle() == clang::VarDecl::CInit) {
+          Counter = V;
+          Start = V->getInit();
+        }
+        llvm::Expected<clang::CharSourceRange> R = statementRange(U, *Decl);
+        if (!R)
+          return R.takeError();
+        llvm::Expected<std::string> Text = editedText(U, *R, {});
+        if (!Text)
+          return Text.takeError();
+        Block = *Text;
+      } else if (Assign && Assign->getOpcode() == clang::BO_Assign &&
+                 !Assign->getRHS()->HasSideEffects(U.Ctx) && namedVariable(Assign->getLHS())) {
+        Counter = namedVariable(Assign->getLHS());
+        Start = Assign->getRHS();
+      } else {
+        return unsupported(U, InitStmt->getBeginLoc(),
+                           "the loop's init is not a declaration: cannot test it before the loop");
+      }
+    }
+  } else if (const auto *While = llvm::dyn_cast<clang::WhileStmt>(&Loop)) {
+    Cond = While->getCond();
+  }
+  if (!Cond) // A do loop, or a for without a condition: it runs.
+    return "const bool " + Name + " = true; ";
+  if (Cond->HasSideEffects(U.Ctx))
+    return unsupported(U, Cond->getBeginLoc(), "the loop's condition has side effects");
+  llvm::Expected<clang::CharSourceRange> CondRange = fileRange(U, Cond->getSourceRange());
+  if (!CondRange)
+    return CondRange.takeError();
+  std::vector<TextEdit> Edits;
+  if (Counter) {
+    llvm::Expected<std::string> StartText = exprText(U, *Start);
+    if (!StartText)
+      return StartText.takeError();
+    forEachStmt(Cond, [&](const clang::Stmt *S) {
+      if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(S); Ref && Ref->getDecl() == Counter)
+        Edits.push_back({Ref->getSourceRange(), "(" + *StartText + ")"});
+    });
+  }
+  // Where the init declares more than the counter, the condition may read it.
+  bool OneDecl = Block.empty() || Counter;
+  if (OneDecl) {
+    llvm::Expected<std::string> Text = editedText(U, *CondRange, Edits);
+    if (Text)
+      return "const bool " + Name + " = (" + *Text + "); ";
+    llvm::consumeError(Text.takeError());
+  }
+  llvm::Expected<std::string> CondText = exprText(U, *Cond);
+  if (!CondText)
+    return CondText.takeError();
+  return "bool " + Name + " = false; { " + Block + " " + Name + " = (" + *CondText + "); } ";
+}
+
+// Rewrites one loop: registers for Locs; Counter numbers the names a rewrite
+// declares, so that several loops' names differ.
+llvm::Error rewriteLoop(UnitAST &U, const clang::Stmt &Loop, const std::vector<Location> &Locs,
+                        unsigned &Counter) {
+  const clang::Stmt &Whole = outermostLoopStmt(U, Loop);
+  llvm::Expected<clang::CharSourceRange> Range = statementRange(U, Whole);
+  if (!Range)
+    return Range.takeError();
+  bool NeedsRun = false;
+  for (const Location &L : Locs)
+    NeedsRun = NeedsRun || !L.Prologue;
+  std::string Run = "kopt_run" + (Counter ? std::to_string(Counter) : "");
+  std::string Before, After;
+  if (NeedsRun) {
+    llvm::Expected<std::string> Test = firstIteration(U, Loop, Run);
+    if (!Test)
+      return Test.takeError();
+    Before = *Test;
+  }
+  for (const Location &L : Locs) {
+    std::string Reg = "kopt_s" + std::to_string(Counter++);
+    std::string Type = typeText(L.First->getType(), U);
+    if (L.Prologue) {
+      Before += Type + " " + Reg + " = " + L.Start + "; ";
+      llvm::Expected<clang::CharSourceRange> Store = statementRange(U, *L.Prologue);
+      if (!Store)
+        return Store.takeError();
+      U.Rewrite.RemoveText(*Store);
+    } else {
+      Before += Type + " " + Reg + " = " + Run + " ? " + L.Text + " : " + Type + "{}; ";
+    }
+    if (L.Written)
+      After += (L.Prologue ? " " : " if (" + Run + ") ") + L.Text + " = " + Reg + ";";
+    for (const clang::Expr *Use : L.Uses)
+      if (U.Rewrite.ReplaceText(Use->getSourceRange(), Reg))
+        return unsupported(U, Use->getBeginLoc(), "cannot edit the access");
+  }
+  // Out of a block (an if's branch), the declarations need one of their own.
+  bool InBlock = llvm::isa_and_nonnull<clang::CompoundStmt>(parentOf(&Whole, U.Ctx));
+  U.Rewrite.InsertTextBefore(Range->getBegin(), (InBlock ? "" : "{ ") + Before);
+  U.Rewrite.InsertTextAfter(Range->getEnd(), After + (InBlock ? "" : " }"));
+  return llvm::Error::success();
+}
+
+std::string locationList(const std::vector<Location> &Locs) {
+  std::vector<std::string> Texts;
+  for (const Location &L : Locs)
+    Texts.push_back(L.Text);
+  return llvm::join(Texts, ", ");
 }
 
 class ScalarReplacement : public Transform {
@@ -114,7 +466,7 @@ public:
 
   std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
     for (const frontend::RepeatedAccess &R : Kernel.Features.RepeatedAccesses)
-      if (R.Write)
+      if (R.Write || rowsOfArrays(Kernel, R.Param))
         return {ParamSet{}};
     return {};
   }
@@ -130,18 +482,19 @@ public:
       Loops.TraverseStmt(U.Kernel.getBody());
       std::string FirstWhy;
       for (const clang::Stmt *Loop : Loops.Loops) {
-        std::string Why;
-        std::vector<Location> Locations = candidates(U, *Loop, NoAlias, Why);
+        NoCandidates Not;
+        std::vector<Location> Locations = candidates(U, *Loop, NoAlias, false, Not);
         if (Locations.empty()) {
-          if (FirstWhy.empty() && !Why.empty())
-            FirstWhy = "line " + std::to_string(U.line(Loop->getBeginLoc())) + ": " + Why;
+          if (FirstWhy.empty() && !Not.Why.empty())
+            FirstWhy = "line " + std::to_string(U.line(Loop->getBeginLoc())) + ": " + Not.Why;
           continue;
         }
-        if (llvm::Error E = rewrite(U, *Loop, Locations))
+        findPrologues(U, outermostLoopStmt(U, *Loop), Locations);
+        unsigned Counter = 0;
+        if (llvm::Error E = rewriteLoop(U, *Loop, Locations, Counter))
           return E;
         Summary = "kept " + std::to_string(Locations.size()) + " location(s) (" +
-                  Locations[0].Param->getNameAsString() + "[" + Locations[0].Index +
-                  "]) in registers across the loop at line " +
+                  locationList(Locations) + ") in registers across the loop at line " +
                   std::to_string(U.line(Loop->getBeginLoc()));
         return llvm::Error::success();
       }
@@ -155,140 +508,53 @@ public:
   }
 
 private:
-  // The locations of Loop that can live in registers; Why says why none can.
-  static std::vector<Location> candidates(const UnitAST &U, const clang::Stmt &Loop, bool NoAlias,
-                                          std::string &Why) {
-    StmtContents Contents = inspectStmt(Loop);
-    if (Contents.Barrier || Contents.Atomic || Contents.Control || Contents.UserCall ||
-        Contents.WarpIntrinsic) {
-      Why = "the loop synchronizes, leaves early, or calls device functions";
-      return {};
-    }
-    AccessScan Scan;
-    Scan.TraverseStmt(const_cast<clang::Stmt *>(&Loop));
-    Scan.finish();
-    std::map<std::pair<const clang::ParmVarDecl *, std::string>, Location> ByKey;
-    std::set<const clang::ParmVarDecl *> Unfit; // Accessed in another way too.
-    for (const AccessScan::Access &A : Scan.All) {
-      const auto *Sub = llvm::dyn_cast<clang::ArraySubscriptExpr>(A.E);
-      llvm::Expected<std::string> Index =
-          Sub ? exprText(U, *Sub->getIdx()) : llvm::Expected<std::string>(std::string());
-      if (!Index)
-        llvm::consumeError(Index.takeError());
-      if (!A.Direct || !Index || Index->empty() || variesInLoop(Sub->getIdx(), Scan.Declared) ||
-          A.E->getType().isVolatileQualified()) {
-        Unfit.insert(A.Param);
-        continue;
-      }
-      Location &L = ByKey[{A.Param, *Index}];
-      L.Param = A.Param;
-      L.Index = *Index;
-      L.Uses.push_back(A.E);
-      L.Written = L.Written || A.Write;
-      if (!L.Subscript)
-        L.Subscript = A.E;
-    }
-    std::map<const clang::ParmVarDecl *, unsigned> LocationsOf;
-    for (const auto &[Key, L] : ByKey)
-      ++LocationsOf[Key.first];
-    std::vector<Location> Out;
-    for (auto &[Key, L] : ByKey) {
-      if (Unfit.count(L.Param) || LocationsOf[L.Param] > 1) {
-        Why = (llvm::Twine("'") + L.Param->getName() + "' is also accessed at another index").str();
-        continue;
-      }
-      // Another pointer's access could reach this location.
-      bool Others = false;
-      for (const AccessScan::Access &A : Scan.All)
-        Others = Others || (A.Param != L.Param && (L.Written || A.Write));
-      if (Others && !NoAlias && !L.Param->getType().isRestrictQualified()) {
-        Why = (llvm::Twine("'") + L.Param->getName() +
-               "' may alias another pointer (no noalias clause, not __restrict__)")
-                  .str();
-        continue;
-      }
-      Out.push_back(std::move(L));
-    }
-    // Locations only read: worth it only beside one that is written.
-    bool AnyWritten = false;
-    for (const Location &L : Out)
-      AnyWritten = AnyWritten || L.Written;
-    if (!AnyWritten) {
-      if (Why.empty())
-        Why = "no location is written in every iteration";
-      return {};
-    }
-    return Out;
-  }
-
-  // `bool kopt_run = <the loop runs at least once>;`, evaluated as the loop
-  // would before its first iteration.
-  static llvm::Expected<std::string> firstIteration(const UnitAST &U, const clang::Stmt &Loop) {
-    const clang::Expr *Cond = nullptr;
-    std::string Init;
-    if (const auto *For = llvm::dyn_cast<clang::ForStmt>(&Loop)) {
-      Cond = For->getCond();
-      if (const clang::Stmt *InitStmt = For->getInit()) {
-        const auto *Decl = llvm::dyn_cast<clang::DeclStmt>(InitStmt);
-        if (!Decl)
-          return unsupported(
-              U, InitStmt->getBeginLoc(),
-              "the loop's init is not a declaration: cannot test it before the loop");
-        for (const clang::Decl *D : Decl->decls())
-          if (const auto *V = llvm::dyn_cast<clang::VarDecl>(D);
-              V && V->getInit() && V->getInit()->HasSideEffects(U.Ctx))
-            return unsupported(U, InitStmt->getBeginLoc(), "the loop's init has side effects");
-        llvm::Expected<clang::CharSourceRange> R = statementRange(U, *Decl);
-        if (!R)
-          return R.takeError();
-        llvm::Expected<std::string> Text = editedText(U, *R, {});
-        if (!Text)
-          return Text.takeError();
-        Init = *Text;
-      }
-    } else if (const auto *While = llvm::dyn_cast<clang::WhileStmt>(&Loop)) {
-      Cond = While->getCond();
-    }
-    if (!Cond) // A do loop, or a for without a condition: it runs.
-      return std::string("const bool kopt_run = true;\n");
-    if (Cond->HasSideEffects(U.Ctx))
-      return unsupported(U, Cond->getBeginLoc(), "the loop's condition has side effects");
-    llvm::Expected<std::string> CondText = exprText(U, *Cond);
-    if (!CondText)
-      return CondText.takeError();
-    if (Init.empty())
-      return "const bool kopt_run = (" + *CondText + ");\n";
-    return "bool kopt_run = false;\n{\n" + Init + "\nkopt_run = (" + *CondText + ");\n}\n";
-  }
-
-  static llvm::Error rewrite(UnitAST &U, const clang::Stmt &Loop,
-                             const std::vector<Location> &Locations) {
-    const clang::Stmt &Whole = outermostLoopStmt(U, Loop);
-    llvm::Expected<clang::CharSourceRange> Range = statementRange(U, Whole);
-    if (!Range)
-      return Range.takeError();
-    llvm::Expected<std::string> Run = firstIteration(U, Loop);
-    if (!Run)
-      return Run.takeError();
-    std::string Before = "{ // kopt scalar-replacement\n" + *Run, After;
-    for (size_t I = 0; I < Locations.size(); ++I) {
-      const Location &L = Locations[I];
-      std::string Reg = "kopt_s" + std::to_string(I);
-      std::string Type = typeText(L.Subscript->getType(), U);
-      std::string Place = L.Param->getNameAsString() + "[" + L.Index + "]";
-      Before += Type + " " + Reg + " = kopt_run ? " + Place + " : " + Type + "{};\n";
-      if (L.Written)
-        After += "if (kopt_run)\n  " + Place + " = " + Reg + ";\n";
-      for (const clang::Expr *Use : L.Uses)
-        if (U.Rewrite.ReplaceText(Use->getSourceRange(), Reg))
-          return unsupported(U, Use->getBeginLoc(), "cannot edit the access");
-    }
-    U.Rewrite.InsertTextBefore(Range->getBegin(), Before);
-    U.Rewrite.InsertTextAfter(Range->getEnd(), "\n" + After + "}");
-    return llvm::Error::success();
+  // p[i][j] through a pointer to rows: the front end records p[i] only.
+  static bool rowsOfArrays(const frontend::KernelSummary &Kernel, const std::string &Param) {
+    for (const frontend::KernelParam &P : Kernel.Params)
+      if (P.Name == Param && llvm::StringRef(P.Type).contains("(*)["))
+        return true;
+    return false;
   }
 };
 } // namespace
+
+llvm::Expected<std::string> promoteAccumulators(UnitAST &U, const NormalizeOptions &Options) {
+  LoopCollector Loops;
+  Loops.TraverseStmt(U.Kernel.getBody());
+  const clang::SourceManager &SM = U.Ctx.getSourceManager();
+  std::vector<const clang::Stmt *> Done;
+  std::vector<std::string> Kept;
+  std::string FirstWhy;
+  const clang::Stmt *FirstLoop = nullptr;
+  unsigned Counter = 0;
+  for (const clang::Stmt *Loop : Loops.Loops) {
+    bool Nested = false;
+    for (const clang::Stmt *D : Done)
+      Nested = Nested || (!SM.isBeforeInTranslationUnit(Loop->getBeginLoc(), D->getBeginLoc()) &&
+                          SM.isBeforeInTranslationUnit(Loop->getBeginLoc(), D->getEndLoc()));
+    if (Nested)
+      continue;
+    NoCandidates Not;
+    std::vector<Location> Locations = candidates(U, *Loop, Options.NoAlias, true, Not);
+    if (Locations.empty()) {
+      if (!FirstLoop && Not.Refused) {
+        FirstLoop = Loop;
+        FirstWhy = Not.Why;
+      }
+      continue;
+    }
+    findPrologues(U, outermostLoopStmt(U, *Loop), Locations);
+    if (llvm::Error E = rewriteLoop(U, *Loop, Locations, Counter))
+      return E;
+    Done.push_back(Loop);
+    Kept.push_back(locationList(Locations));
+  }
+  if (Kept.empty() && FirstLoop)
+    return unsupported(U, FirstLoop->getBeginLoc(), FirstWhy);
+  if (Kept.empty())
+    return std::string();
+  return "scalar-replaced " + llvm::join(Kept, ", ");
+}
 
 std::unique_ptr<Transform> makeScalarReplacementTransform() {
   return std::make_unique<ScalarReplacement>();

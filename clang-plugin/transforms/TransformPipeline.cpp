@@ -58,26 +58,35 @@ frontend::PragmaClauses pragmaAfterLaunch(const frontend::PragmaClauses &Pragma,
   return Out;
 }
 
+llvm::Expected<ChainResult> applyStep(const frontend::KernelSummary &Current,
+                                      const ChainResult &Made,
+                                      const std::vector<std::string> &ClangArgs, const Step &S) {
+  TransformInput In{Current, Made.UnitText, ClangArgs};
+  llvm::Expected<TransformOutput> Out = S.T->apply(In, S.Params);
+  if (!Out)
+    return llvm::createStringError("%s: %s", S.T->id().str().c_str(),
+                                   llvm::toString(Out.takeError()).c_str());
+  ChainResult Result{std::move(Out->UnitText), composeLaunch(Made.Launch, Out->Launch),
+                     Made.Summaries, Made.Pragma};
+  Result.Summaries.push_back(S.T->id().str() + ": " + Out->Summary);
+  if (Out->Launch && Result.Pragma)
+    Result.Pragma = pragmaAfterLaunch(*Result.Pragma, *Out->Launch);
+  return Result;
+}
+
 llvm::Expected<ChainResult> applyChain(const frontend::KernelSummary &Kernel,
                                        const std::vector<std::string> &ClangArgs,
                                        const std::vector<Step> &Steps) {
-  ChainResult Result{Kernel.Unit.Text, std::nullopt, {}};
-  std::optional<frontend::PragmaClauses> Pragma = Kernel.Pragma;
+  ChainResult Result{Kernel.Unit.Text, std::nullopt, {}, Kernel.Pragma};
   for (const Step &S : Steps) {
     llvm::Expected<frontend::KernelSummary> Current =
-        summarizeUnit(Result.UnitText, Kernel.Name, ClangArgs, Pragma);
+        summarizeUnit(Result.UnitText, Kernel.Name, ClangArgs, Result.Pragma);
     if (!Current)
       return Current.takeError();
-    TransformInput In{*Current, Result.UnitText, ClangArgs};
-    llvm::Expected<TransformOutput> Out = S.T->apply(In, S.Params);
-    if (!Out)
-      return llvm::createStringError("%s: %s", S.T->id().str().c_str(),
-                                     llvm::toString(Out.takeError()).c_str());
-    Result.UnitText = std::move(Out->UnitText);
-    Result.Summaries.push_back(S.T->id().str() + ": " + Out->Summary);
-    if (Out->Launch && Pragma)
-      Pragma = pragmaAfterLaunch(*Pragma, *Out->Launch);
-    Result.Launch = composeLaunch(Result.Launch, Out->Launch);
+    llvm::Expected<ChainResult> Next = applyStep(*Current, Result, ClangArgs, S);
+    if (!Next)
+      return Next.takeError();
+    Result = std::move(*Next);
   }
   return Result;
 }

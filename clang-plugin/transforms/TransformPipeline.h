@@ -19,6 +19,8 @@ struct ChainResult {
   std::string UnitText;
   std::optional<frontend::LaunchMapping> Launch;
   std::vector<std::string> Summaries; // One line a step.
+  // The original pragma as it describes the launch after the chain's steps.
+  std::optional<frontend::PragmaClauses> Pragma;
 };
 
 // The front end's summary of the kernel named Name in UnitText, with Pragma
@@ -38,5 +40,13 @@ frontend::PragmaClauses pragmaAfterLaunch(const frontend::PragmaClauses &Pragma,
 llvm::Expected<ChainResult> applyChain(const frontend::KernelSummary &Kernel,
                                        const std::vector<std::string> &ClangArgs,
                                        const std::vector<Step> &Steps);
+
+// One more step on what a chain made, where the caller holds Current, the
+// front end's view of Made.UnitText (summarizeUnit with Made.Pragma): the
+// same as applyChain with the step appended, without parsing the earlier
+// steps' units again (a search extends many chains by one step each).
+llvm::Expected<ChainResult> applyStep(const frontend::KernelSummary &Current,
+                                      const ChainResult &Made,
+                                      const std::vector<std::string> &ClangArgs, const Step &S);
 
 } // namespace kopt::transform

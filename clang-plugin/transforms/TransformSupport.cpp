@@ -1,5 +1,7 @@
 #include "clang-plugin/transforms/TransformSupport.h"
 
+#include "clang-plugin/pragma/ClauseParser.h"
+
 #include <algorithm>
 
 namespace kopt::transform {
@@ -29,6 +31,25 @@ std::optional<int64_t> pragmaBlockThreads(const frontend::KernelSummary &Kernel)
   if (!Dims)
     return std::nullopt;
   return (*Dims)[0] * (*Dims)[1] * (*Dims)[2];
+}
+
+std::optional<int64_t> pragmaIntValue(const frontend::KernelSummary &Kernel,
+                                      const std::string &Text) {
+  if (!Kernel.Pragma)
+    return std::nullopt;
+  llvm::Expected<frontend::ClauseExpr> E = frontend::parseExprText(Text);
+  if (!E) {
+    llvm::consumeError(E.takeError());
+    return std::nullopt;
+  }
+  llvm::Expected<frontend::ClauseNumber> V =
+      frontend::evaluateNumber(*E, frontend::resolveArgValues(*Kernel.Pragma));
+  if (!V) {
+    llvm::consumeError(V.takeError());
+    return std::nullopt;
+  }
+  const int64_t *Int = std::get_if<int64_t>(&*V);
+  return Int ? std::optional<int64_t>(*Int) : std::nullopt;
 }
 
 llvm::Expected<int64_t> requireParam(const ParamSet &Params, llvm::StringRef Name,

@@ -1,6 +1,7 @@
 #include "clang-plugin/units/KernelUnitBuilder.h"
 
 #include "clang-plugin/pragma/PragmaText.h"
+#include "clang-plugin/units/CommandLineMacroTests.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
@@ -156,8 +157,9 @@ enum class Origin { Copied, Included, None };
 
 class UnitBuilder {
 public:
-  UnitBuilder(const clang::FunctionDecl &K, clang::ASTContext &C, clang::Preprocessor &P)
-      : Kernel(K), Ctx(C), SM(C.getSourceManager()), PP(P) {}
+  UnitBuilder(const clang::FunctionDecl &K, clang::ASTContext &C, clang::Preprocessor &P,
+              const CommandLineMacroTests *T)
+      : Kernel(K), Ctx(C), SM(C.getSourceManager()), PP(P), Tests(T) {}
 
   KernelUnit build();
 
@@ -169,7 +171,10 @@ private:
   void addUsedNamespaces(const clang::Decl *D);
   void addUsingDirectives(const clang::DeclContext &DC);
   void collectMacros(clang::SourceLocation Begin, clang::SourceLocation End);
-  void useMacro(const clang::MacroInfo *MI, clang::SourceLocation UseLoc);
+  void useMacro(const clang::IdentifierInfo &Name, const clang::MacroInfo *MI,
+                clang::SourceLocation UseLoc);
+  std::vector<std::string> environment() const;
+  bool reachesKeptInclude(clang::FileID File) const;
   clang::SourceRange textRange(const clang::Decl &D) const;
   std::string textOf(clang::SourceRange R) const;
   std::string lineAt(clang::SourceLocation Loc) const;
@@ -179,11 +184,13 @@ private:
   clang::ASTContext &Ctx;
   const clang::SourceManager &SM;
   clang::Preprocessor &PP;
+  const CommandLineMacroTests *Tests;
   llvm::SetVector<const clang::Decl *> Copied;
   llvm::SmallPtrSet<const clang::Decl *, 16> Seen;
   llvm::SmallPtrSet<const clang::NamespaceDecl *, 8> UsedNamespaces;
   std::vector<clang::SourceLocation> IncludeLocs; // In a user file, of kept #include lines.
   llvm::SetVector<const clang::MacroInfo *> UsedMacros;
+  llvm::DenseMap<const clang::MacroInfo *, const clang::IdentifierInfo *> MacroNames;
 };
 
 bool UnitBuilder::isUserFile(clang::FileID FID) const {
@@ -268,13 +275,15 @@ void UnitBuilder::addUsingDirectives(const clang::DeclContext &DC) {
   }
 }
 
-void UnitBuilder::useMacro(const clang::MacroInfo *MI, clang::SourceLocation UseLoc) {
+void UnitBuilder::useMacro(const clang::IdentifierInfo &Name, const clang::MacroInfo *MI,
+                           clang::SourceLocation UseLoc) {
   if (!MI || MI->isBuiltinMacro() || !UsedMacros.insert(MI))
     return;
+  MacroNames[MI] = &Name;
   for (const clang::Token &T : MI->tokens())
     if (const clang::IdentifierInfo *II = T.getIdentifierInfo())
       if (II->hadMacroDefinition())
-        useMacro(PP.getMacroDefinitionAtLoc(II, UseLoc).getMacroInfo(), UseLoc);
+        useMacro(*II, PP.getMacroDefinitionAtLoc(II, UseLoc).getMacroInfo(), UseLoc);
 }
 
 // The macros named in the text between two locations of one file.
@@ -294,7 +303,8 @@ void UnitBuilder::collectMacros(clang::SourceLocation Begin, clang::SourceLocati
       continue;
     clang::IdentifierInfo *II = PP.getIdentifierInfo(T.getRawIdentifier());
     if (II && II->hadMacroDefinition())
-      useMacro(PP.getMacroDefinitionAtLoc(II, T.getLocation()).getMacroInfo(), T.getLocation());
+      useMacro(*II, PP.getMacroDefinitionAtLoc(II, T.getLocation()).getMacroInfo(),
+               T.getLocation());
   }
 }
 
@@ -389,6 +399,67 @@ std::string declName(const clang::Decl &D) {
   return D.getDeclKindName();
 }
 
+// "NAME=BODY" or "NAME(PARAMS)=BODY", tokens spelled with single spaces where
+// the definition has any: the same definition spells the same on any machine.
+std::string definitionText(const clang::IdentifierInfo &Name, const clang::MacroInfo &MI,
+                           const clang::Preprocessor &PP) {
+  std::string Text = Name.getName().str();
+  if (MI.isFunctionLike()) {
+    Text += '(';
+    for (const clang::IdentifierInfo *Param : MI.params()) {
+      if (Text.back() != '(')
+        Text += ',';
+      Text +=
+          MI.isC99Varargs() && Param->getName() == "__VA_ARGS__" ? "..." : Param->getName().str();
+    }
+    if (MI.isGNUVarargs())
+      Text += "...";
+    Text += ')';
+  }
+  Text += '=';
+  bool First = true;
+  for (const clang::Token &T : MI.tokens()) {
+    if (!First && T.hasLeadingSpace())
+      Text += ' ';
+    Text += PP.getSpelling(T);
+    First = false;
+  }
+  return Text;
+}
+
+// Whether File is read through one of the #include lines the unit keeps.
+bool UnitBuilder::reachesKeptInclude(clang::FileID File) const {
+  while (File.isValid()) {
+    clang::SourceLocation IncludeLoc = SM.getIncludeLoc(File);
+    if (IncludeLoc.isInvalid())
+      return false;
+    if (llvm::is_contained(IncludeLocs, IncludeLoc))
+      return true;
+    File = SM.getFileID(IncludeLoc);
+  }
+  return false;
+}
+
+std::vector<std::string> UnitBuilder::environment() const {
+  std::set<std::string> Items;
+  for (const clang::MacroInfo *MI : UsedMacros) {
+    const clang::IdentifierInfo *Name = MacroNames.lookup(MI);
+    // The architecture is keyed on its own (and parsed as one clang knows).
+    if (Name && originOf(MI->getDefinitionLoc()) != Origin::Copied &&
+        !Name->getName().starts_with("__CUDA_ARCH"))
+      Items.insert(definitionText(*Name, *MI, PP));
+  }
+  if (Tests)
+    Tests->forEach([&](const clang::IdentifierInfo &Name, llvm::ArrayRef<clang::FileID> Files) {
+      if (!llvm::any_of(Files, [&](clang::FileID F) { return reachesKeptInclude(F); }))
+        return;
+      // Undefined in the end (-D then -U) is as if the command line never named it.
+      if (const clang::MacroInfo *MI = PP.getMacroDefinition(&Name).getMacroInfo())
+        Items.insert(definitionText(Name, *MI, PP));
+    });
+  return {Items.begin(), Items.end()};
+}
+
 KernelUnit UnitBuilder::build() {
   const clang::Decl *Root = declToCopy(&Kernel);
   use(Root);
@@ -473,6 +544,7 @@ KernelUnit UnitBuilder::build() {
   }
   Unit.Text = Head + (Head.empty() ? "" : "\n") + Body;
   Unit.Hash = hashUnitText(Unit.Text);
+  Unit.Environment = environment();
 
   clang::SourceRange K = textRange(*Root);
   Unit.Definition.Begin = SM.getFileOffset(K.getBegin());
@@ -485,8 +557,8 @@ KernelUnit UnitBuilder::build() {
 } // namespace
 
 KernelUnit buildKernelUnit(const clang::FunctionDecl &Kernel, clang::ASTContext &Ctx,
-                           clang::Preprocessor &PP) {
-  return UnitBuilder(Kernel, Ctx, PP).build();
+                           clang::Preprocessor &PP, const CommandLineMacroTests *Tests) {
+  return UnitBuilder(Kernel, Ctx, PP, Tests).build();
 }
 
 } // namespace kopt::frontend

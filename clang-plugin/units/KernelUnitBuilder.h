@@ -15,6 +15,9 @@
 // and transitively every macro named in those macros' bodies; their #define
 // lines are copied from user files, or their header's #include kept. Macros
 // from the command line are not copied (the unit compiles with the same -D).
+// The definitions of the macros the text uses and does not define (command
+// line, predefined, system headers), and of the command-line macros that the
+// headers it includes look at (CommandLineMacroTests.h), make its Environment.
 //
 // `#pragma kopt` lines inside copied text are blanked.
 #pragma once
@@ -29,10 +32,13 @@ class Preprocessor;
 
 namespace kopt::frontend {
 
+class CommandLineMacroTests;
+
 // Kernel: a kernel's definition in the main file (for a template, its
 // templated declaration). PP: the preprocessor that read the TU; its macro
-// history is consulted.
+// history is consulted. Tests: what PP recorded about command-line macros
+// (null: none recorded, the environment holds only the macros the text uses).
 KernelUnit buildKernelUnit(const clang::FunctionDecl &Kernel, clang::ASTContext &Ctx,
-                           clang::Preprocessor &PP);
+                           clang::Preprocessor &PP, const CommandLineMacroTests *Tests = nullptr);
 
 } // namespace kopt::frontend

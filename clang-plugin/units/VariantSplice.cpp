@@ -105,24 +105,39 @@ llvm::Expected<unsigned> shifted(unsigned O, llvm::ArrayRef<Edit> Edits) {
 
 } // namespace
 
-llvm::Expected<std::string> retargetLaunch(llvm::StringRef Text, const LaunchSite &Site,
-                                           llvm::StringRef Callee, const LaunchMapping &Mapping,
-                                           llvm::ArrayRef<KernelParam> Params) {
+namespace {
+// One way a launch may go: a variant kernel with its launch mapping, where
+// the device runs the code of Guard's pass (null: always).
+struct LaunchChoice {
+  std::string Callee;
+  const LaunchMapping *Mapping;
+  const ArchGuard *Guard;
+};
+
+// The launch of Site through Choices (see retargetLaunch); with guards, the
+// first choice whose pass the device runs, else Original with the launch as written.
+llvm::Expected<std::string> launchText(llvm::StringRef Text, const LaunchSite &Site,
+                                       llvm::ArrayRef<LaunchChoice> Choices,
+                                       llvm::StringRef Original,
+                                       llvm::ArrayRef<KernelParam> Params) {
   // Check every name first, so that a bad mapping fails before any text is made.
-  const std::string *Exprs[] = {&Mapping.Grid[0],  &Mapping.Grid[1],  &Mapping.Grid[2],
-                                &Mapping.Block[0], &Mapping.Block[1], &Mapping.Block[2],
-                                &Mapping.SharedMem};
-  for (const std::string *E : Exprs) {
-    llvm::Expected<ClauseExpr> Parsed = parseExprText(*E);
-    if (!Parsed)
-      return llvm::createStringError("launch mapping: %s",
-                                     llvm::toString(Parsed.takeError()).c_str());
-    std::vector<const ExprNode *> Names;
-    collectNames(*Parsed->Root, Names);
-    for (const ExprNode *N : Names)
-      if (!isLaunchMappingName(N->Spelling))
-        if (llvm::Expected<size_t> I = integerParam(N->Spelling, Params, Site.Args.size()); !I)
-          return I.takeError();
+  for (const LaunchChoice &C : Choices) {
+    const LaunchMapping &Mapping = *C.Mapping;
+    const std::string *Exprs[] = {&Mapping.Grid[0],  &Mapping.Grid[1],  &Mapping.Grid[2],
+                                  &Mapping.Block[0], &Mapping.Block[1], &Mapping.Block[2],
+                                  &Mapping.SharedMem};
+    for (const std::string *E : Exprs) {
+      llvm::Expected<ClauseExpr> Parsed = parseExprText(*E);
+      if (!Parsed)
+        return llvm::createStringError("launch mapping: %s",
+                                       llvm::toString(Parsed.takeError()).c_str());
+      std::vector<const ExprNode *> Names;
+      collectNames(*Parsed->Root, Names);
+      for (const ExprNode *N : Names)
+        if (!isLaunchMappingName(N->Spelling))
+          if (llvm::Expected<size_t> I = integerParam(N->Spelling, Params, Site.Args.size()); !I)
+            return I.takeError();
+    }
   }
   auto Value = [&](llvm::StringRef Name) -> std::optional<std::string> {
     if (std::optional<std::string> V = launchValue(Name))
@@ -138,28 +153,140 @@ llvm::Expected<std::string> retargetLaunch(llvm::StringRef Text, const LaunchSit
                     (Site.SharedMem ? oneLine(Site.SharedMem->Text) : std::string("0")) + "); ";
   if (Site.Stream)
     Out += "const cudaStream_t kopt_stream_ = (" + oneLine(Site.Stream->Text) + "); ";
-  for (size_t I = 0; I < Site.Args.size(); ++I)
+  std::string Args;
+  for (size_t I = 0; I < Site.Args.size(); ++I) {
     Out += "auto &&kopt_arg" + std::to_string(I) + "_ = (" + oneLine(Site.Args[I].Text) + "); ";
+    Args += (I ? ", kopt_arg" : "kopt_arg") + std::to_string(I) + "_";
+  }
   auto Dim3 = [&](const std::array<std::string, 3> &D) {
     return "dim3((unsigned)(" + Mapped(D[0]) + "), (unsigned)(" + Mapped(D[1]) + "), (unsigned)(" +
            Mapped(D[2]) + "))";
   };
+  auto Call = [&](const LaunchChoice &C) {
+    return C.Callee + "<<<" + Dim3(C.Mapping->Grid) + ", " + Dim3(C.Mapping->Block) +
+           ", (size_t)(" + Mapped(C.Mapping->SharedMem) + ")" +
+           (Site.Stream ? ", kopt_stream_" : "") + ">>>(" + Args + ");";
+  };
   Out += "(void)kopt_grid_; (void)kopt_block_; (void)kopt_smem_; ";
-  Out += Callee.str() + "<<<" + Dim3(Mapping.Grid) + ", " + Dim3(Mapping.Block) + ", (size_t)(" +
-         Mapped(Mapping.SharedMem) + ")" + (Site.Stream ? ", kopt_stream_" : "") + ">>>(";
-  for (size_t I = 0; I < Site.Args.size(); ++I)
-    Out += (I ? ", kopt_arg" : "kopt_arg") + std::to_string(I) + "_";
-  Out += "); }())";
+  if (Choices.size() == 1 && !Choices.front().Guard) {
+    Out += Call(Choices.front());
+  } else {
+    std::string Fns, Ptx, Bin, Cases;
+    for (size_t I = 0; I < Choices.size(); ++I) {
+      const char *Sep = I ? ", " : "";
+      Fns += Sep + ("(const void *)" + Choices[I].Callee);
+      Ptx += Sep + std::to_string(Choices[I].Guard->PtxVersion);
+      Bin += Sep + std::to_string(Choices[I].Guard->BinaryVersion);
+      Cases += "case " + std::to_string(I + 1) + ": " + Call(Choices[I]) + " break; ";
+    }
+    Out += "static int kopt_pick_[64]; const void *const kopt_fns_[] = {" + Fns +
+           "}; const int kopt_ptx_[] = {" + Ptx + "}; const int kopt_bin_[] = {" + Bin +
+           "}; switch (kopt_pick_variant_(kopt_pick_, " + std::to_string(Choices.size()) +
+           ", kopt_fns_, kopt_ptx_, kopt_bin_)) { " + Cases + "default: " + Original.str() +
+           "<<<kopt_grid_, kopt_block_, kopt_smem_" + (Site.Stream ? ", kopt_stream_" : "") +
+           ">>>(" + Args + "); }";
+  }
+  Out += " }())";
   Out.append(Text.slice(Site.Begin, Site.End).count('\n'), '\n');
   return Out;
 }
 
+// The callee at Site for kernel Name (with the site's template arguments).
+std::string calleeAt(const LaunchSite &Site, const std::string &Name) {
+  return Site.TemplateArgs.empty() ? Name : Name + "<" + Site.TemplateArgs + ">";
+}
+
+// The kernel's own name as seen from anywhere in the TU.
+std::string originalName(llvm::StringRef KernelName) {
+  llvm::StringRef Short = KernelName.rsplit("::").second;
+  return qualifiedVariantName(KernelName, Short.empty() ? KernelName : Short);
+}
+
+// The splices of one kernel's variants for several passes: its guarded
+// definition, the renamed variants' definitions and the dispatching launches.
+llvm::Error spliceGuarded(llvm::StringRef OriginalText, llvm::StringRef Path,
+                          llvm::ArrayRef<const VariantSplice *> Group,
+                          std::vector<KernelReplacement> &Definitions, std::vector<Edit> &Launches,
+                          bool &Dispatches) {
+  const VariantSplice &First = *Group.front();
+  const std::string &Kernel = First.Variant.KernelName;
+  std::vector<GuardedCode> InPlace;
+  std::vector<std::pair<std::string, std::vector<GuardedCode>>> Renamed;
+  std::vector<const VariantSplice *> RenamedSplices;
+  for (const VariantSplice *S : Group) {
+    GuardedCode G{&*S->Arch, &S->Variant.Code};
+    if (S->Variant.VariantName.empty()) {
+      InPlace.push_back(G);
+      continue;
+    }
+    RenamedSplices.push_back(S);
+    auto It =
+        llvm::find_if(Renamed, [&](const auto &R) { return R.first == S->Variant.VariantName; });
+    if (It == Renamed.end())
+      Renamed.push_back({S->Variant.VariantName, {G}});
+    else
+      It->second.push_back(G);
+  }
+  if (!InPlace.empty())
+    Definitions.push_back(
+        {First.Definition.Begin, First.Definition.End, Kernel,
+         guardedDefinition(InPlace,
+                           OriginalText.slice(First.Definition.Begin, First.Definition.End), Path,
+                           First.Definition.BeginLine)});
+  if (Renamed.empty())
+    return llvm::Error::success();
+  std::string Added;
+  for (const auto &[Name, Codes] : Renamed) {
+    llvm::Expected<std::string> Text = guardedRenamedDefinition(Codes);
+    if (!Text)
+      return llvm::createStringError("variant %s of %s: %s", Name.c_str(), Kernel.c_str(),
+                                     llvm::toString(Text.takeError()).c_str());
+    Added += *Text;
+  }
+  Definitions.push_back({First.Definition.End, First.Definition.End, Kernel, Added});
+  for (const LaunchSite &Site : First.Launches) {
+    if (!isRewritable(OriginalText, Site))
+      continue;
+    std::vector<LaunchChoice> Choices;
+    for (const VariantSplice *S : RenamedSplices)
+      Choices.push_back({calleeAt(Site, qualifiedVariantName(Kernel, S->Variant.VariantName)),
+                         &*S->Variant.Launch, &*S->Arch});
+    llvm::Expected<std::string> Call =
+        launchText(OriginalText, Site, Choices, calleeAt(Site, originalName(Kernel)), First.Params);
+    if (!Call)
+      return llvm::createStringError("variant of %s: %s", Kernel.c_str(),
+                                     llvm::toString(Call.takeError()).c_str());
+    Launches.push_back({Site.Begin, Site.End, std::move(*Call)});
+  }
+  Dispatches = true;
+  return llvm::Error::success();
+}
+} // namespace
+
+llvm::Expected<std::string> retargetLaunch(llvm::StringRef Text, const LaunchSite &Site,
+                                           llvm::StringRef Callee, const LaunchMapping &Mapping,
+                                           llvm::ArrayRef<KernelParam> Params) {
+  return launchText(Text, Site, {{Callee.str(), &Mapping, nullptr}}, "", Params);
+}
+
 llvm::Expected<std::string> spliceVariants(llvm::StringRef OriginalText,
                                            llvm::StringRef PathAsWritten,
-                                           llvm::ArrayRef<VariantSplice> Splices) {
+                                           llvm::ArrayRef<VariantSplice> Splices,
+                                           std::string *Prelude) {
   std::vector<KernelReplacement> Definitions;
   std::vector<Edit> Launches;
+  std::vector<std::vector<const VariantSplice *>> Guarded; // By kernel, in order.
   for (const VariantSplice &S : Splices) {
+    if (S.Arch) {
+      auto It = llvm::find_if(Guarded, [&](const auto &G) {
+        return G.front()->Definition.Begin == S.Definition.Begin;
+      });
+      if (It == Guarded.end())
+        Guarded.push_back({&S});
+      else
+        It->push_back(&S);
+      continue;
+    }
     const KernelVariant &V = S.Variant;
     if (V.VariantName.empty()) {
       Definitions.push_back({S.Definition.Begin, S.Definition.End, V.KernelName, V.Code});
@@ -170,14 +297,24 @@ llvm::Expected<std::string> spliceVariants(llvm::StringRef OriginalText,
     for (const LaunchSite &Site : S.Launches) {
       if (!isRewritable(OriginalText, Site))
         continue;
-      std::string Callee = Site.TemplateArgs.empty() ? Name : Name + "<" + Site.TemplateArgs + ">";
-      llvm::Expected<std::string> Call =
-          retargetLaunch(OriginalText, Site, Callee, V.Launch.value_or(LaunchMapping{}), S.Params);
+      llvm::Expected<std::string> Call = retargetLaunch(
+          OriginalText, Site, calleeAt(Site, Name), V.Launch.value_or(LaunchMapping{}), S.Params);
       if (!Call)
         return llvm::createStringError("variant of %s: %s", V.KernelName.c_str(),
                                        llvm::toString(Call.takeError()).c_str());
       Launches.push_back({Site.Begin, Site.End, std::move(*Call)});
     }
+  }
+  bool Dispatches = false;
+  for (const std::vector<const VariantSplice *> &Group : Guarded)
+    if (llvm::Error E =
+            spliceGuarded(OriginalText, PathAsWritten, Group, Definitions, Launches, Dispatches))
+      return E;
+  if (Dispatches) {
+    if (!Prelude)
+      return llvm::createStringError("variants for several architectures remap launches, and the "
+                                     "caller has no place for the dispatching helper");
+    *Prelude = dispatchPrelude();
   }
   llvm::sort(Launches, [](const Edit &A, const Edit &B) { return A.Begin < B.Begin; });
   std::string Text;

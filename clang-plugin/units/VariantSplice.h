@@ -5,11 +5,13 @@
 //   - A renamed variant is inserted after the original definition, which stays
 //     for launches elsewhere, and each launch site of the kernel in this TU is
 //     retargeted to it with the mapped launch (retargetLaunch).
+//   - A variant with an ArchGuard goes into its device pass only (ArchSplice.h).
 // Line numbers stay exact: code after a splice keeps its line in the user's file.
 #pragma once
 
 #include "clang-plugin/analysis/KernelParam.h"
 #include "clang-plugin/analysis/LaunchSite.h"
+#include "clang-plugin/units/ArchSplice.h"
 #include "clang-plugin/units/KernelUnit.h"
 #include "clang-plugin/units/KernelVariant.h"
 
@@ -27,15 +29,19 @@ struct VariantSplice {
   SourceSpan Definition;           // The kernel's definition in the main file.
   std::vector<KernelParam> Params; // For the mapping's parameter names.
   std::vector<LaunchSite> Launches;
+  std::optional<ArchGuard> Arch; // None: for all device code (a compile of one pass).
 };
 
 // OriginalText (read from PathAsWritten) with the variants spliced in. As
 // replaceKernelDefinitions (KernelRewrite.h): no leading #line, `#pragma kopt`
 // left in place. A launch site whose text is not a `<<<` call in the file (a
 // launch inside a macro's expansion) keeps launching the original kernel.
+// Where launches dispatch between passes, Prelude (which must then be given)
+// gets dispatchPrelude(), for the caller to put before its first #line.
 llvm::Expected<std::string> spliceVariants(llvm::StringRef OriginalText,
                                            llvm::StringRef PathAsWritten,
-                                           llvm::ArrayRef<VariantSplice> Splices);
+                                           llvm::ArrayRef<VariantSplice> Splices,
+                                           std::string *Prelude = nullptr);
 
 // The text that replaces Site ([Site.Begin, Site.End) of Text): a call of
 // Callee with the launch of Mapping, where each of the site's expressions is

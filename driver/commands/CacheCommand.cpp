@@ -1,6 +1,7 @@
 #include "driver/commands/CacheCommand.h"
 
 #include "driver/Diagnostics.h"
+#include "driver/commands/ResultCacheSetup.h"
 #include "driver/commands/Subcommand.h"
 #include "driver/config/CacheConfig.h"
 #include "driver/config/KoptConfigFile.h"
@@ -16,17 +17,101 @@
 namespace kopt::driver {
 
 namespace {
-// The cache kcc would use from the current directory: --kopt- flags among
-// Args, then KOPT_ variables, then the nearest .kopt.yaml.
+// The cache kcc would use from the current directory.
 llvm::Expected<memory::ResultCache> openCache(std::vector<std::string> &Args) {
   llvm::Expected<KoptOptions> Options = koptOptionsFor(Args);
   if (!Options)
     return Options.takeError();
-  llvm::Expected<memory::CacheConfig> Config =
-      cacheConfigFrom(*Options, NvccSearchEnvironment::current().GetEnv);
-  if (!Config)
-    return Config.takeError();
-  return memory::ResultCache::open(*Config);
+  return openResultCache(*Options, NvccSearchEnvironment::current().GetEnv);
+}
+
+memory::RemoteStorage *remotesOf(const memory::ResultCache &Cache) {
+  return static_cast<memory::RemoteStorage *>(Cache.remote());
+}
+
+std::string entrySummary(const memory::CacheEntry &E) {
+  return (E.Variant ? llvm::formatv("{0:F2}x", E.Speedup).str() : "original") + "  " + E.KernelName;
+}
+
+// `kopt cache ls --remote`: each remote's entries, each checked as a lookup
+// would check it.
+int listRemote(memory::ResultCache &Cache) {
+  memory::RemoteStorage *Remotes = remotesOf(Cache);
+  if (!Remotes) {
+    reportError("kopt", "no remote cache configured (remote_cache)");
+    return 1;
+  }
+  int Status = 0;
+  for (size_t I = 0; I < Remotes->size(); ++I) {
+    llvm::Expected<std::vector<std::string>> Digests = Remotes->list(I);
+    if (!Digests) {
+      reportError("kopt", Remotes->spec(I).display() + ": " + llvm::toString(Digests.takeError()));
+      Status = 1;
+      continue;
+    }
+    llvm::outs() << "# " << Remotes->spec(I).display() << ": " << Digests->size()
+                 << (Digests->size() == 1 ? " entry" : " entries") << "\n";
+    std::sort(Digests->begin(), Digests->end());
+    for (const std::string &D : *Digests) {
+      llvm::outs() << D.substr(0, 16) << "  ";
+      std::string Warning;
+      memory::CacheKey Key{D, ""};
+      if (std::optional<memory::RemoteTier::Fetched> F = Remotes->fetch(Key, Warning))
+        llvm::outs() << entrySummary(F->Stored.Entry) << "\n";
+      else
+        llvm::outs() << "CORRUPT " << (Warning.empty() ? "gone while listing" : Warning) << "\n";
+    }
+  }
+  return Status;
+}
+
+// `kopt cache push [DIR]`: the valid entries of a project cache (or the user
+// cache) to every remote that is not read only.
+int push(memory::ResultCache &Cache, const std::string &Dir) {
+  memory::RemoteStorage *Remotes = remotesOf(Cache);
+  if (!Remotes) {
+    reportError("kopt", "no remote cache configured (remote_cache)");
+    return 1;
+  }
+  std::string Root = Dir.empty() ? Cache.config().UserDir : Dir;
+  std::vector<std::pair<std::string, std::string>> Valid; // Digest, bytes.
+  for (const memory::EntryFile &F : memory::listEntryFiles(Root)) {
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Text = llvm::MemoryBuffer::getFile(F.Path);
+    llvm::Expected<memory::StoredEntry> Stored =
+        Text ? memory::parseEntry((*Text)->getBuffer())
+             : llvm::createStringError(Text.getError(), "cannot read");
+    if (Stored && Stored->Key.Digest != F.Digest)
+      Stored = llvm::createStringError("holds the entry of another key");
+    if (!Stored) {
+      llvm::errs() << "kopt: warning: skipped " << F.Path << ": "
+                   << llvm::toString(Stored.takeError()) << "\n";
+      continue;
+    }
+    Valid.emplace_back(F.Digest, (*Text)->getBuffer().str());
+  }
+  int Status = 0;
+  for (size_t I = 0; I < Remotes->size(); ++I) {
+    if (Remotes->spec(I).ReadOnly) {
+      llvm::errs() << "kopt: warning: remote cache " << Remotes->spec(I).display()
+                   << " is read only: nothing pushed to it\n";
+      continue;
+    }
+    uint64_t Uploaded = 0, Present = 0, Failed = 0;
+    for (const auto &[Digest, Bytes] : Valid) {
+      llvm::Expected<bool> Done = Remotes->push(I, Digest, Bytes);
+      if (!Done) {
+        reportError("kopt", Remotes->spec(I).display() + ": " + llvm::toString(Done.takeError()));
+        ++Failed;
+        Status = 1;
+        break; // The rest would fail the same way.
+      }
+      ++(*Done ? Uploaded : Present);
+    }
+    llvm::outs() << "Pushed " << Uploaded << " entries to " << Remotes->spec(I).display() << " ("
+                 << Present << " already there" << (Failed ? ", stopped at a failure" : "")
+                 << ") from " << Root << "\n";
+  }
+  return Status;
 }
 
 std::string date(llvm::sys::TimePoint<> T) {
@@ -92,12 +177,24 @@ int transfer(memory::ResultCache &Cache, bool Export, const std::string &Dir) {
 
 int usage(llvm::StringRef Why) {
   reportError("kopt", Why.str() + "; usage: kopt cache [--kopt-OPTION=V] " +
-                          "ls|show KEY|stats|-s|clear|gc|export DIR|import DIR");
+                          "ls [--remote]|show KEY|stats|-s|clear|gc|export DIR|import DIR|"
+                          "push [DIR]|explain FILE|rekey FILE");
   return 1;
 }
 } // namespace
 
 int runCache(const std::vector<std::string> &Arguments) {
+  // explain and rekey read the .kopt.yaml of their FILE, not the current directory's.
+  for (size_t I = 0; I < Arguments.size(); ++I) {
+    if (llvm::StringRef(Arguments[I]).starts_with("--kopt-"))
+      continue;
+    if (Arguments[I] == "explain" || Arguments[I] == "rekey") {
+      std::vector<std::string> Rest = Arguments;
+      Rest.erase(Rest.begin() + I);
+      return runCacheKeyCommand(Arguments[I], Rest);
+    }
+    break;
+  }
   std::vector<std::string> Args = Arguments;
   llvm::Expected<memory::ResultCache> Cache = openCache(Args);
   if (!Cache) {
@@ -107,6 +204,10 @@ int runCache(const std::vector<std::string> &Arguments) {
   if (Args.empty())
     return usage("missing action");
   llvm::StringRef Action = Args[0];
+  if (Action == "ls" && Args.size() == 2 && Args[1] == "--remote")
+    return listRemote(*Cache);
+  if (Action == "push" && Args.size() <= 2)
+    return push(*Cache, Args.size() == 2 ? Args[1] : "");
   size_t Want = (Action == "show" || Action == "export" || Action == "import") ? 2 : 1;
   if (Args.size() != Want)
     return usage(Args.size() < Want ? "missing argument" : "too many arguments");
@@ -130,6 +231,8 @@ int runCache(const std::vector<std::string> &Arguments) {
       reportError("kopt", N.takeError());
       return 1;
     }
+    if (llvm::Error E = memory::RemoteStorage::zeroCounters(Cache->config().UserDir))
+      reportError("kopt", std::move(E));
     llvm::outs() << "Removed " << N->Entries << " entries and " << N->Manifests
                  << " manifests from " << Cache->config().UserDir << "\n";
     return 0;

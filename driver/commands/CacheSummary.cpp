@@ -1,5 +1,7 @@
 #include "driver/commands/CacheCommand.h"
 
+#include "memory/remote/RemoteStorage.h"
+
 #include <llvm/Support/Format.h>
 #include <llvm/Support/FormatVariadic.h>
 
@@ -36,12 +38,20 @@ void printCacheStats(const memory::ResultCache &Cache, llvm::raw_ostream &OS) {
      << "manifests " << memory::listManifestFiles(Cache.config().UserDir).size() << "\n"
      << "bytes " << Cache.userBytes() << "\n"
      << "max_bytes " << Cache.config().MaxBytes << "\n";
+  // Each remote this cache has talked to: "remote <url>", then its counters.
+  for (const memory::RemoteCounters &R : memory::RemoteStorage::countersIn(Cache.config().UserDir))
+    OS << "remote " << R.Url << "\n"
+       << "remote_hits " << R.Hits << "\n"
+       << "remote_misses " << R.Misses << "\n"
+       << "remote_errors " << R.Errors << "\n"
+       << "remote_stores " << R.Stores << "\n"
+       << "remote_time_us " << R.Microseconds << "\n";
 }
 
 void printCacheSummary(const memory::ResultCache &Cache, llvm::raw_ostream &OS) {
   const memory::CacheConfig &Config = Cache.config();
   memory::CacheCounters C = Cache.counters();
-  uint64_t Hits = C[Counter::ProjectHits] + C[Counter::UserHits];
+  uint64_t Hits = C[Counter::ProjectHits] + C[Counter::UserHits] + C[Counter::RemoteHits];
   uint64_t Lookups = Hits + C[Counter::Misses];
   OS << "Cache directory:        " << Config.UserDir << "\n";
   if (Config.ProjectDir)
@@ -51,6 +61,7 @@ void printCacheSummary(const memory::ResultCache &Cache, llvm::raw_ostream &OS) 
   line(OS, "  Hits:", Hits, percent(Hits, Lookups));
   line(OS, "    Project cache:", C[Counter::ProjectHits]);
   line(OS, "    User cache:", C[Counter::UserHits]);
+  line(OS, "    Remote cache:", C[Counter::RemoteHits]);
   line(OS, "  Misses:", C[Counter::Misses], percent(C[Counter::Misses], Lookups));
   // Translation units; a direct hit looks no kernel up, so it is not among the lookups.
   uint64_t Direct = C[Counter::DirectHits] + C[Counter::DirectMisses];
@@ -67,6 +78,16 @@ void printCacheSummary(const memory::ResultCache &Cache, llvm::raw_ostream &OS) 
   if (Config.MaxBytes)
     OS << " of " << humanSize(Config.MaxBytes) << percent(Bytes, Config.MaxBytes);
   OS << "\n";
+  for (const memory::RemoteCounters &R : memory::RemoteStorage::countersIn(Config.UserDir)) {
+    uint64_t Asked = R.Hits + R.Misses + R.Errors;
+    OS << "Remote cache:           " << R.Url << "\n";
+    line(OS, "  Hits:", R.Hits, percent(R.Hits, Asked));
+    line(OS, "  Misses:", R.Misses, percent(R.Misses, Asked));
+    line(OS, "  Errors:", R.Errors, percent(R.Errors, Asked));
+    line(OS, "  Stores:", R.Stores);
+    OS << llvm::left_justify("  Time spent:", 24)
+       << llvm::formatv("{0,10:F1} ms", R.Microseconds / 1000.0) << "\n";
+  }
 }
 
 } // namespace kopt::driver

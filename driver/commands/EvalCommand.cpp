@@ -6,9 +6,12 @@
 #include "driver/Diagnostics.h"
 #include "driver/commands/SourceKernels.h"
 #include "driver/commands/Subcommand.h"
+#include "driver/config/CacheConfig.h"
 #include "driver/optimize/WorkloadFromKernel.h"
+#include "driver/optimize/WorkloadFromRecording.h"
 #include "evaluator/Evaluator.h"
 #include "evaluator/WorkerProtocol.h"
+#include "memory/CacheLayout.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/Format.h>
@@ -121,6 +124,11 @@ int runEval(const std::vector<std::string> &Arguments) {
     reportError("kopt eval", LaunchText.takeError());
     return 1;
   }
+  auto Cache = cacheConfigFor(Args); // Its recordings (kopt record).
+  if (!Cache) {
+    reportError("kopt eval", Cache.takeError());
+    return 1;
+  }
   auto Loaded = loadSourceKernels(Args, Usage);
   if (!Loaded) {
     reportError("kopt eval", Loaded.takeError());
@@ -131,7 +139,13 @@ int runEval(const std::vector<std::string> &Arguments) {
     reportError("kopt eval", Kernel.takeError());
     return 1;
   }
-  auto W = workloadFor(*Kernel, Loaded->File);
+  std::vector<std::string> RecordingDirs = {memory::recordingsDir(Cache->UserDir)};
+  if (Cache->ProjectDir)
+    RecordingDirs.push_back(memory::recordingsDir(*Cache->ProjectDir));
+  std::string RecordingWarning;
+  auto W = workloadWithRecording(*Kernel, Loaded->File, RecordingDirs, &RecordingWarning);
+  if (!RecordingWarning.empty())
+    llvm::errs() << "kopt eval: warning: " << RecordingWarning << "\n";
   if (!W) {
     llvm::errs() << llvm::toString(W.takeError()) << "\n";
     return 1;
@@ -165,9 +179,13 @@ int runEval(const std::vector<std::string> &Arguments) {
     return 1;
   }
   const evaluator::DeviceInfo &Device = (*Eval)->device();
-  if (!Json)
+  if (!Json) {
     llvm::outs() << "kopt eval: " << Kernel->Name << " on " << Device.Name << " ("
                  << Device.smArch() << ")\n";
+    if (!W->Recorded.empty())
+      llvm::outs() << "  recorded: " << W->Recorded.size() << " distinct launches from "
+                   << W->RecordingFile << "\n";
+  }
   auto Base = (*Eval)->setOriginal(kernelSourceFor(*Kernel, Kernel->Unit.Text, Options), *W);
   if (!Base) {
     reportError("kopt eval", Base.takeError());

@@ -1,6 +1,7 @@
 #include "driver/commands/FrontendSetup.h"
 
 #include "driver/nvcc/NvccCommandLine.h"
+#include "driver/nvcc/NvccDeviceFlags.h"
 #include "driver/nvcc/NvccLocator.h"
 #include "support/InstallLayout.h"
 
@@ -18,11 +19,11 @@ std::string cudaRootFor(const std::string &Nvcc) {
   return std::string(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Real)));
 }
 
-// The first real architecture the compile builds device code for; none given
-// (or a command line nvcc would reject) keeps the setup's default.
-std::optional<std::string> targetArch(const std::vector<std::string> &NvccFlags) {
-  llvm::Expected<NvccCommandLine> Cmd =
-      parseNvccCommandLine(NvccFlags, NvccParseEnvironment::current());
+// The architecture to parse for (see frontendSetupFor); none given (or a
+// command line nvcc would reject) keeps the setup's default.
+std::optional<std::string> parseArch(const std::vector<std::string> &NvccFlags,
+                                     std::string *ArchNote) {
+  llvm::Expected<NvccCommandLine> Cmd = parseExpandedNvccFlags(NvccFlags);
   if (!Cmd) {
     llvm::consumeError(Cmd.takeError());
     return std::nullopt;
@@ -30,12 +31,19 @@ std::optional<std::string> targetArch(const std::vector<std::string> &NvccFlags)
   std::vector<std::string> Archs = Cmd->targetArchitectures();
   if (Archs.empty())
     return std::nullopt;
-  return Archs.front();
+  for (const std::string &Arch : Archs)
+    if (frontend::clangKnowsGpuArch(Arch))
+      return Arch;
+  if (ArchNote)
+    *ArchNote = "clang 19 does not know " + Archs.front() + ": kopt's front end parses as " +
+                frontend::NewestClangGpuArch + " (host side only); cache keys name " +
+                Archs.front();
+  return frontend::NewestClangGpuArch;
 }
 } // namespace
 
-llvm::Expected<frontend::CudaParseSetup>
-frontendSetupFor(const std::vector<std::string> &NvccFlags) {
+llvm::Expected<frontend::CudaParseSetup> frontendSetupFor(const std::vector<std::string> &NvccFlags,
+                                                          std::string *ArchNote) {
   llvm::Expected<std::string> Nvcc = locateRealNvcc(NvccSearchEnvironment::current());
   if (!Nvcc)
     return Nvcc.takeError();
@@ -45,7 +53,7 @@ frontendSetupFor(const std::vector<std::string> &NvccFlags) {
   Setup.ShimIncludeDir = Layout.shimIncludeDir();
   Setup.CudaPath = cudaRootFor(*Nvcc);
   Setup.UserFlags = frontend::parseRelevantFlags(NvccFlags);
-  if (std::optional<std::string> Arch = targetArch(NvccFlags))
+  if (std::optional<std::string> Arch = parseArch(NvccFlags, ArchNote))
     Setup.GpuArch = *Arch;
   return Setup;
 }

@@ -14,9 +14,12 @@
 
 namespace kopt::driver {
 
-// Fails when no real nvcc is found (its toolkit holds the CUDA headers).
-llvm::Expected<frontend::CudaParseSetup>
-frontendSetupFor(const std::vector<std::string> &NvccFlags);
+// Fails when no real nvcc is found (its toolkit holds the CUDA headers). The
+// parse is for the compile's first real architecture that clang knows; where
+// it knows none (sm_100, sm_120), for the newest it knows, and ArchNote (if
+// given) gets one line that says so.
+llvm::Expected<frontend::CudaParseSetup> frontendSetupFor(const std::vector<std::string> &NvccFlags,
+                                                          std::string *ArchNote = nullptr);
 
 // The kernel named Name (qualified, or unqualified if that is unique).
 llvm::Expected<const frontend::KernelSummary *>

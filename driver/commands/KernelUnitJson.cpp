@@ -12,6 +12,7 @@ nlohmann::ordered_json kernelUnitToJson(const frontend::KernelUnit &Unit) {
           {"text", Unit.Text},
           {"includes", Unit.Includes},
           {"macros", Unit.Macros},
+          {"environment", Unit.Environment},
           {"decls", Unit.Decls},
           {"definition",
            {{"begin", Unit.Definition.Begin},

@@ -6,6 +6,7 @@
 
 #include "driver/Diagnostics.h"
 #include "driver/commands/FrontendSetup.h"
+#include "driver/commands/ResultCacheSetup.h"
 #include "driver/commands/SourceKernels.h"
 #include "driver/commands/Subcommand.h"
 #include "driver/config/CacheConfig.h"
@@ -90,8 +91,7 @@ int runOptimizeWith(const std::vector<std::string> &Arguments, const EvaluatorFa
     reportError(Tool, Setup.takeError());
     return 1;
   }
-  auto CacheConfig = cacheConfigFrom(*Options, NvccSearchEnvironment::current().GetEnv);
-  auto Cache = CacheConfig ? memory::ResultCache::open(*CacheConfig) : CacheConfig.takeError();
+  auto Cache = openResultCache(*Options, NvccSearchEnvironment::current().GetEnv);
   if (!Cache) {
     reportError(Tool, Cache.takeError());
     return 1;
@@ -101,8 +101,8 @@ int runOptimizeWith(const std::vector<std::string> &Arguments, const EvaluatorFa
   int Status = 0;
   std::vector<KernelJob> Jobs;
   for (const frontend::KernelSummary *K : Targets) {
-    auto Job =
-        jobFor(*K, Loaded->File, Loaded->Flags, Setup->clangArgs(), *Options, CacheConfig->UserDir);
+    auto Job = jobFor(*K, Loaded->File, Loaded->Flags, Setup->clangArgs(), *Options,
+                      Cache->config().UserDir);
     if (Job) {
       Jobs.push_back(std::move(*Job));
       continue;
@@ -130,6 +130,8 @@ int runOptimizeWith(const std::vector<std::string> &Arguments, const EvaluatorFa
     memory::CacheEntry Entry;
     double OriginalMs = 0, BestMs = 0, Seconds = 0;
     size_t Variants = 0;
+    unsigned Evaluations = 0;
+    double MeanEvalSeconds = 0;
   };
   std::vector<Row> Rows;
   for (const KernelJob &Job : Jobs) {
@@ -142,27 +144,33 @@ int runOptimizeWith(const std::vector<std::string> &Arguments, const EvaluatorFa
       Status = 1;
       continue;
     }
-    memory::CacheKey Key = cacheKeyFor(*K, Setup->GpuArch, Loaded->Flags, Loaded->File);
-    if (llvm::Error E = (*Cache).store(Key, Result->Entry))
+    memory::CacheKey Key = cacheKeyFor(*K, Setup->GpuArch, Loaded->Flags);
+    std::string RemoteWarning;
+    if (llvm::Error E = (*Cache).store(Key, Result->Entry, &RemoteWarning))
       llvm::errs() << Tool << ": warning: not cached: " << llvm::toString(std::move(E)) << "\n";
+    if (!RemoteWarning.empty())
+      llvm::errs() << Tool << ": warning: " << RemoteWarning << "\n";
     const agents::OptimizeResult &O = Result->Optimized;
+    const nlohmann::json &Evals = Result->Entry.Timing["evaluations"];
     Rows.push_back({K->Name, Result->Entry, O.Original.Timing.MedianMs,
                     O.Best ? O.BestOutcome.Variant.MedianMs : O.Original.Timing.MedianMs, O.Seconds,
-                    O.Trajectory.size()});
+                    O.Trajectory.size(), Evals.value("count", 0u),
+                    Evals.value("mean_seconds", 0.0)});
     if (O.Llm)
       llvm::outs() << "  llm " << llmSpendLine(*O.Llm) << "\n";
     llvm::outs() << "  -> " << describeEntry(Result->Entry) << " (key " << Key.Digest.substr(0, 16)
                  << ")\n";
+    llvm::outs() << "  evaluations: " << describeEvaluations(Result->Entry) << "\n";
   }
   llvm::outs()
       << "\n"
-      << "kernel                        original ms      best ms  speedup variants  seconds  "
-         "winning steps\n";
+      << "kernel                        original ms      best ms  speedup variants evals  s/eval  "
+         "seconds  winning steps\n";
   for (const Row &R : Rows)
-    llvm::outs() << llvm::format("%-28s %12.4f %12.4f %7.2fx %8zu %8.1f  %s\n", R.Kernel.c_str(),
-                                 R.OriginalMs, R.BestMs, R.Entry.Speedup, R.Variants, R.Seconds,
-                                 R.Entry.Variant ? llvm::join(R.Entry.Origin.Skills, " + ").c_str()
-                                                 : "(original kept)");
+    llvm::outs() << llvm::format(
+        "%-28s %12.4f %12.4f %7.2fx %8zu %5u %7.2f %8.1f  %s\n", R.Kernel.c_str(), R.OriginalMs,
+        R.BestMs, R.Entry.Speedup, R.Variants, R.Evaluations, R.MeanEvalSeconds, R.Seconds,
+        R.Entry.Variant ? llvm::join(R.Entry.Origin.Skills, " + ").c_str() : "(original kept)");
   return Status;
 }
 

@@ -8,8 +8,11 @@
 #include "clang-plugin/pragma/PragmaText.h"
 #include "clang-plugin/units/VariantSplice.h"
 #include "driver/commands/FrontendSetup.h"
+#include "driver/commands/ResultCacheSetup.h"
 #include "driver/commands/Subcommand.h"
 #include "driver/config/CacheConfig.h"
+#include "driver/nvcc/NvccDeviceFlags.h"
+#include "driver/nvcc/NvccDevicePasses.h"
 #include "driver/optimize/CacheVariantProvider.h"
 #include "driver/optimize/FrontEndLog.h"
 #include "driver/optimize/VariantProvider.h"
@@ -21,6 +24,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <cstdlib>
+#include <map>
 
 namespace kopt::driver {
 
@@ -42,12 +46,13 @@ struct Voice {
   bool AllKernels;        // apply: kernels without a pragma take variants too.
 };
 
-// The first error among clang's diagnostics, for a one-line reason.
+// The first error among clang's diagnostics, for a one-line reason (clang's
+// driver says "error: ..." without a file).
 std::string firstError(llvm::StringRef Diagnostics) {
   llvm::SmallVector<llvm::StringRef, 16> Lines;
   Diagnostics.split(Lines, '\n');
   for (llvm::StringRef L : Lines)
-    if (L.contains(": error: ") || L.contains(": fatal error: "))
+    if (L.contains("error: "))
       return L.trim().str();
   return "no error message";
 }
@@ -106,7 +111,7 @@ llvm::Expected<RewriteRequest> parseRequest(const std::vector<std::string> &Args
 llvm::Expected<std::optional<frontend::VariantSplice>>
 variantFor(const frontend::KernelSummary &K, llvm::StringRef Text, const TuContext &Tu,
            llvm::ArrayRef<VariantProvider *> Providers, FrontEndLog &Log) {
-  std::string Where = Tu.SourcePath + ":" + std::to_string(K.Line) + ": " + K.Name + ": ";
+  std::string Where = Tu.where(K);
   for (VariantProvider *P : Providers) {
     llvm::Expected<std::optional<ProvidedVariant>> Found = P->variantFor(K, Tu);
     std::string Why;
@@ -116,7 +121,7 @@ variantFor(const frontend::KernelSummary &K, llvm::StringRef Text, const TuConte
       continue;
     frontend::VariantSplice S;
     if (Why.empty()) {
-      S = {(*Found)->Variant, K.Unit.Definition, K.Params, K.LaunchSites};
+      S = {(*Found)->Variant, K.Unit.Definition, K.Params, K.LaunchSites, std::nullopt};
       llvm::Expected<std::string> Alone = frontend::spliceVariants(Text, Tu.SourcePath, {S});
       if (!Alone)
         Why = llvm::toString(Alone.takeError());
@@ -131,6 +136,54 @@ variantFor(const frontend::KernelSummary &K, llvm::StringRef Text, const TuConte
     return S;
   }
   return std::nullopt;
+}
+
+// Each real architecture's variant for K, spliced where the compile's device
+// passes allow (NvccDevicePasses.h): in a compile of one pass, into all device
+// code; else each into the pass that builds its architecture alone, under
+// that pass's guard. A variant that no pass can take is said why (verbose).
+llvm::Expected<std::vector<frontend::VariantSplice>>
+splicesFor(const frontend::KernelSummary &K, llvm::StringRef Text, const TuContext &Tu,
+           const std::vector<NvccDevicePass> &Passes, llvm::ArrayRef<VariantProvider *> Providers,
+           FrontEndLog &Log) {
+  std::map<std::string, frontend::VariantSplice> ByArch;
+  for (const std::string &Arch : realArchitectures(Passes)) {
+    TuContext ForArch = Tu;
+    ForArch.Arch = Arch;
+    llvm::Expected<std::optional<frontend::VariantSplice>> S =
+        variantFor(K, Text, ForArch, Providers, Log);
+    if (!S)
+      return S.takeError();
+    if (*S)
+      ByArch.emplace(Arch, std::move(**S));
+  }
+  std::vector<frontend::VariantSplice> Out;
+  for (const NvccDevicePass &P : Passes) {
+    auto It = ByArch.find(P.matchingReal());
+    if (It == ByArch.end() || !P.buildsOnlyItsOwn())
+      continue;
+    frontend::VariantSplice S = It->second;
+    ByArch.erase(It);
+    if (Passes.size() > 1) {
+      bool SameNumber = llvm::count_if(Passes, [&](const NvccDevicePass &Q) {
+                          return Q.number() == P.number();
+                        }) > 1;
+      if (SameNumber && !S.Variant.VariantName.empty()) {
+        Log.verboseNote(Tu.where(K) + P.matchingReal() +
+                        ": the variant remaps the launch, and another device pass of this "
+                        "compile has the same architecture number: the original");
+        continue;
+      }
+      S.Arch = frontend::ArchGuard{P.guard(), P.number(), P.number()};
+    }
+    Out.push_back(std::move(S));
+  }
+  for (const auto &[Arch, S] : ByArch)
+    Log.verboseNote(Tu.where(K) + Arch +
+                    ": its variant is not used: no device pass of this "
+                    "compile builds " +
+                    Arch + " alone from its own architecture");
+  return Out;
 }
 
 // kcc's direct mode: where every annotated kernel hit the cache and nothing
@@ -197,11 +250,31 @@ int rewrite(const std::vector<std::string> &Args, const Voice &V) {
   if (!Source)
     return fail(V, "cannot read " + R->Source + ": " + Source.getError().message());
   llvm::StringRef Text = (*Source)->getBuffer();
-  llvm::Expected<frontend::CudaParseSetup> Setup = frontendSetupFor(R->NvccFlags);
+  std::string ArchNote;
+  llvm::Expected<frontend::CudaParseSetup> Setup = frontendSetupFor(R->NvccFlags, &ArchNote);
   if (!Setup)
     return fail(V, llvm::toString(Setup.takeError()));
+  if (!ArchNote.empty())
+    Log.note(R->Source + ": " + ArchNote);
   Tu.ClangArgs = Setup->clangArgs();
   Tu.Arch = Setup->GpuArch;
+  // kopt apply splices the given variants into all device code.
+  // (One pass of the target's own architecture: "sm_90" is built from "compute_90".)
+  std::string Virtual =
+      llvm::StringRef(Tu.Arch).starts_with("sm_") ? "compute" + Tu.Arch.substr(2) : Tu.Arch;
+  std::vector<NvccDevicePass> Passes = {{Virtual, {Tu.Arch}, false}};
+  if (!V.AllKernels) {
+    llvm::Expected<NvccCommandLine> Cmd = parseExpandedNvccFlags(R->NvccFlags);
+    llvm::Expected<std::vector<NvccDevicePass>> Found =
+        Cmd ? nvccDevicePasses(*Cmd) : Cmd.takeError();
+    if (Found) {
+      Passes = std::move(*Found);
+    } else {
+      Log.note(R->Source + ": kernels compiled as written: " + llvm::toString(Found.takeError()));
+      Passes.clear();
+    }
+    Tu.SeveralArchs = realArchitectures(Passes).size() > 1;
+  }
 
   llvm::Expected<std::unique_ptr<FileVariantProvider>> Files =
       FileVariantProvider::load(R->VariantFiles);
@@ -212,8 +285,7 @@ int rewrite(const std::vector<std::string> &Args, const Voice &V) {
   // splices only the given files.
   std::unique_ptr<CacheVariantProvider> Cached;
   if (!V.AllKernels && Tu.Options.get("mode").Value != "off") {
-    auto Config = cacheConfigFrom(Tu.Options, GetEnv);
-    auto Cache = Config ? memory::ResultCache::open(*Config) : Config.takeError();
+    auto Cache = openResultCache(Tu.Options, GetEnv);
     if (Cache) {
       Cached = std::make_unique<CacheVariantProvider>(std::move(*Cache), Log);
       Providers.push_back(Cached.get());
@@ -248,21 +320,25 @@ int rewrite(const std::vector<std::string> &Args, const Voice &V) {
   for (const frontend::KernelSummary &K : *Kernels) {
     if (!K.Pragma && !V.AllKernels)
       continue;
-    llvm::Expected<std::optional<frontend::VariantSplice>> S =
-        variantFor(K, Text, Tu, Providers, Log);
+    llvm::Expected<std::vector<frontend::VariantSplice>> S =
+        splicesFor(K, Text, Tu, Passes, Providers, Log);
     if (!S)
       return fail(V, llvm::toString(S.takeError()));
-    if (*S)
-      Splices.push_back(std::move(**S));
+    for (frontend::VariantSplice &One : *S)
+      Splices.push_back(std::move(One));
   }
+  if (Cached)
+    Cached->finish(R->Source);
   for (const std::string &Name : (*Files)->unusedKernels())
     Log.warning(llvm::Twine("no ") + (V.AllKernels ? "" : "annotated ") + "kernel '" + Name +
                 "' in " + R->Source + " for its variant");
 
-  llvm::Expected<std::string> Spliced = frontend::spliceVariants(Text, R->Source, Splices);
+  std::string Prelude;
+  llvm::Expected<std::string> Spliced =
+      frontend::spliceVariants(Text, R->Source, Splices, &Prelude);
   if (!Spliced)
     return fail(V, llvm::toString(Spliced.takeError()));
-  std::string Rewritten = lineDirective(R->Source) + frontend::blankKoptPragmas(*Spliced);
+  std::string Rewritten = Prelude + lineDirective(R->Source) + frontend::blankKoptPragmas(*Spliced);
   std::error_code EC;
   llvm::raw_fd_ostream Out(R->Output, EC);
   if (EC)

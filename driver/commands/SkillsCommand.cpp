@@ -107,6 +107,7 @@ Json skillJson(const memory::Skill &S, const memory::ExperienceStore &Experience
               {"title", S.Title},
               {"category", S.Category},
               {"transform", S.Transform ? Json(*S.Transform) : Json()},
+              {"guidance_only", S.GuidanceOnly.empty() ? Json() : Json(S.GuidanceOnly)},
               {"when", S.When.text()},
               {"record", recordJson(Experience.statsFor(S.Id))},
               {"score", Experience.score(S.Id, "", S.TypicalSpeedup)}};
@@ -125,6 +126,13 @@ Json skillJson(const memory::Skill &S, const memory::ExperienceStore &Experience
       ByKind.push_back(std::move(R));
     }
   Out["typical_speedup"] = S.TypicalSpeedup;
+  Out["likelihood"] = S.Likelihood;
+  Json Expect = Json::array();
+  for (const memory::SkillExpectation &E : S.Expect)
+    Expect.push_back(
+        {{"when", E.When.text()}, {"speedup", E.Speedup}, {"likelihood", E.Likelihood}});
+  Out["expect"] = Expect;
+  Out["enables"] = S.Enables;
   Out["effect"] = Effects;
   Out["params"] = Params;
   Out["guidance"] = S.Guidance;
@@ -141,7 +149,7 @@ void printList(const memory::SkillLibrary &Library, const memory::ExperienceStor
     memory::SkillRecord R = Experience.statsFor(S.Id);
     llvm::outs() << llvm::formatv("{0,-26} {1,-15} {2,5} {3,5} {4,7}  {5}{6}\n", S.Id, S.Category,
                                   R.tries(), R.wins(), speedupText(R), S.Title,
-                                  S.Transform ? " [transform]" : "");
+                                  S.Transform ? " [transform]" : " [guidance only]");
   }
 }
 
@@ -151,10 +159,18 @@ void printShow(const memory::Skill &S, const memory::ExperienceStore &Experience
      << "category: " << S.Category << "\n"
      << "when: " << S.When.text() << "\n"
      << "transform: " << (S.Transform ? *S.Transform : "none") << "\n";
+  if (!S.GuidanceOnly.empty())
+    OS << "guidance only: " << S.GuidanceOnly << "\n";
   for (const memory::SkillParam &P : S.Params)
     OS << "param " << P.Name << ": " << llvm::join(P.Values, ", ") << "\n";
-  OS << "typical speedup: " << llvm::formatv("{0:F2}x", S.TypicalSpeedup) << "\n"
-     << "effect:";
+  OS << "typical speedup: " << llvm::formatv("{0:F2}x", S.TypicalSpeedup) << ", likelihood "
+     << llvm::formatv("{0:F2}", S.Likelihood) << "\n";
+  for (const memory::SkillExpectation &E : S.Expect)
+    OS << "expect where " << E.When.text() << ": " << llvm::formatv("{0:F2}x", E.Speedup)
+       << ", likelihood " << llvm::formatv("{0:F2}", E.Likelihood) << "\n";
+  if (!S.Enables.empty())
+    OS << "enables: " << llvm::join(S.Enables, ", ") << "\n";
+  OS << "effect:";
   for (const memory::SkillEffect &E : S.Effects)
     OS << " " << E.Metric << (E.Up ? " up" : " down") << ";";
   memory::SkillRecord R = Experience.statsFor(S.Id);

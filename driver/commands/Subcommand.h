@@ -29,5 +29,6 @@ int runTransform(const std::vector<std::string> &Args);
 int runRewriteTu(const std::vector<std::string> &Args);
 int runApply(const std::vector<std::string> &Args);
 int runSkills(const std::vector<std::string> &Args);
+int runRecord(const std::vector<std::string> &Args);
 
 } // namespace kopt::driver

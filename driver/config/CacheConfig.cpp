@@ -53,21 +53,28 @@ llvm::Expected<memory::CacheConfig> cacheConfigFrom(const KoptOptions &Options,
   return Config;
 }
 
-llvm::Expected<KoptOptions> koptOptionsFor(std::vector<std::string> &Args) {
+llvm::Expected<KoptOptions> koptOptionsFor(std::vector<std::string> &Args, llvm::StringRef Dir) {
   llvm::Expected<SplitCommandLine> Split = splitKoptFlags(Args);
   if (!Split)
     return Split.takeError();
   Args = Split->CompilerArgs;
   KoptOptions Options;
-  llvm::SmallString<256> Cwd;
-  if (!llvm::sys::fs::current_path(Cwd))
-    if (std::optional<std::string> Config = findConfigFile(Cwd))
+  llvm::SmallString<256> Start(Dir);
+  if (!Start.empty() || !llvm::sys::fs::current_path(Start))
+    if (std::optional<std::string> Config = findConfigFile(Start))
       if (llvm::Error E = loadConfigFile(*Config, Options))
         return E;
   if (llvm::Error E =
           applyEnvironmentAndFlags(Options, NvccSearchEnvironment::current().GetEnv, *Split))
     return E;
   return Options;
+}
+
+llvm::Expected<memory::CacheConfig> cacheConfigFor(std::vector<std::string> &Args) {
+  llvm::Expected<KoptOptions> Options = koptOptionsFor(Args);
+  if (!Options)
+    return Options.takeError();
+  return cacheConfigFrom(*Options, NvccSearchEnvironment::current().GetEnv);
 }
 
 } // namespace kopt::driver

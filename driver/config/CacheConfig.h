@@ -13,12 +13,18 @@ llvm::Expected<std::string> defaultCacheDir(const GetEnvFn &GetEnv);
 // "500M" -> 524288000; K, M, G, T are powers of 1024; "0" means no limit.
 llvm::Expected<uint64_t> parseSize(llvm::StringRef Text);
 
-// kopt's options as kcc would see them from the current directory: the nearest
-// .kopt.yaml, then KOPT_ variables, then the --kopt- flags among Args (which
-// are removed from Args).
-llvm::Expected<KoptOptions> koptOptionsFor(std::vector<std::string> &Args);
+// kopt's options as kcc would see them for a source in Dir (empty: the
+// current directory): the nearest .kopt.yaml, then KOPT_ variables, then the
+// --kopt- flags among Args (which are removed from Args).
+llvm::Expected<KoptOptions> koptOptionsFor(std::vector<std::string> &Args,
+                                           llvm::StringRef Dir = "");
 
 llvm::Expected<memory::CacheConfig> cacheConfigFrom(const KoptOptions &Options,
                                                     const GetEnvFn &GetEnv);
+
+// The cache configuration kcc would use from the current directory: the
+// --kopt- flags among Args (removed from Args), then KOPT_ variables, then the
+// nearest .kopt.yaml.
+llvm::Expected<memory::CacheConfig> cacheConfigFor(std::vector<std::string> &Args);
 
 } // namespace kopt::driver

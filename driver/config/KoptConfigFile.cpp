@@ -52,11 +52,15 @@ llvm::Error loadConfigFile(const std::string &Path, KoptOptions &Options) {
         Message += "; did you mean '" + *Near + "'?";
       return llvm::createStringError(Message);
     }
-    if (!Entry.second.IsScalar())
+    OptionKind Kind = findOption(Key)->Kind;
+    // `project_cache:` with nothing after it turns off what another layer set.
+    bool MayBeEmpty = Kind == OptionKind::PathOrNone || Kind == OptionKind::Urls;
+    if (!Entry.second.IsScalar() && !(MayBeEmpty && Entry.second.IsNull()))
       return llvm::createStringError("%s: error: option '%s' needs a single value",
                                      position(Path, Entry.second.Mark()).c_str(), Key.c_str());
-    std::string Value = Entry.second.Scalar();
-    if (findOption(Key)->Kind == OptionKind::Path && !llvm::sys::path::is_absolute(Value)) {
+    std::string Value = Entry.second.IsNull() ? "" : Entry.second.Scalar();
+    bool IsPath = Kind == OptionKind::Path || (Kind == OptionKind::PathOrNone && !Value.empty());
+    if (IsPath && !llvm::sys::path::is_absolute(Value)) {
       // Paths in the file are relative to the file, so a committed config works anywhere.
       llvm::SmallString<256> Resolved(llvm::sys::path::parent_path(Path));
       llvm::sys::path::append(Resolved, Value);

@@ -2,6 +2,7 @@
 
 #include "support/Duration.h"
 #include "support/Spelling.h"
+#include "support/UrlPassword.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/Regex.h>
@@ -24,6 +25,12 @@ const OptionSpec Table[] = {
      "skills: mechanical verified transforms (no network); llm: a language model over HTTP; "
      "auto: llm where it is configured, else skills"},
     {"budget", OptionKind::Duration, "120s", {}, "wall time to optimize one kernel (ms, s, m, h)"},
+    {"build_budget",
+     OptionKind::Duration,
+     "30m",
+     {},
+     "wall time all of one build's compiles may spend optimizing together (one `make` or "
+     "`ninja` run; $KOPT_BUILD_ID names a build explicitly)"},
     {"cache_dir",
      OptionKind::Path,
      "",
@@ -35,11 +42,19 @@ const OptionSpec Table[] = {
      {},
      "the result cache's size limit (K, M, G, T: powers of 1024; 0: none)"},
     {"project_cache",
-     OptionKind::Path,
+     OptionKind::PathOrNone,
      "",
      {},
      "a cache directory in the source tree, read before the result cache, written only by "
-     "`kopt cache export`"},
+     "`kopt cache export` (empty: none)"},
+    {"remote_cache",
+     OptionKind::Urls,
+     "",
+     {},
+     "remote caches read after the local ones and written by stores, separated by spaces: "
+     "redis://[user:password@]host[:port][/db] or http(s)://host/path, each with "
+     "|read-only, |connect-timeout=MS (100), |operation-timeout=MS (1000); a password "
+     "${NAME} is read from the environment variable NAME (empty: none)"},
     {"strict", OptionKind::Bool, "false", {}, "fail the compile when optimizing fails"},
     {"verbose", OptionKind::Bool, "false", {}, "say what kcc does and why"},
     {"keep", OptionKind::Bool, "false", {}, "keep kcc's temporary files (the rewritten source)"},
@@ -131,6 +146,9 @@ llvm::Expected<std::string> validate(const OptionSpec &Spec, llvm::StringRef Val
     if (!Value.empty())
       return Value.str();
     return Bad("a path");
+  case OptionKind::PathOrNone:
+  case OptionKind::Urls:
+    return Value.str();
   }
   llvm_unreachable("all option kinds handled");
 }
@@ -198,7 +216,8 @@ std::string KoptOptions::describe() const {
   std::string Out;
   for (const OptionSpec &S : Table) {
     const OptionValue &V = get(S.Key);
-    Out += S.Key.str() + "=" + (V.Value.empty() ? "(unset)" : V.Value) + " (" +
+    std::string Shown = S.Kind == OptionKind::Urls ? maskUrlPasswords(V.Value) : V.Value;
+    Out += S.Key.str() + "=" + (Shown.empty() ? "(unset)" : Shown) + " (" +
            toString(V.Source).str() + (V.Source == OptionSource::Default ? "" : ": " + V.Origin) +
            ")\n";
   }

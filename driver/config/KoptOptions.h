@@ -17,8 +17,22 @@ namespace kopt::driver {
 
 // Text: any non-empty string; Count: a non-negative integer; EnvName: the name of
 // an environment variable (upper case), whose rejected values are never echoed
-// since a user may paste a secret where its name belongs.
-enum class OptionKind { Bool, Choice, Duration, Path, Size, Text, Count, EnvName };
+// since a user may paste a secret where its name belongs; PathOrNone: a path, or
+// empty for none (to turn off what a .kopt.yaml set); Urls: remote cache URLs
+// separated by spaces, or empty for none, checked where they are used (a URL may
+// hold a password: never echoed here).
+enum class OptionKind {
+  Bool,
+  Choice,
+  Duration,
+  Path,
+  Size,
+  Text,
+  Count,
+  EnvName,
+  PathOrNone,
+  Urls
+};
 
 struct OptionSpec {
   llvm::StringRef Key; // .kopt.yaml key, e.g. "cache_dir"

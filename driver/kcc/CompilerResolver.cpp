@@ -14,6 +14,23 @@ bool isKnownCompilerName(llvm::StringRef Name) {
          Name == "gcc" || Name == "cc";
 }
 
+bool isKnownLauncherName(llvm::StringRef Name) {
+  return Name == "ccache" || Name == "sccache" || Name == "buildcache" || Name == "distcc" ||
+         Name == "icecc";
+}
+
+// The launcher program Arg names (a path, or a name PATH has), if it does.
+std::optional<std::string> launcher(llvm::StringRef Arg, const NvccSearchEnvironment &Env) {
+  if (!isKnownLauncherName(llvm::sys::path::filename(Arg)))
+    return std::nullopt;
+  if (Arg.contains('/'))
+    return isExecutableFile(Arg.str()) ? std::optional<std::string>(Arg.str()) : std::nullopt;
+  std::vector<std::string> Dirs = Env.pathDirectories();
+  llvm::ErrorOr<std::string> Found =
+      llvm::sys::findProgramByName(Arg, std::vector<llvm::StringRef>(Dirs.begin(), Dirs.end()));
+  return Found ? std::optional<std::string>(*Found) : std::nullopt;
+}
+
 // The executable that Arg names as a launched compiler, if it does.
 std::optional<std::string> launchedCompiler(llvm::StringRef Arg, const NvccSearchEnvironment &Env) {
   if (Arg.empty() || Arg.starts_with("-") || Arg.starts_with("@") ||
@@ -41,9 +58,15 @@ llvm::Expected<ResolvedCompiler> resolveCompiler(const std::vector<std::string> 
                                                  const NvccSearchEnvironment &Env) {
   ResolvedCompiler Result;
   size_t First = 0;
-  if (!Args.empty())
-    if (std::optional<std::string> Launched = launchedCompiler(Args.front(), Env)) {
-      First = 1;
+  for (; First < Args.size(); ++First) {
+    std::optional<std::string> L = launcher(Args[First], Env);
+    if (!L)
+      break;
+    Result.Launchers.push_back(*L);
+  }
+  if (First < Args.size())
+    if (std::optional<std::string> Launched = launchedCompiler(Args[First], Env)) {
+      ++First;
       // `kcc kcc ...` (kcc named as its own compiler) means the nvcc form.
       if (!Env.isSelf(*Launched)) {
         Result.Path = *Launched;
@@ -59,6 +82,14 @@ llvm::Expected<ResolvedCompiler> resolveCompiler(const std::vector<std::string> 
   }
   Result.Args.assign(Args.begin() + First, Args.end());
   return Result;
+}
+
+std::vector<std::string>
+ResolvedCompiler::commandLine(const std::vector<std::string> &CompilerArgs) const {
+  std::vector<std::string> Argv = Launchers;
+  Argv.push_back(Path);
+  Argv.insert(Argv.end(), CompilerArgs.begin(), CompilerArgs.end());
+  return Argv;
 }
 
 } // namespace kopt::driver

@@ -6,6 +6,8 @@
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 
+#include <cstdlib>
+
 namespace kopt::driver {
 
 namespace {
@@ -13,9 +15,10 @@ namespace {
 constexpr llvm::StringLiteral FailurePrefix = "kopt rewrite-tu: error: ";
 // The options kopt's side reads; the rest (keep) are kcc's own.
 constexpr llvm::StringLiteral Passed[] = {
-    "mode",          "engine",       "budget",           "cache_dir", "cache_max_size",
-    "project_cache", "llm_provider", "llm_base_url",     "llm_model", "llm_api_key_env",
-    "llm_timeout",   "llm_retries",  "llm_token_budget", "strict",    "verbose"};
+    "mode",         "engine",           "budget",          "build_budget",
+    "cache_dir",    "cache_max_size",   "project_cache",   "llm_provider",
+    "llm_base_url", "llm_model",        "llm_api_key_env", "llm_timeout",
+    "llm_retries",  "llm_token_budget", "strict",          "verbose"};
 } // namespace
 
 std::string koptToolPath(const GetEnvFn &GetEnv) {
@@ -32,6 +35,11 @@ std::vector<std::pair<std::string, std::string>> frontEndOptions(const KoptOptio
     if (const OptionValue &V = Options.get(Key); !V.Value.empty())
       Values.emplace_back(Key.str(), V.Value);
   return Values;
+}
+
+void passSecretOptions(const KoptOptions &Options) {
+  for (llvm::StringRef Key : {"remote_cache"})
+    ::setenv(findOption(Key)->envVar().c_str(), Options.get(Key).Value.c_str(), /*overwrite=*/1);
 }
 
 std::vector<std::string> rewriteTuCommand(const std::string &Kopt, const KoptOptions &Options,

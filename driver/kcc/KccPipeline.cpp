@@ -31,9 +31,8 @@ void note(const KccContext &C, const llvm::Twine &Message) {
 // The fast path and every fallback: the real compiler, the command line as given.
 int handOver(const KccContext &C, const llvm::Twine &Why) {
   note(C, "compiling unchanged: " + Why);
-  std::vector<std::string> Argv = {C.Compiler.Path};
-  Argv.insert(Argv.end(), C.Compiler.Args.begin(), C.Compiler.Args.end());
-  reportError("kcc", execReplacing(C.Compiler.Path, Argv));
+  std::vector<std::string> Argv = C.Compiler.commandLine(C.Compiler.Args);
+  reportError("kcc", execReplacing(Argv.front(), Argv));
   return 1;
 }
 
@@ -96,6 +95,7 @@ llvm::Expected<bool> runFrontEndOn(const KccContext &C, std::optional<std::strin
   if (Failure)
     return true;
   std::string Kopt = koptToolPath(C.GetEnv);
+  passSecretOptions(C.Options);
   FrontEndResult R =
       runFrontEnd(Kopt, rewriteTuCommand(Kopt, C.Options, Source, Temp, Cmd.Args, ManifestKey));
   switch (R.Outcome) {
@@ -122,9 +122,15 @@ llvm::Expected<int> compileRewritten(KccContext &C, const NvccCommandLine &Cmd,
     Output = Cmd.Output->Value;
   if (!Output && DerivedExtension && Annotated.size() > 1)
     return llvm::createStringError("several annotated sources share one compile without -o");
+  // Without -o, kcc names the output as nvcc would have (nvcc would derive it
+  // from the rewritten file's name, which is the source's, but in another directory).
+  bool NameOutput = !Output && DerivedExtension;
+  if (NameOutput) {
+    llvm::SmallString<256> Derived(llvm::sys::path::stem(Annotated.front().Input->Path));
+    Derived += *DerivedExtension;
+    Output = std::string(Derived);
+  }
 
-  // Beside the object output, as the compile writes there anyway.
-  std::string Dir = Output ? llvm::sys::path::parent_path(*Output).str() : std::string();
   TemporaryFiles Temps;
   if (C.Options.keep())
     Temps.keep();
@@ -134,10 +140,9 @@ llvm::Expected<int> compileRewritten(KccContext &C, const NvccCommandLine &Cmd,
   std::optional<std::string> FrontEndFailure; // Once set, kcc only blanks the pragmas.
   std::set<std::string> SourceDirs;
   for (const auto &[Input, Text] : Annotated) {
-    llvm::Expected<std::string> Temp = createRewriteFile(Dir, Input->Path);
+    llvm::Expected<std::string> Temp = createRewriteFile(Output, Input->Path, Temps);
     if (!Temp)
       return Temp.takeError();
-    Temps.add(*Temp);
     // A direct hit writes the rewrite the front end wrote last time.
     DirectAttempt Direct;
     if (!FrontEndFailure)
@@ -168,19 +173,15 @@ llvm::Expected<int> compileRewritten(KccContext &C, const NvccCommandLine &Cmd,
   for (const std::string &SourceDir : SourceDirs)
     Front.push_back("-I" + SourceDir);
   Args.insert(Args.begin(), Front.begin(), Front.end());
-  if (!Output && DerivedExtension) {
-    llvm::SmallString<256> Derived(llvm::sys::path::stem(Annotated.front().Input->Path));
-    Derived += *DerivedExtension;
+  if (NameOutput) {
     Args.push_back("-o");
-    Args.push_back(std::string(Derived));
-    Output = std::string(Derived);
+    Args.push_back(*Output);
   }
 
   // The expanded command line already holds NVCC_PREPEND_FLAGS/NVCC_APPEND_FLAGS.
   ::unsetenv("NVCC_PREPEND_FLAGS");
   ::unsetenv("NVCC_APPEND_FLAGS");
-  std::vector<std::string> Argv = {C.Compiler.Path};
-  Argv.insert(Argv.end(), Args.begin(), Args.end());
+  std::vector<std::string> Argv = C.Compiler.commandLine(Args);
   // nvcc names its input in some messages ("... in the compilation of X"): the
   // user must see their own file there too.
   auto NameOriginals = [&Files](llvm::StringRef Line) {
@@ -191,7 +192,7 @@ llvm::Expected<int> compileRewritten(KccContext &C, const NvccCommandLine &Cmd,
         Out.replace(At, F.Temporary.size(), F.Original);
     return Out;
   };
-  llvm::Expected<int> Status = runAndWaitFilteringStderr(C.Compiler.Path, Argv, NameOriginals);
+  llvm::Expected<int> Status = runAndWaitFilteringStderr(Argv.front(), Argv, NameOriginals);
   if (!Status)
     return Status.takeError();
 

@@ -14,14 +14,21 @@ std::string rewriteTranslationUnit(llvm::StringRef OriginalText, llvm::StringRef
   return lineDirective(PathAsWritten) + frontend::blankKoptPragmas(OriginalText);
 }
 
-llvm::Expected<std::string> createRewriteFile(llvm::StringRef Dir, llvm::StringRef Source) {
-  llvm::SmallString<256> Model(Dir.empty() ? "." : Dir);
-  llvm::sys::path::append(Model, llvm::sys::path::stem(Source) + ".kopt-%%%%%%.cu");
+llvm::Expected<std::string> createRewriteFile(const std::optional<std::string> &Output,
+                                              llvm::StringRef Source, TemporaryFiles &Temps) {
+  llvm::StringRef Name = llvm::sys::path::filename(Source);
+  llvm::SmallString<256> Dir(Output ? llvm::StringRef(*Output) : Name);
+  Dir += ".kopt";
+  Temps.add(std::string(Dir));
+  if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
+    return llvm::createStringError(EC, "cannot create '%s': %s", Dir.c_str(), EC.message().c_str());
+  llvm::SmallString<256> Path(Dir);
+  llvm::sys::path::append(Path, Name);
+  Temps.add(std::string(Path));
   int FD = -1;
-  llvm::SmallString<256> Path;
-  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Path))
-    return llvm::createStringError(EC, "cannot create a file in '%s': %s",
-                                   Dir.empty() ? "." : Dir.str().c_str(), EC.message().c_str());
+  if (std::error_code EC = llvm::sys::fs::openFileForWrite(Path, FD))
+    return llvm::createStringError(EC, "cannot create '%s': %s", Path.c_str(),
+                                   EC.message().c_str());
   ::close(FD);
   return std::string(Path);
 }

@@ -4,8 +4,11 @@
 // where it was.
 #pragma once
 
+#include "support/TemporaryFiles.h"
+
 #include <llvm/Support/Error.h>
 
+#include <optional>
 #include <string>
 
 namespace kopt::driver {
@@ -14,8 +17,14 @@ namespace kopt::driver {
 // blanked (and, once variants exist, kernels replaced).
 std::string rewriteTranslationUnit(llvm::StringRef OriginalText, llvm::StringRef PathAsWritten);
 
-// Creates a unique, empty file for the rewritten source of Source in Dir,
-// named <stem>.kopt-XXXXXX.cu, and returns its path.
-llvm::Expected<std::string> createRewriteFile(llvm::StringRef Dir, llvm::StringRef Source);
+// Creates the empty file for the rewritten source of Source and returns its
+// path: <Output>.kopt/<Source's file name> (Output: the compile's output, or
+// Source's file name in the working directory where there is none). The name
+// is nvcc's own, so nvcc names what --keep leaves as for the original
+// (main.ptx, main.cudafe1.cpp), and the path is the same every build, so a
+// compiler cache (ccache) sees the same compile. Both the directory and the
+// file are registered in Temps.
+llvm::Expected<std::string> createRewriteFile(const std::optional<std::string> &Output,
+                                              llvm::StringRef Source, TemporaryFiles &Temps);
 
 } // namespace kopt::driver

@@ -18,6 +18,11 @@ memory::ProfileMetrics baselineMetrics(const evaluator::Baseline &B,
   }
   M["block_size"] = double(Launch.Block[0]) * Launch.Block[1] * Launch.Block[2];
   M["grid_size"] = double(Launch.Grid[0]) * Launch.Grid[1] * Launch.Grid[2];
+  // Threads launched against what the device holds at once: below 1 the GPU
+  // is never full, whatever the kernel does.
+  double Capacity = double(B.Device.MultiprocessorCount) * B.Device.MaxThreadsPerMultiprocessor;
+  if (Capacity > 0)
+    M["parallelism"] = M["block_size"] * M["grid_size"] / Capacity;
   return M;
 }
 

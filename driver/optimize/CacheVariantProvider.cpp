@@ -1,34 +1,75 @@
 #include "driver/optimize/CacheVariantProvider.h"
 
 #include "driver/optimize/KernelOptimization.h"
+#include "memory/BuildBudget.h"
 #include "memory/FileLock.h"
+#include "memory/MissExplanation.h"
+#include "support/BuildIdentity.h"
+#include "support/Duration.h"
+
+#include <llvm/Support/Format.h>
+
+#include <chrono>
+#include <cstdlib>
 
 namespace kopt::driver {
 
+namespace {
+// "30m", "2m 5s", "45s": a budget as a person reads it.
+std::string seconds(double S) {
+  long Whole = long(S + 0.5);
+  if (Whole >= 60 && Whole % 60 == 0)
+    return std::to_string(Whole / 60) + "m";
+  if (Whole >= 60)
+    return std::to_string(Whole / 60) + "m " + std::to_string(Whole % 60) + "s";
+  return std::to_string(Whole) + "s";
+}
+
+// The first clause of an error: "no NVIDIA driver: cannot load libcuda.so.1".
+std::string shortReason(llvm::StringRef Why) { return Why.split(" (").first.str(); }
+
+std::optional<memory::BuildBudget> buildBudgetOf(const TuContext &Tu, llvm::StringRef CacheDir) {
+  std::optional<double> Total = parseDurationSeconds(Tu.Options.get("build_budget").Value);
+  std::optional<std::string> Build = buildIdentity(std::getenv("KOPT_BUILD_ID"));
+  if (!Total || !Build)
+    return std::nullopt;
+  return memory::BuildBudget(CacheDir.str(), *Build, *Total);
+}
+} // namespace
+
 llvm::Expected<std::optional<ProvidedVariant>>
 CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuContext &Tu) {
-  memory::CacheKey Key = cacheKeyFor(K, Tu.Arch, Tu.NvccFlags, Tu.SourcePath);
-  std::string Warning;
-  auto Hit = Cache.lookup(Key, &Warning, &Read);
+  memory::CacheKey Key = cacheKeyFor(K, Tu.Arch, Tu.NvccFlags);
+  std::string Warning, RemoteWarning;
+  auto Hit = Cache.lookup(Key, &Warning, &Read, &RemoteWarning);
   if (!Hit)
     return Hit.takeError();
   if (!Warning.empty()) {
     AllHit = false; // Recorded, the warning would hide a repaired entry.
     Log.note(Warning);
   }
-  std::string Where = Tu.SourcePath + ":" + std::to_string(K.Line) + ": " + K.Name + ": ";
+  if (!RemoteWarning.empty())
+    Log.warning(RemoteWarning); // Once a remote a compile: it is then skipped.
+  std::string Where = Tu.where(K);
   std::optional<memory::CacheEntry> Entry = std::move(*Hit);
   std::string Source = "cache";
   if (!Entry) {
     AllHit = false;
-    auto Made = optimizeOnMiss(K, Tu, Key);
+    // Said at once where the caches hold an entry for the kernel (a miss the
+    // user may not expect), else only under --kopt-verbose.
+    memory::MissExplanation Why = memory::explainMiss(Cache, K.Name, Key);
+    std::string Miss = "cache miss: " + Why.text(K.Name);
+    auto Made = optimizeOnMiss(K, Tu, Key, Why.Nearest ? Miss : "");
     if (!Made)
       return Made.takeError();
     Entry = std::move(*Made);
+    if (!Entry) {
+      std::string Line = Where + Miss + "; compiling the original";
+      Why.Nearest ? Log.note(Line) : Log.verboseNote(Line);
+      return std::nullopt;
+    }
     Source = "optimized now";
   }
-  if (!Entry)
-    return std::nullopt;
   if (!Entry->Variant) {
     Log.verboseNote(Where + describeEntry(*Entry) + " (" + Source + ")");
     return std::nullopt;
@@ -36,32 +77,49 @@ CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuConte
   return ProvidedVariant{*Entry->Variant, describeEntry(*Entry) + " (" + Source + ")"};
 }
 
+std::string CacheVariantProvider::cannotOptimize(const TuContext &Tu) {
+  if (!Eval && NoGpu.empty()) {
+    auto Started = evaluator::Evaluator::start();
+    if (Started)
+      Eval = std::move(*Started);
+    else
+      NoGpu = shortReason(llvm::toString(Started.takeError()));
+  }
+  if (!Eval)
+    return "no GPU here to optimize on (" + NoGpu + ")";
+  // The evaluator compiles for its own device: what it verifies is for that architecture only.
+  if (Eval->device().smArch() != Tu.Arch)
+    return "this machine's GPU (" + Eval->device().Name + ") is " + Eval->device().smArch() +
+           ", not " + Tu.Arch;
+  return "";
+}
+
 llvm::Expected<std::optional<memory::CacheEntry>>
 CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuContext &Tu,
-                                     const memory::CacheKey &Key) {
-  std::string Where = Tu.SourcePath + ":" + std::to_string(K.Line) + ": " + K.Name + ": ";
-  if (Tu.Options.get("mode").Value != "optimize") {
-    Log.verboseNote(Where + "no cached variant (cache-only): the original");
+                                     const memory::CacheKey &Key, const std::string &Miss) {
+  if (Tu.Options.get("mode").Value != "optimize")
     return std::nullopt;
-  }
+  std::string Where = Tu.where(K);
   // The engine first: an llm engine without a model or key is the user's to
   // fix, GPU or not.
   auto Job =
       jobFor(K, Tu.SourcePath, Tu.NvccFlags, Tu.ClangArgs, Tu.Options, Cache.config().UserDir);
   if (!Job)
     return Job.takeError();
-  if (!Eval && NoGpu.empty()) {
-    auto Started = evaluator::Evaluator::start();
-    if (Started)
-      Eval = std::move(*Started);
-    else
-      NoGpu = llvm::toString(Started.takeError());
-  }
-  if (!Eval) {
-    Log.note(Where + "no cached variant, and no GPU to optimize it here (" + NoGpu +
-             "): compiling the original");
+  auto Skip = [&](const std::string &Why) -> std::optional<memory::CacheEntry> {
+    ++NotOptimized[Why];
+    Log.verboseNote(Where + "not optimized: " + Why);
     return std::nullopt;
-  }
+  };
+  if (std::string Why = cannotOptimize(Tu); !Why.empty())
+    return Skip(Why);
+  std::optional<memory::BuildBudget> Budget = buildBudgetOf(Tu, Cache.config().UserDir);
+  auto BudgetSpent = [&] {
+    return "the build's optimization budget (" + Tu.Options.get("build_budget").Value +
+           ", --kopt-build-budget) is spent";
+  };
+  if (Budget && Budget->remaining() <= 0)
+    return Skip(BudgetSpent());
   // One kernel timed at a time on this GPU, whatever else the build runs.
   std::string LockPath = memory::GpuLock::defaultPath();
   auto Lock = memory::GpuLock::acquire(LockPath, [&] {
@@ -70,13 +128,38 @@ CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuC
   });
   if (!Lock)
     return Lock.takeError();
-  Log.note(Where + "optimizing on " + Eval->device().Name + " (engine " + Job->Engine + ")");
+  if (Budget) { // Others may have spent it while this one waited.
+    double Left = Budget->remaining();
+    if (Left <= 0)
+      return Skip(BudgetSpent());
+    Job->MaxSeconds = Left;
+  }
+  Log.note(Where + "optimizing for " + Tu.Arch + " on " + Eval->device().Name + ", budget " +
+           seconds(jobSeconds(*Job)) + " (engine " + Job->Engine + ")" +
+           (Miss.empty() ? "" : "; " + Miss));
+  auto Start = std::chrono::steady_clock::now();
   auto Result = optimizeForCache(*Job, *Eval, Tu.Options.verbose() ? &llvm::errs() : nullptr);
+  if (Budget) {
+    double Spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+    if (llvm::Error E = Budget->spend(Spent))
+      Log.verboseNote(Where + "build budget not updated: " + llvm::toString(std::move(E)));
+  }
   if (!Result)
     return Result.takeError();
-  if (llvm::Error E = Cache.store(Key, Result->Entry))
+  Log.note(Where + describeEvaluations(Result->Entry));
+  std::string RemoteWarning;
+  if (llvm::Error E = Cache.store(Key, Result->Entry, &RemoteWarning))
     Log.note(Where + "not cached: " + llvm::toString(std::move(E)));
+  if (!RemoteWarning.empty())
+    Log.warning(RemoteWarning);
   return Result->Entry;
+}
+
+void CacheVariantProvider::finish(llvm::StringRef Source) {
+  for (const auto &[Why, Count] : NotOptimized)
+    Log.note(Source + ": " + llvm::Twine(Count) + " kernel" + (Count == 1 ? "" : "s") +
+             " without a cached variant compiled as written: " + Why);
+  NotOptimized.clear();
 }
 
 } // namespace kopt::driver

@@ -1,9 +1,12 @@
-// The result cache as a variant provider for kcc's rewrite: a hit gives the
-// stored variant (or the stored verdict that nothing beat the original); a
-// miss in mode `optimize` runs the loop on this machine's GPU, under the GPU
-// lock, and stores the result; without a GPU, or in mode `cache-only`, a miss
-// compiles the original with one note. It remembers which entry files it read,
-// for a direct-mode manifest (memory/DirectManifest.h).
+// The result cache as a variant provider for kcc's rewrite, asked once for
+// each kernel and real architecture: a hit gives the stored variant (or the
+// stored verdict that nothing beat the original). A miss is explained (the
+// nearest entry for the kernel and what differs: memory/MissExplanation.h);
+// in mode `optimize`, on a GPU of that architecture and within the build's
+// budget, it runs the loop under the GPU lock and stores the result. Kernels
+// that could not be optimized here are summed up in one note per compile
+// (finish()). It remembers which entry files it read, for a direct-mode
+// manifest (memory/DirectManifest.h).
 #pragma once
 
 #include "driver/optimize/FrontEndLog.h"
@@ -11,6 +14,7 @@
 #include "evaluator/Evaluator.h"
 #include "memory/ResultCache.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +28,9 @@ public:
 
   llvm::Expected<std::optional<ProvidedVariant>> variantFor(const frontend::KernelSummary &Kernel,
                                                             const TuContext &Tu) override;
+  // One note for the compile of Source for each reason kernels were not
+  // optimized here ("no GPU here (...)"), with how many.
+  void finish(llvm::StringRef Source);
 
   // Every kernel asked for so far hit, without a warning about an entry.
   bool allHit() const { return AllHit; }
@@ -34,13 +41,17 @@ public:
 private:
   llvm::Expected<std::optional<memory::CacheEntry>> optimizeOnMiss(const frontend::KernelSummary &K,
                                                                    const TuContext &Tu,
-                                                                   const memory::CacheKey &Key);
+                                                                   const memory::CacheKey &Key,
+                                                                   const std::string &Miss);
+  // Why this machine cannot optimize for Arch now, or "" where it can.
+  std::string cannotOptimize(const TuContext &Tu);
   memory::ResultCache Cache;
   FrontEndLog &Log;
   std::unique_ptr<evaluator::Evaluator> Eval;
-  std::string NoGpu; // Why the evaluator could not start; said once.
+  std::string NoGpu; // Why the evaluator could not start.
   bool AllHit = true;
   std::vector<memory::ManifestEntry> Read;
+  std::map<std::string, unsigned> NotOptimized; // Reason -> kernels.
 };
 
 } // namespace kopt::driver

@@ -1,7 +1,11 @@
 #include "driver/optimize/KernelOptimization.h"
 
+#include "driver/optimize/WorkloadFromRecording.h"
+#include "memory/CacheLayout.h"
+
 #include "agents/LlmOptimizer.h"
 #include "clang-plugin/pragma/PragmaJson.h"
+#include "driver/nvcc/NvccDeviceFlags.h"
 #include "driver/optimize/BaselineFacts.h"
 #include "driver/optimize/SkillRetrieval.h"
 #include "driver/optimize/WorkloadFromKernel.h"
@@ -13,8 +17,10 @@
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/Format.h>
+#include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <ctime>
 
 namespace kopt::driver {
@@ -38,48 +44,39 @@ std::string canonicalClauses(const frontend::KernelSummary &K) {
   return J.dump();
 }
 
+} // namespace
+
 std::string utcNow() {
   std::time_t T = std::time(nullptr);
   char Buffer[32];
   std::strftime(Buffer, sizeof(Buffer), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&T));
   return Buffer;
 }
-memory::Outcome experienceOutcome(evaluator::Verdict V) {
-  switch (V) {
-  case evaluator::Verdict::Faster:
-    return memory::Outcome::Faster;
-  case evaluator::Verdict::NotFaster:
-    return memory::Outcome::NotFaster;
-  case evaluator::Verdict::CompileError:
-    return memory::Outcome::CompileError;
-  case evaluator::Verdict::Crashed:
-  case evaluator::Verdict::TimedOut:
-  case evaluator::Verdict::LaunchRejected:
-    return memory::Outcome::Crashed;
-  default:
-    return memory::Outcome::Wrong;
-  }
-}
 
-} // namespace
-
-memory::CacheKey cacheKeyFor(const frontend::KernelSummary &Kernel, llvm::StringRef Arch,
-                             const std::vector<std::string> &NvccFlags, llvm::StringRef File) {
+memory::CacheKeyInputs cacheKeyInputsFor(const frontend::KernelSummary &Kernel,
+                                         llvm::StringRef Arch,
+                                         const std::vector<std::string> &NvccFlags) {
   memory::CacheKeyInputs In;
   In.UnitHash = Kernel.Unit.Hash;
+  In.Environment = Kernel.Unit.Environment;
   In.Clauses = canonicalClauses(Kernel);
   In.Arch = Arch.str();
   In.CudaVersion = cudaVersion();
-  // The unit compiles with these; include paths are left out (the unit's text
-  // holds what the user's headers contribute).
-  for (const std::string &O : unitCompileOptions(NvccFlags, File))
-    if (!llvm::StringRef(O).starts_with("-I"))
-      In.CodegenFlags.push_back(O);
-  for (const std::string &F : NvccFlags)
-    if (llvm::StringRef(F).starts_with("-O") || F == "-G" || F == "--device-debug")
-      In.CodegenFlags.push_back(F);
+  if (llvm::Expected<NvccCommandLine> Cmd = parseExpandedNvccFlags(NvccFlags)) {
+    In.DeviceFlags = deviceCodegenFlags(
+        *Cmd, {!Kernel.Unit.Includes.empty(), hasExtendedLambda(Kernel.Unit.Text)});
+  } else {
+    // nvcc rejects this command line; keyed on all of it, it matches nothing else.
+    llvm::consumeError(Cmd.takeError());
+    In.DeviceFlags = NvccFlags;
+  }
   In.KoptVersion = Version;
-  return memory::makeCacheKey(In);
+  return In;
+}
+
+memory::CacheKey cacheKeyFor(const frontend::KernelSummary &Kernel, llvm::StringRef Arch,
+                             const std::vector<std::string> &NvccFlags) {
+  return memory::makeCacheKey(cacheKeyInputsFor(Kernel, Arch, NvccFlags));
 }
 
 llvm::Expected<KernelJob> jobFor(const frontend::KernelSummary &Kernel, std::string File,
@@ -100,6 +97,7 @@ llvm::Expected<KernelJob> jobFor(const frontend::KernelSummary &Kernel, std::str
     Job.BudgetSeconds = *Seconds;
   llvm::to_integer(Options.get("llm_token_budget").Value, Job.BudgetTokens);
   Job.ExperiencePath = (CacheDir + "/experience.json").str();
+  Job.RecordingDirs = {memory::recordingsDir(CacheDir)};
   return Job;
 }
 
@@ -122,6 +120,7 @@ JobBudget budgetOf(const KernelJob &Job) {
     if (K.Pragma->Budget->Tokens)
       B.Tokens = *K.Pragma->Budget->Tokens;
   }
+  B.Seconds = std::min(B.Seconds, Job.MaxSeconds);
   return B;
 }
 
@@ -140,10 +139,10 @@ runSkillsEngine(const KernelJob &Job, const evaluator::Workload &W, const JobBud
   if (K.Pragma && K.Pragma->Skills)
     for (const frontend::SkillToggle &T : *K.Pragma->Skills)
       (T.Enabled ? R.Forced : R.Disabled).push_back(T.Id);
-  R.Rank = [&](const evaluator::Baseline &B) {
+  R.Plan = [&](const evaluator::Baseline &B) {
     if (Log && !B.Counters.available())
       *Log << "  (no profile: " << B.Counters.Error << ")\n";
-    return rankedTransforms(K, baselineMetrics(B, W.Launch), Experience, Log);
+    return planInputs(baselineMetrics(B, W.Launch), Experience, B.Device.Name, Log);
   };
   return agents::optimizeKernel(R, Eval, Progress);
 }
@@ -180,14 +179,24 @@ runLlmEngine(const KernelJob &Job, const evaluator::Workload &W, const JobBudget
   return agents::optimizeWithLlm(R, **Model, Eval, Progress);
 }
 
-// Whether long-term memory learns from an attempt. An llm variant that does
-// not compile or verify says more about the model's code than about the
-// skill, so the llm engine's attempts count only once verified.
-bool teachesExperience(const KernelJob &Job, const agents::Attempt &A) {
-  if (A.Steps.empty())
-    return false;
-  return Job.Engine != "llm" || A.Result == evaluator::Verdict::Faster ||
-         A.Result == evaluator::Verdict::NotFaster;
+} // namespace
+
+double jobSeconds(const KernelJob &Job) { return budgetOf(Job).Seconds; }
+
+namespace {
+// How many evaluations the kernel got and what they cost.
+nlohmann::json evaluationSummary(const agents::OptimizeResult &O) {
+  unsigned Count = 0;
+  double Total = 0, Longest = 0;
+  for (const agents::Attempt &A : O.Trajectory)
+    if (A.Evaluated) {
+      ++Count;
+      Total += A.EvalSeconds;
+      Longest = std::max(Longest, A.EvalSeconds);
+    }
+  return {{"count", Count},         {"variants", O.Trajectory.size()},
+          {"seconds", Total},       {"mean_seconds", Count ? Total / Count : 0.0},
+          {"max_seconds", Longest}, {"loop_seconds", O.Seconds}};
 }
 } // namespace
 
@@ -197,20 +206,31 @@ optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::
                                            ? memory::ExperienceStore::inMemory()
                                            : memory::ExperienceStore::open(Job.ExperiencePath);
   const frontend::KernelSummary &K = *Job.Kernel;
-  auto W = workloadFor(K, Job.File);
+  std::string RecordingWarning;
+  auto W = workloadWithRecording(K, Job.File, Job.RecordingDirs, &RecordingWarning);
   if (!W)
     return W.takeError();
+  if (Log && !RecordingWarning.empty())
+    *Log << "  warning: " << RecordingWarning << "\n";
+  if (Log && !W->Recorded.empty())
+    *Log << "  verifying on " << W->Recorded.size() << " launches recorded from the application ("
+         << W->RecordingFile << ")\n";
   auto Progress = [&](const agents::Attempt &A, unsigned Index, double Best) {
     if (!Log)
       return;
     *Log << "  [" << llvm::format("%2u", Index) << " " << llvm::format("%6.1f", A.Seconds) << "s] "
          << llvm::format("%-48s", llvm::join(A.Steps, " + ").c_str()) << " "
          << llvm::format("%-15s", spelling(A.Result).str().c_str());
-    if (A.Result == evaluator::Verdict::Faster || A.Result == evaluator::Verdict::NotFaster)
+    if (A.Speedup > 0 &&
+        (A.Result == evaluator::Verdict::Faster || A.Result == evaluator::Verdict::NotFaster ||
+         A.Result == evaluator::Verdict::Promising))
       *Log << llvm::format("%6.2fx", A.Speedup);
     else
       *Log << "       ";
-    *Log << "  best " << llvm::format("%.2fx", Best) << "\n";
+    *Log << "  best " << llvm::format("%.2fx", Best);
+    if (A.Evaluated)
+      *Log << llvm::format("  (%.1fs)", A.EvalSeconds);
+    *Log << "\n";
     Log->flush();
   };
   JobBudget Budget = budgetOf(Job);
@@ -220,17 +240,13 @@ optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::
   if (!Optimized)
     return Optimized.takeError();
 
-  // Long-term memory learns from the attempts: their last step's skill, on
-  // this kind of kernel and this device.
-  std::string Kind = memory::kernelKind(K.Features);
-  for (const agents::Attempt &A : Optimized->Trajectory) {
-    if (!teachesExperience(Job, A))
-      continue;
-    llvm::StringRef Skill = llvm::StringRef(A.Steps.back()).split(':').first;
-    if (llvm::Error E = Experience.record(Skill, Kind, Optimized->Original.Device.Name,
-                                          experienceOutcome(A.Result), A.Speedup))
-      llvm::consumeError(std::move(E)); // Experience is advisory; the result stands.
-  }
+  // Long-term memory learns from the attempts: their last step's skill and
+  // parameters, on a kernel with these facts, on this device.
+  memory::FactVector Facts = memory::factVector(
+      memory::factsFor(K.Features, baselineMetrics(Optimized->Original, W->Launch)));
+  if (llvm::Error E = Experience.recordAll(agents::observationsFrom(
+          *Optimized, Facts, memory::kernelKind(K.Features), Job.Engine == "llm")))
+    llvm::consumeError(std::move(E)); // Experience is advisory; the result stands.
 
   KernelJobResult Out;
   Out.Optimized = std::move(*Optimized);
@@ -239,7 +255,7 @@ optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::
   E.KernelName = K.Name;
   E.Variant = O.Best;
   E.Speedup = O.Best ? O.BestOutcome.Speedup : 1.0;
-  E.Timing = {{"original", O.Original.Timing}};
+  E.Timing = {{"original", O.Original.Timing}, {"evaluations", evaluationSummary(O)}};
   if (O.Best) {
     E.Timing["variant"] = O.BestOutcome.Variant;
     E.Timing["original_interleaved"] = O.BestOutcome.Original;
@@ -253,6 +269,8 @@ optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::
                             {"hash", A.Hash},
                             {"verdict", spelling(A.Result).str()},
                             {"speedup", A.Speedup},
+                            {"seconds", A.EvalSeconds},
+                            {"timing", A.Timing},
                             {"detail", A.Detail.substr(0, 300)}});
   E.Origin.Engine = Job.Engine;
   E.Origin.Device = O.Original.Device.Name;
@@ -278,6 +296,19 @@ std::string describeEntry(const memory::CacheEntry &E) {
   else
     OS << "no variant beat the original on " << E.Origin.Device;
   return Text;
+}
+
+std::string describeEvaluations(const memory::CacheEntry &E) {
+  auto It = E.Timing.find("evaluations");
+  if (It == E.Timing.end() || !It->is_object())
+    return "";
+  unsigned Count = It->value("count", 0u);
+  return llvm::formatv("{0} evaluation{1} in {2:F1} s (mean {3:F2} s, longest {4:F2} s; loop "
+                       "{5:F1} s)",
+                       Count, Count == 1 ? "" : "s", It->value("seconds", 0.0),
+                       It->value("mean_seconds", 0.0), It->value("max_seconds", 0.0),
+                       It->value("loop_seconds", 0.0))
+      .str();
 }
 
 } // namespace kopt::driver

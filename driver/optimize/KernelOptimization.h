@@ -21,11 +21,15 @@
 
 namespace kopt::driver {
 
-// The key's inputs (README, "The result cache"): the unit's hash, the pragma's
-// clauses, the architecture, CUDA's version, the compile's code-generation
-// flags and kopt's version.
+// The key's inputs (README, "The result cache"): the unit's hash and
+// environment, the pragma's clauses, the real target architecture Arch, CUDA's
+// version, the compile's device code-generation flags (NvccDeviceFlags.h) and
+// kopt's version. NvccFlags: the compile's flags as kcc passes them on.
+memory::CacheKeyInputs cacheKeyInputsFor(const frontend::KernelSummary &Kernel,
+                                         llvm::StringRef Arch,
+                                         const std::vector<std::string> &NvccFlags);
 memory::CacheKey cacheKeyFor(const frontend::KernelSummary &Kernel, llvm::StringRef Arch,
-                             const std::vector<std::string> &NvccFlags, llvm::StringRef File);
+                             const std::vector<std::string> &NvccFlags);
 
 struct KernelJob {
   const frontend::KernelSummary *Kernel = nullptr;
@@ -34,9 +38,11 @@ struct KernelJob {
   std::string Engine = "skills";        // Resolved (EngineSelection.h): skills or llm.
   std::optional<agents::LlmConfig> Llm; // For llm.
   double BudgetSeconds = 120;           // The pragma's budget(...) overrides these.
+  double MaxSeconds = 1e300; // What the build has left (its build budget): caps the time.
   unsigned BudgetEvaluations = 40;
-  int64_t BudgetTokens = 200000; // The llm engine's.
-  std::string ExperiencePath;    // The experience store (empty: in memory only).
+  int64_t BudgetTokens = 200000;          // The llm engine's.
+  std::string ExperiencePath;             // The experience store (empty: in memory only).
+  std::vector<std::string> RecordingDirs; // Where `kopt record` left recordings.
 };
 
 // A job for Kernel with the options' engine and budget (the pragma's engine
@@ -49,6 +55,10 @@ llvm::Expected<KernelJob> jobFor(const frontend::KernelSummary &Kernel, std::str
                                  llvm::StringRef CacheDir,
                                  const agents::EnvLookup &GetEnv = processEnvironment);
 
+// The wall time the job may take: the pragma's budget(time = ...) over the
+// options', capped by MaxSeconds.
+double jobSeconds(const KernelJob &Job);
+
 struct KernelJobResult {
   agents::OptimizeResult Optimized;
   memory::CacheEntry Entry;
@@ -59,7 +69,15 @@ struct KernelJobResult {
 llvm::Expected<KernelJobResult>
 optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::raw_ostream *Log);
 
+// Now, as entries record dates: "2026-11-23T13:16:23Z".
+std::string utcNow();
+
 // "verified variant (smem-tiling:T=32), 4.21x faster on NVIDIA H100 80GB HBM3"
 std::string describeEntry(const memory::CacheEntry &Entry);
+
+// What the loop spent, from the entry's timing.evaluations: "7 evaluations in
+// 31.2 s (mean 4.46 s, longest 9.10 s; loop 58.3 s)". Empty for an entry
+// without that summary (written before it existed).
+std::string describeEvaluations(const memory::CacheEntry &Entry);
 
 } // namespace kopt::driver

@@ -10,19 +10,26 @@
 namespace kopt::driver {
 
 namespace {
-// The applicable skills, or none (with the reason told to Log) where the
-// library does not load or the pragma's toggles name unknown skills.
+// The installed library, or none (with the reason told to Log).
+std::optional<memory::SkillLibrary> loadLibrary(llvm::raw_ostream *Log) {
+  auto Library = memory::SkillLibrary::loadDirectory(InstallLayout::forRunningBinary().skillsDir());
+  if (Library)
+    return std::move(*Library);
+  if (Log)
+    *Log << "  (no skill library: " << llvm::toString(Library.takeError()) << ")\n";
+  else
+    llvm::consumeError(Library.takeError());
+  return std::nullopt;
+}
+
+// The applicable skills, or none where the library does not load or the
+// pragma's toggles name unknown skills.
 template <typename Fn>
 void forSelectedSkills(const frontend::KernelSummary &K, const memory::ProfileMetrics &Metrics,
                        const memory::ExperienceStore &Experience, llvm::raw_ostream *Log, Fn Each) {
-  auto Library = memory::SkillLibrary::loadDirectory(InstallLayout::forRunningBinary().skillsDir());
-  if (!Library) {
-    if (Log)
-      *Log << "  (no skill library: " << llvm::toString(Library.takeError()) << ")\n";
-    else
-      llvm::consumeError(Library.takeError());
+  std::optional<memory::SkillLibrary> Library = loadLibrary(Log);
+  if (!Library)
     return;
-  }
   std::vector<memory::SkillToggle> Toggles;
   if (K.Pragma && K.Pragma->Skills)
     Toggles = *K.Pragma->Skills;
@@ -37,16 +44,16 @@ void forSelectedSkills(const frontend::KernelSummary &K, const memory::ProfileMe
 }
 } // namespace
 
-std::vector<std::string> rankedTransforms(const frontend::KernelSummary &K,
-                                          const memory::ProfileMetrics &Metrics,
-                                          const memory::ExperienceStore &Experience,
-                                          llvm::raw_ostream *Log) {
-  std::vector<std::string> Ranked;
-  forSelectedSkills(K, Metrics, Experience, Log, [&](const memory::Skill &S) {
-    if (S.Transform)
-      Ranked.push_back(*S.Transform);
-  });
-  return Ranked;
+agents::PlanInputs planInputs(const memory::ProfileMetrics &Metrics,
+                              const memory::ExperienceStore &Experience, llvm::StringRef Device,
+                              llvm::raw_ostream *Log) {
+  agents::PlanInputs In;
+  if (std::optional<memory::SkillLibrary> Library = loadLibrary(Log))
+    In.Skills = std::make_shared<const memory::SkillLibrary>(std::move(*Library));
+  In.Metrics = Metrics;
+  In.Experience = &Experience;
+  In.Device = Device.str();
+  return In;
 }
 
 agents::LlmRetrieval llmRetrieval(const frontend::KernelSummary &K,

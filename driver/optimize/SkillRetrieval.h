@@ -1,11 +1,12 @@
-// Long-term memory for one kernel's optimization: the skills whose predicates
-// hold for its static facts and its baseline's measured metrics, ranked by
-// the experience store (memory/SkillLibrary.h). The skills engine takes their
-// transforms in that order; the llm engine gets the skills' guidance and the
-// facts themselves in its planner's context.
+// Long-term memory for one kernel's optimization. The skills engine's planner
+// gets the skill library (each skill's yield model), the baseline's measured
+// metrics and the experience store (agents/StepPlanner.h); the llm engine
+// gets the skills whose predicates hold, ranked by their yield, with their
+// guidance and the facts themselves in its planner's context.
 #pragma once
 
 #include "agents/LlmOptimizer.h"
+#include "agents/StepPlanner.h"
 #include "clang-plugin/parse/KernelFinder.h"
 #include "memory/ExperienceStore.h"
 #include "memory/KernelFacts.h"
@@ -17,12 +18,11 @@
 
 namespace kopt::driver {
 
-// The transforms of the applicable skills, best record first. Log (may be
-// null) hears why there are none where the library does not load.
-std::vector<std::string> rankedTransforms(const frontend::KernelSummary &K,
-                                          const memory::ProfileMetrics &Metrics,
-                                          const memory::ExperienceStore &Experience,
-                                          llvm::raw_ostream *Log);
+// The skills engine's planner inputs. Log (may be null) hears why the
+// planner goes without skills where the library does not load.
+agents::PlanInputs planInputs(const memory::ProfileMetrics &Metrics,
+                              const memory::ExperienceStore &Experience, llvm::StringRef Device,
+                              llvm::raw_ostream *Log);
 
 // The planner's context: the kernel's kind and measured metrics as facts, and
 // at most MaxSkills applicable skills with their guidance, best record first.

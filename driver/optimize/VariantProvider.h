@@ -23,8 +23,15 @@ struct TuContext {
   std::string SourcePath;             // As the compile names it.
   std::vector<std::string> ClangArgs; // How the front end parsed it.
   std::vector<std::string> NvccFlags; // The compile's flags, as given to nvcc.
-  std::string Arch;                   // sm_XX the device code is built for.
+  std::string Arch;                   // The real architecture (sm_XX) a variant is asked for.
+  bool SeveralArchs = false;          // The compile builds several: notes name Arch.
   KoptOptions Options;
+
+  // "main.cu:12: matmul: " (with "sm_90: " where the compile builds several).
+  std::string where(const frontend::KernelSummary &Kernel) const {
+    return SourcePath + ":" + std::to_string(Kernel.Line) + ": " + Kernel.Name + ": " +
+           (SeveralArchs ? Arch + ": " : "");
+  }
 };
 
 struct ProvidedVariant {

@@ -115,19 +115,24 @@ llvm::Expected<Workload> workloadFor(const frontend::KernelSummary &K, llvm::Str
     }
     W.Args.push_back(std::move(Arg));
   }
-  if (P.Tol) {
-    // A missing rtol or atol keeps the default of the first written floating buffer.
-    evaluator::Tolerance Default{1e-4, 1e-5};
-    for (const KernelArg &A : W.Args)
-      if (const BufferArg *B = A.buffer();
-          B && B->Dir != Direction::In && evaluator::isFloating(B->Element)) {
-        Default = evaluator::defaultTolerance(B->Element);
-        break;
-      }
-    W.Tol = evaluator::Tolerance{P.Tol->Rtol.value_or(Default.Rtol),
-                                 P.Tol->Atol.value_or(Default.Atol)};
-  }
+  W.Tol = pragmaTolerance(P, W.Args);
   return W;
+}
+
+std::optional<evaluator::Tolerance> pragmaTolerance(const frontend::PragmaClauses &P,
+                                                    const std::vector<evaluator::KernelArg> &Args) {
+  if (!P.Tol)
+    return std::nullopt;
+  // A missing rtol or atol keeps the default of the first written floating buffer.
+  evaluator::Tolerance Default{1e-4, 1e-5};
+  for (const KernelArg &A : Args)
+    if (const BufferArg *B = A.buffer();
+        B && B->Dir != Direction::In && evaluator::isFloating(B->Element)) {
+      Default = evaluator::defaultTolerance(B->Element);
+      break;
+    }
+  return evaluator::Tolerance{P.Tol->Rtol.value_or(Default.Rtol),
+                              P.Tol->Atol.value_or(Default.Atol)};
 }
 
 std::vector<std::string> unitCompileOptions(const std::vector<std::string> &NvccFlags,

@@ -9,6 +9,7 @@
 
 #include <llvm/Support/Error.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,10 @@ namespace kopt::driver {
 // pointer without an entry in buffers(...), a type kopt cannot generate.
 llvm::Expected<evaluator::Workload> workloadFor(const frontend::KernelSummary &Kernel,
                                                 llvm::StringRef File);
+
+// The pragma's tol(...) clause over Args' defaults; none without the clause.
+std::optional<evaluator::Tolerance> pragmaTolerance(const frontend::PragmaClauses &P,
+                                                    const std::vector<evaluator::KernelArg> &Args);
 
 // The options NVRTC (or nvcc -cubin) needs to compile the kernel's unit as the
 // user's build compiles it: -I/-D/-U/-std/-include and the code-generation

@@ -8,6 +8,7 @@
 #include <string>
 
 using namespace kopt::evaluator;
+using kopt::evaluator::TimingStage;
 
 namespace {
 
@@ -81,8 +82,18 @@ TEST_F(EvaluatorGuards, IdenticalVariantVerifiesAndIsNotFaster) {
   VariantOutcome O = evaluate(source(Saxpy));
   EXPECT_EQ(O.Result, Verdict::NotFaster) << O.Detail;
   EXPECT_EQ(O.SeedsVerified, 3u);
-  EXPECT_GE(O.Original.Samples, 10u);
-  EXPECT_GE(O.Variant.Samples, 10u);
+  // The sequential test stops at a look (5 samples a side at the earliest).
+  EXPECT_GE(O.Original.Samples, 5u);
+  EXPECT_EQ(O.Original.Samples, O.Variant.Samples);
+  EXPECT_EQ(O.Samples, O.Variant.Samples);
+  EXPECT_FALSE(O.TimingCall.empty());
+  EXPECT_GT(O.Seconds, 0);
+  // A screen of it: verified on every seed, and not faster.
+  auto S = Eval->screen(source(Saxpy), saxpyWorkload().Launch);
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  EXPECT_EQ(S->Result, Verdict::NotFaster) << S->TimingCall;
+  EXPECT_EQ(S->SeedsVerified, 3u);
+  EXPECT_EQ(S->Stage, TimingStage::Screen);
 }
 
 TEST_F(EvaluatorGuards, OneWrongElementIsNamed) {
@@ -263,6 +274,60 @@ TEST(EvaluatorTiming, CoalescedVariantIsFaster) {
   EXPECT_EQ(O->Result, Verdict::Faster) << O->Detail;
   EXPECT_GT(O->Speedup, 1.5);
   EXPECT_LT(O->PValue, 0.01);
+  // Clearly faster: the sequential test stops at one of its first looks.
+  EXPECT_LE(O->Samples, 8u) << O->TimingCall;
+  // Screened, it is promising (never faster on a screen); confirmed, faster,
+  // without being verified again (the worker kept it).
+  auto S = (*E)->screen(Strided("t"), W.Launch);
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  EXPECT_EQ(S->Result, Verdict::Promising) << S->TimingCall;
+  EXPECT_EQ(S->SeedsVerified, 3u);
+  auto C = (*E)->confirm(Strided("t"), W.Launch);
+  ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
+  EXPECT_EQ(C->Result, Verdict::Faster) << C->TimingCall;
+  EXPECT_EQ(C->SeedsVerified, 3u);
+  EXPECT_TRUE(C->Compile.Compiler.empty()) << "confirmed without a second compile";
+  EXPECT_GT(C->Speedup, 1.5);
+}
+
+// A long kernel (tens of ms a launch): no warm-up runs, a short baseline,
+// and a screen read from the verification runs alone.
+TEST(EvaluatorTiming, LongKernelIsScreenedOnItsVerificationRuns) {
+  EvaluatorOptions Options;
+  Options.Timing.ScreenSeconds = 0.2; // Under 10 rounds of a 20 ms kernel.
+  auto E = Evaluator::start(Options);
+  ASSERT_TRUE(bool(E)) << llvm::toString(E.takeError());
+  const int Elements = 1 << 20;
+  Workload W;
+  W.Args = {{"n", ScalarArg{ScalarType::I32, Elements}},
+            {"iters", ScalarArg{ScalarType::I32, 1 << 20}},
+            {"x", BufferArg{ScalarType::F32, Elements, Direction::In}},
+            {"y", BufferArg{ScalarType::F32, Elements, Direction::Out}}};
+  W.Launch.Grid = {Elements / 256, 1, 1};
+  W.Launch.Block = {256, 1, 1};
+  auto Chain = [](const char *Pragma) {
+    return KernelSource{std::string("extern \"C\" __global__ void chain(int n, int iters, const "
+                                    "float *x, float *y) {\n  int i = blockIdx.x * blockDim.x + "
+                                    "threadIdx.x;\n  if (i < n) {\n    float v = x[i];\n") +
+                            Pragma +
+                            "\n    for (int k = 0; k < iters; ++k)\n      v = v * 0.999f + "
+                            "0.001f;\n    y[i] = v;\n  }\n}\n",
+                        "chain",
+                        "chain",
+                        {}};
+  };
+  auto B = (*E)->setOriginal(Chain(""), W);
+  ASSERT_TRUE(bool(B)) << llvm::toString(B.takeError());
+  if (B->Timing.MedianMs < 20)
+    GTEST_SKIP() << "the chain takes " << B->Timing.MedianMs << " ms here, not a long kernel";
+  EXPECT_GE(B->Timing.Samples, 3u);
+  EXPECT_LT(B->Timing.Samples, 10u) << "the baseline of a long kernel stops at the time limit";
+  auto S = (*E)->screen(Chain("#pragma unroll 1"), W.Launch);
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  EXPECT_EQ(S->SeedsVerified, 3u);
+  EXPECT_EQ(S->Samples, 3u) << S->TimingCall; // The three verification runs, paired.
+  EXPECT_NE(S->TimingCall.find("verification runs"), std::string::npos) << S->TimingCall;
+  EXPECT_NE(S->Result, Verdict::Faster);
 }
 
 } // namespace

@@ -4,3 +4,7 @@ set_tests_properties(gpu.all PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
 # ctest runs them in this directory (CMAKE_CURRENT_LIST_DIR is not set here).
 add_test(gpu.llm-loop "llm-loop.sh" "../../../bin/kopt" "llm")
 set_tests_properties(gpu.llm-loop PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+add_test(gpu.parallel-transforms "parallel-transforms.sh" "../../../bin/kopt" "parallel-kernels.cu")
+set_tests_properties(gpu.parallel-transforms PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+add_test(gpu.slow-kernel "slow-kernel.sh" "../../../bin/kopt" "slow")
+set_tests_properties(gpu.slow-kernel PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300)

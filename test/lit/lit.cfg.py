@@ -28,6 +28,8 @@ config.substitutions.append(
 config.substitutions.append(
     ("%kopt_cache_stress", os.path.join(config.kopt_bin_dir, "kopt-cache-stress")))
 config.substitutions.append(
+    ("%kopt_recording_write", os.path.join(config.kopt_bin_dir, "kopt-recording-write")))
+config.substitutions.append(
     ("%kopt_llm_check", os.path.join(config.kopt_bin_dir, "kopt-llm-check")))
 config.substitutions.append(
     ("%kopt_llm_loop", os.path.join(config.kopt_bin_dir, "kopt-llm-loop")))
@@ -43,6 +45,14 @@ config.substitutions.append(("%python", config.python))
 
 if os.access(nvcc, os.X_OK):
     config.available_features.add("nvcc")
+# Real servers for the remote-cache tests (test/lit/remote), from Debian's packages.
+config.substitutions.append(
+    ("%remote_server", config.python + " " +
+     os.path.join(config.test_source_root, "Inputs", "remote", "server.py")))
+if shutil.which("redis-server"):
+    config.available_features.add("redis-server")
+if shutil.which("nginx") or os.access("/usr/sbin/nginx", os.X_OK):
+    config.available_features.add("nginx")
 
 # clang++ in CUDA mode for CUDA 13, as kopt's own front end parses (see
 # clang-plugin/parse/CudaParseSetup.cpp): kopt's shims, CUDA's cccl headers, and no

@@ -6,9 +6,11 @@
 // compile failure is the verdict, with nvcc's log; every other verdict comes
 // from the script, in order:
 //   {"device": "...", "original_ms": 1.0,
-//    "verdicts": [{"verdict": "faster", "speedup": 1.8, "detail": "..."}, ...]}
-// (verdict spellings as evaluator::spelling; when the script runs out,
-// not_faster at 1.0x).
+//    "verdicts": [{"verdict": "faster", "speedup": 1.8, "detail": "...",
+//                  "seconds": 4.5}, ...]}
+// (verdict spellings as evaluator::spelling; "seconds": what the evaluation
+// is said to have cost; when the script runs out, not_faster at 1.0x). The
+// skills engine runs on it too (its screen is a full evaluation here).
 #include "driver/commands/OptimizeCommand.h"
 #include "test/tools/ToolFiles.h"
 
@@ -70,6 +72,7 @@ public:
     O.Result = verdictNamed(Next.value("verdict", ""));
     O.Detail = Next.value("detail", "");
     O.Speedup = Next.value("speedup", 0.0);
+    O.Seconds = Next.value("seconds", 0.0);
     if (O.Speedup > 0) {
       O.Variant.MedianMs = OriginalMs / O.Speedup;
       O.SeedsVerified = 3;

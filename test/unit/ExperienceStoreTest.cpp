@@ -1,5 +1,6 @@
 // The experience store: the score, persistence across opens, corrupt files,
-// and concurrent records from several processes.
+// concurrent records from several processes, and the observations the planner
+// weighs by the similarity of kernels.
 #include "memory/ExperienceStore.h"
 
 #include <llvm/Support/FileSystem.h>
@@ -121,6 +122,84 @@ TEST_F(ExperienceFile, CorruptFileIsReportedReadAsEmptyAndMovedAside) {
   ExperienceStore Fresh = ExperienceStore::open(Path);
   EXPECT_TRUE(Fresh.warning().empty()) << Fresh.warning();
   EXPECT_EQ(Fresh.statsFor("unroll").wins(), 1u);
+}
+
+// Two kinds of kernel as fact vectors: a stream and a matrix product.
+FactVector factsOf(bool Matmul, double LoopAccesses, double DramPct) {
+  Facts F;
+  F.setBool("kind_elementwise", !Matmul);
+  F.setBool("matmul_like", Matmul);
+  F.set("accesses_in_loops", LoopAccesses);
+  F.set("dram_throughput_pct", DramPct);
+  return factVector(F);
+}
+FactVector streamFacts() { return factsOf(false, 0, 85); }
+FactVector matmulFacts() { return factsOf(true, 2, 10); }
+
+Observation tried(const std::string &Skill, const std::string &Params, FactVector F,
+                  Outcome O = Outcome::NotFaster, double Gain = 1, std::string Device = "H100") {
+  return {Skill, Params, "elementwise", std::move(Device), std::move(F), O, Gain};
+}
+
+TEST_F(ExperienceFile, ObservationsPersistAndWeighBySimilarity) {
+  ExperienceStore A = ExperienceStore::open(Path);
+  ASSERT_FALSE(bool(A.recordAll({
+      tried("unroll", "factor=8", streamFacts(), Outcome::Faster, 1.5),
+      tried("unroll", "factor=4", streamFacts()),
+      tried("unroll", "factor=8", matmulFacts(), Outcome::Wrong, 0),
+      // Verified faster than the original but not than its parent: no win.
+      tried("vectorize", "width=4", streamFacts(), Outcome::Faster, 1.01),
+  })));
+  ExperienceStore B = ExperienceStore::open(Path);
+  ASSERT_TRUE(B.warning().empty()) << B.warning();
+  ASSERT_EQ(B.observations().size(), 4u);
+  EXPECT_EQ(B.observations()[0].Params, "factor=8");
+  EXPECT_EQ(B.observations()[0].Facts, streamFacts());
+  // The counts per skill, kind and device follow the observations.
+  EXPECT_EQ(B.statsFor("unroll").tries(), 3u);
+  EXPECT_EQ(B.statsFor("unroll").wins(), 1u);
+  EXPECT_EQ(B.statsFor("vectorize").wins(), 0u);
+
+  // On a stream: the stream's tries count fully, the matmul's hardly at all.
+  Evidence E = B.evidenceFor("unroll", std::nullopt, streamFacts(), "H100");
+  EXPECT_NEAR(E.Tries, 2, 1e-3);
+  EXPECT_NEAR(E.Wins, 1, 1e-6);
+  EXPECT_NEAR(E.SumLogGain, std::log(1.5), 1e-6);
+  // One parameter point only.
+  Evidence Eight = B.evidenceFor("unroll", std::string("factor=8"), streamFacts(), "H100");
+  EXPECT_NEAR(Eight.Tries, 1, 1e-3);
+  EXPECT_NEAR(Eight.Wins, 1, 1e-6);
+  // On a matmul the failure weighs.
+  Evidence M = B.evidenceFor("unroll", std::string("factor=8"), matmulFacts(), "H100");
+  EXPECT_NEAR(M.Tries, 1, 1e-3);
+  EXPECT_NEAR(M.Wins, 0, 1e-3);
+  // Another device counts half.
+  EXPECT_NEAR(B.evidenceFor("unroll", std::string("factor=8"), streamFacts(), "A100").Wins, 0.5,
+              1e-6);
+  EXPECT_EQ(B.evidenceFor("tiling", std::nullopt, streamFacts(), "H100").Tries, 0);
+}
+
+TEST_F(ExperienceFile, ObservationsKeepTheLatestAndVersionOneFilesStillRead) {
+  writeRaw("{\"version\": 1, \"records\": [{\"skill\": \"unroll\", \"kind\": \"matmul\", "
+           "\"device\": \"H100\", \"faster\": 2, \"not_faster\": 0, \"wrong\": 0, "
+           "\"compile_error\": 0, \"crashed\": 0, \"sum_log_speedup\": 1.0, "
+           "\"best_speedup\": 2.0}]}");
+  ExperienceStore S = ExperienceStore::open(Path);
+  ASSERT_TRUE(S.warning().empty()) << S.warning();
+  EXPECT_EQ(S.statsFor("unroll").wins(), 2u);
+  EXPECT_TRUE(S.observations().empty());
+  std::vector<Observation> Many;
+  for (size_t I = 0; I < ExperienceStore::MaxObservations + 10; ++I)
+    Many.push_back(tried("unroll", "factor=" + std::to_string(I), streamFacts()));
+  ASSERT_FALSE(bool(S.recordAll(Many)));
+  ExperienceStore Again = ExperienceStore::open(Path);
+  ASSERT_EQ(Again.observations().size(), ExperienceStore::MaxObservations);
+  EXPECT_EQ(Again.observations().front().Params, "factor=10"); // The oldest dropped out.
+  EXPECT_EQ(Again.statsFor("unroll").tries(), 2u + ExperienceStore::MaxObservations + 10);
+  // A bad observation makes the file corrupt, as a bad record does.
+  writeRaw("{\"version\": 2, \"records\": [], \"observations\": [{\"skill\": \"a\", "
+           "\"outcome\": \"faster\", \"facts\": {\"x\": \"y\"}}]}");
+  EXPECT_NE(ExperienceStore::open(Path).warning().find("bad fact 'x'"), std::string::npos);
 }
 
 TEST_F(ExperienceFile, UnwritableDirectoryIsAnErrorNotACrash) {

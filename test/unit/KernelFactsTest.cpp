@@ -78,6 +78,18 @@ KernelFeatures stencil() {
   return F;
 }
 
+// A 2-D update reading two offsets of each of two fields (FDTD): only the
+// front end's neighbourhoods tell.
+KernelFeatures fieldUpdate() {
+  KernelFeatures F;
+  F.Dimensions = 2;
+  F.Accesses = {access("ex", "i * (ny + 1) + (j + 1)", false, AccessPattern::Coalesced),
+                access("ex", "i * (ny + 1) + j", false, AccessPattern::Coalesced),
+                access("hz", "i * ny + j", true, AccessPattern::Coalesced)};
+  F.Neighbourhoods = {{"ex", 2, 1}};
+  return F;
+}
+
 KernelFeatures transpose() {
   KernelFeatures F;
   F.Dimensions = 2;
@@ -103,6 +115,7 @@ TEST(KernelFacts, KindOfEachIdiom) {
   EXPECT_EQ(kernelKind(matmul()), "matmul");
   EXPECT_EQ(kernelKind(treeReduction()), "reduction");
   EXPECT_EQ(kernelKind(stencil()), "stencil");
+  EXPECT_EQ(kernelKind(fieldUpdate()), "stencil");
   EXPECT_EQ(kernelKind(transpose()), "transpose");
   EXPECT_EQ(kernelKind(blockScan()), "scan");
   EXPECT_EQ(kernelKind(KernelFeatures()), "other"); // Writes nothing.
@@ -128,6 +141,19 @@ TEST(KernelFacts, GridStrideLoopStaysElementwise) {
   EXPECT_EQ(factsFor(F, {}).get("grid_stride_loop"), 1);
   F.Atomics.push_back({"atomicAdd", 4, 5});
   EXPECT_EQ(kernelKind(F), "reduction");
+}
+
+TEST(KernelFacts, StencilFromNeighbourhoods) {
+  KernelFeatures F = fieldUpdate();
+  EXPECT_EQ(factsFor(F, {}).get("stencil_points"), 2);
+  // One offset of each field is elementwise; two in 1-D are not enough.
+  F.Neighbourhoods.clear();
+  EXPECT_EQ(kernelKind(F), "elementwise");
+  F.Neighbourhoods = {{"ex", 2, 1}};
+  F.Dimensions = 1;
+  EXPECT_EQ(kernelKind(F), "elementwise");
+  F.Neighbourhoods[0].Offsets = 3;
+  EXPECT_EQ(kernelKind(F), "stencil");
 }
 
 TEST(KernelFacts, CountsAndBooleans) {
@@ -180,6 +206,12 @@ TEST(KernelFacts, MetricsAreTakenByTheirNamesOnly) {
   EXPECT_EQ(X.get("dram_throughput_pct"), 83.5);
   EXPECT_FALSE(X.get("not_a_metric"));
   EXPECT_EQ(X.get("loops"), 0); // A static fact is not overridden by a "metric".
+}
+
+TEST(KernelFacts, ThreadsLaunchedComeFromTheLaunch) {
+  EXPECT_EQ(factsFor(saxpy(), {{"block_size", 256}, {"grid_size", 8}}).get("threads_launched"),
+            2048);
+  EXPECT_FALSE(factsFor(saxpy(), {{"block_size", 256}}).get("threads_launched"));
 }
 
 TEST(KernelFacts, TheTableIsConsistent) {

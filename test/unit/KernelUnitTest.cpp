@@ -4,6 +4,8 @@
 #include "test/fuzz/PragmaMutator.h"
 
 #include <gtest/gtest.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/raw_ostream.h>
 
 using namespace kopt::frontend;
 
@@ -11,11 +13,13 @@ namespace {
 
 // The unit of the kernel named Name in Code, or the diagnostics.
 std::optional<KernelUnit> unitOf(llvm::StringRef Code, llvm::StringRef Name,
-                                 std::string *Diagnostics = nullptr) {
+                                 std::string *Diagnostics = nullptr,
+                                 const std::vector<std::string> &Flags = {}) {
   std::string All;
   llvm::raw_string_ostream OS(All);
-  llvm::Expected<std::vector<KernelSummary>> K =
-      findKernelsInCode(Code, "/t/k.cu", kopt::fuzz::snippetClangArgs(), OS);
+  std::vector<std::string> Args = kopt::fuzz::snippetClangArgs();
+  Args.insert(Args.end(), Flags.begin(), Flags.end());
+  llvm::Expected<std::vector<KernelSummary>> K = findKernelsInCode(Code, "/t/k.cu", Args, OS);
   if (Diagnostics)
     *Diagnostics = All;
   if (!K) {
@@ -152,4 +156,60 @@ TEST(KernelUnit, DeviceVariablesAndExternC) {
                      "__global__ void k(float *x) { x[counter] = table[0]; }\n"
                      "\n"
                      "} // extern \"C\"\n");
+}
+
+// The environment: what the unit means beyond its text. The snippet parse
+// defines __global__ and __device__ on the command line, so they are in it.
+namespace {
+std::vector<std::string> environmentOf(llvm::StringRef Code,
+                                       const std::vector<std::string> &Flags) {
+  std::string Diags;
+  std::optional<KernelUnit> U = unitOf(Code, "k", &Diags, Flags);
+  EXPECT_TRUE(U) << Diags;
+  std::vector<std::string> Env;
+  if (U)
+    for (const std::string &E : U->Environment)
+      if (!llvm::StringRef(E).starts_with("__global__") &&
+          !llvm::StringRef(E).starts_with("__device__"))
+        Env.push_back(E);
+  return Env;
+}
+} // namespace
+
+TEST(KernelUnitEnvironment, HoldsCommandLineMacrosTheTextUsesAndNoOthers) {
+  std::string Code = "#define LOCAL (WIDTH * 2)\n"
+                     "__global__ void k(float *x) { x[0] = LOCAL + HEIGHT; }\n";
+  EXPECT_EQ(environmentOf(Code, {"-DWIDTH=4", "-DHEIGHT=(1 + 2)", "-DNDEBUG", "-DUNUSED=7"}),
+            (std::vector<std::string>{"HEIGHT=(1 + 2)", "WIDTH=4"}));
+  // A macro the kernel tests is used; one undefined again is as if never given.
+  std::string Tested = "__global__ void k(float *x) {\n#ifdef FAST\n x[0] = 1;\n#endif\n}\n";
+  EXPECT_EQ(environmentOf(Tested, {"-DFAST"}), (std::vector<std::string>{"FAST=1"}));
+  EXPECT_EQ(environmentOf(Tested, {"-DFAST", "-UFAST"}), std::vector<std::string>{});
+  EXPECT_EQ(environmentOf(Tested, {}), std::vector<std::string>{});
+}
+
+TEST(KernelUnitEnvironment, HoldsFunctionMacrosFromSystemHeadersAndWhatTheirHeadersTest) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("kopt-env", Dir));
+  auto Write = [&](llvm::StringRef Name, llvm::StringRef Text) {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS((Dir + "/" + Name).str(), EC);
+    OS << Text;
+  };
+  Write("check.h", "#ifdef QUIET\n#define CHECK(e) ((void)0)\n#else\n"
+                   "#define CHECK(e, ...) ((e) ? (void)0 : __builtin_trap())\n#endif\n");
+  Write("tuned.h", "#ifdef TUNED_WIDE\n__device__ inline int width() { return 8; }\n#else\n"
+                   "__device__ inline int width() { return 4; }\n#endif\n");
+  Write("other.h", "#ifdef OTHER\n#endif\n__device__ inline int other() { return 1; }\n");
+  std::string Code = "#include <check.h>\n#include <tuned.h>\n#include <other.h>\n"
+                     "__global__ void k(int *x) { CHECK(x[0] > 0); x[1] = width(); }\n";
+  std::vector<std::string> Flags = {"-isystem", std::string(Dir)};
+  EXPECT_EQ(environmentOf(Code, Flags),
+            (std::vector<std::string>{"CHECK(e,...)=((e) ? (void)0 : __builtin_trap())"}));
+  Flags.insert(Flags.end(), {"-DQUIET", "-DTUNED_WIDE=1", "-DOTHER"});
+  // QUIET and TUNED_WIDE reach the unit through the headers it includes;
+  // OTHER is tested only by a header whose declarations the kernel does not use.
+  EXPECT_EQ(environmentOf(Code, Flags),
+            (std::vector<std::string>{"CHECK(e)=((void)0)", "QUIET=1", "TUNED_WIDE=1"}));
+  llvm::sys::fs::remove_directories(Dir);
 }

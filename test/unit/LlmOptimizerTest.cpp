@@ -3,6 +3,8 @@
 // reviewer, the budgets and what each prompt carries.
 #include "agents/LlmOptimizer.h"
 #include "test/fuzz/PragmaMutator.h"
+#include "test/unit/RuleEvaluator.h"
+#include "test/unit/SnippetKernel.h"
 
 #include <gtest/gtest.h>
 
@@ -14,14 +16,6 @@ using evaluator::Verdict;
 
 namespace {
 
-const char *const Prelude = R"(
-struct uint3 { unsigned x, y, z; };
-struct dim3 { unsigned x, y, z; };
-extern const __device__ uint3 threadIdx;
-extern const __device__ uint3 blockIdx;
-extern const __device__ dim3 blockDim;
-)";
-
 const char *const Scale = R"(
 #pragma kopt optimize launch(grid: (n + 255) / 256; block: 256) args(n = 1024, a = 2) buffers(x[n] in, y[n] out)
 __global__ void scale(int n, float a, const float *x, float *y) {
@@ -31,18 +25,7 @@ __global__ void scale(int n, float a, const float *x, float *y) {
 }
 )";
 
-frontend::KernelSummary kernel() {
-  std::string Diagnostics;
-  llvm::raw_string_ostream OS(Diagnostics);
-  auto Kernels = frontend::findKernelsInCode(std::string(Prelude) + Scale, "/t/k.cu",
-                                             fuzz::snippetClangArgs(), OS);
-  if (!Kernels || Kernels->size() != 1) {
-    ADD_FAILURE() << (Kernels ? "not one kernel" : llvm::toString(Kernels.takeError())) << "\n"
-                  << Diagnostics;
-    return {};
-  }
-  return Kernels->front();
-}
+frontend::KernelSummary kernel() { return snippets::snippetKernel(Scale); }
 
 // The variants the scripted model writes. The unit has no float4 (the
 // original does not use it), so the vector kernels bring their own.
@@ -109,55 +92,15 @@ public:
   std::string system(size_t I) const { return I < Calls.size() ? Calls[I].front().Text : ""; }
 };
 
-// Verdicts by the variant's code: the first rule whose text the unit holds.
-class FakeEvaluator : public evaluator::VariantEvaluator {
-public:
-  struct Rule {
-    std::string Contains;
-    Verdict Result;
-    double Speedup;
-    std::string Detail;
-  };
-  std::vector<Rule> Rules;
-  std::vector<std::string> Evaluated;
-
-  llvm::Expected<evaluator::Baseline> setOriginal(const evaluator::KernelSource &,
-                                                  const evaluator::Workload &) override {
-    evaluator::Baseline B;
-    B.Device.Name = "Fake GPU";
-    B.Timing.MedianMs = 1;
-    return B;
-  }
-  llvm::Expected<evaluator::VariantOutcome> evaluate(const evaluator::KernelSource &Variant,
-                                                     const evaluator::LaunchGeometry &,
-                                                     llvm::ArrayRef<uint64_t>) override {
-    Evaluated.push_back(Variant.Code);
-    evaluator::VariantOutcome O;
-    O.Result = Verdict::NotFaster;
-    O.Speedup = 1.01;
-    for (const Rule &R : Rules)
-      if (Variant.Code.find(R.Contains) != std::string::npos) {
-        O.Result = R.Result;
-        O.Speedup = R.Speedup;
-        O.Detail = R.Detail;
-        break;
-      }
-    if (O.Result == Verdict::CompileError)
-      O.Compile = {"nvrtc", O.Detail, 0.1};
-    if (O.Speedup > 0)
-      O.Variant.MedianMs = 1 / O.Speedup;
-    return O;
-  }
-};
-
 struct LoopRun {
   frontend::KernelSummary K = kernel();
   ScriptedChat Chat;
-  FakeEvaluator Eval;
+  fakes::RuleEvaluator Eval;
   LlmRequest R;
   std::vector<std::string> Notes;
 
   LoopRun() {
+    Eval.DefaultSpeedup = 1.01;
     R.Kernel = &K;
     R.Source = {K.Unit.Text, K.Name, K.MangledName, {}};
     R.ClangArgs = fuzz::snippetClangArgs();

@@ -22,7 +22,8 @@ using namespace kopt::memory;
 
 namespace {
 CacheKeyInputs inputs() {
-  return {"sha256:abc", "launch(grid: 4; block: 256)", "sm_90", "13.0", {"-O3"}, "0.1.0"};
+  return {"sha256:abc", "launch(grid: 4; block: 256)", "sm_90",
+          "13.0",       {"--maxrregcount=32"},         "0.1.0"};
 }
 
 CacheEntry sampleEntry(const std::string &Name = "saxpy") {
@@ -78,14 +79,15 @@ TEST(CacheKey, SameInputsSameKeyAndEveryInputCounts) {
   EXPECT_EQ(Base.Digest, makeCacheKey(inputs()).Digest);
   EXPECT_EQ(Base.Digest.size(), 64u);
   EXPECT_EQ(Base.Digest, digestOf(Base.Canonical));
-  std::vector<CacheKeyInputs> Changed(7, inputs());
+  std::vector<CacheKeyInputs> Changed(8, inputs());
   Changed[0].UnitHash = "sha256:abd";
   Changed[1].Clauses = "launch(grid: 8; block: 256)";
   Changed[2].Arch = "sm_80";
   Changed[3].CudaVersion = "12.8";
-  Changed[4].CodegenFlags = {"-O3", "-use_fast_math"};
+  Changed[4].DeviceFlags = {"--maxrregcount=32", "--use_fast_math"};
   Changed[5].KoptVersion = "0.2.0";
-  Changed[6].CodegenFlags = {};
+  Changed[6].DeviceFlags = {};
+  Changed[7].Environment = {"N=4"};
   for (const CacheKeyInputs &In : Changed)
     EXPECT_NE(makeCacheKey(In).Digest, Base.Digest) << makeCacheKey(In).Canonical;
 }
@@ -94,8 +96,9 @@ TEST(CacheKey, CanonicalTextListsTheInputsInOrderAndEscapesThem) {
   CacheKeyInputs In = inputs();
   In.Clauses = "a\",\"arch\":\"sm_80";
   EXPECT_EQ(makeCacheKey(In).Canonical,
-            R"({"key_format":1,"unit":"sha256:abc","clauses":"a\",\"arch\":\"sm_80",)"
-            R"("arch":"sm_90","cuda":"13.0","codegen_flags":["-O3"],"kopt":"0.1.0"})");
+            R"({"key_format":2,"unit":"sha256:abc","environment":[],)"
+            R"("clauses":"a\",\"arch\":\"sm_80","arch":"sm_90","cuda":"13.0",)"
+            R"("device_flags":["--maxrregcount=32"],"kopt":"0.1.0"})");
 }
 
 TEST(CacheEntryFormat, RoundTripsEveryField) {

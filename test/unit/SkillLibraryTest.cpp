@@ -1,7 +1,9 @@
 // Skill files: what loads, what is rejected with file:line:col and field,
 // duplicate ids, toggles, ranked selection; and the shipped library itself.
 #include "memory/SkillLibrary.h"
+#include "clang-plugin/transforms/Transform.h"
 #include "memory/SkillLoader.h"
+#include "memory/SkillYield.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
@@ -9,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 
 using namespace kopt::memory;
@@ -115,7 +118,37 @@ INSTANTIATE_TEST_SUITE_P(
                 "s.yaml:12:3: field 'params': only a skill with a transform has parameters"},
         BadFile{"typical_speedup: 1.5", "typical_speedup: 0.5",
                 "s.yaml:14:18: field 'typical_speedup': expected a number from 1 to 100"},
-        BadFile{"title: Unroll", "title: [Unroll", "s.yaml:3:9: end of sequence flow not found"}));
+        BadFile{"title: Unroll", "title: [Unroll", "s.yaml:3:9: end of sequence flow not found"},
+        // The yield model.
+        BadFile{"typical_speedup: 1.5", "typical_speedup: 1.5\nlikelihood: 2",
+                "s.yaml:15:13: field 'likelihood': expected a number from 0 to 1"},
+        BadFile{"typical_speedup: 1.5",
+                "typical_speedup: 1.5\nexpect:\n  - when: loops > 0 and dram > 5\n"
+                "    speedup: 2\n    likelihood: 0.5",
+                "s.yaml:16:25: field 'expect': unknown fact 'dram'"},
+        BadFile{"typical_speedup: 1.5",
+                "typical_speedup: 1.5\nexpect:\n  - when: loops > 0\n    speedup: 2",
+                "s.yaml:16:5: field 'expect': a case without 'likelihood'"},
+        BadFile{"typical_speedup: 1.5",
+                "typical_speedup: 1.5\nexpect:\n  - when: loops > 0\n    speedup: 0.5\n"
+                "    likelihood: 0.5",
+                "s.yaml:17:14: field 'expect': expected a number from 1 to 100"},
+        BadFile{"typical_speedup: 1.5",
+                "typical_speedup: 1.5\nexpect:\n  - when: loops > 0\n    gain: 2\n"
+                "    likelihood: 0.5",
+                "s.yaml:17:5: field 'expect': unknown key 'gain' (a case has when, speedup, "
+                "likelihood)"},
+        BadFile{"typical_speedup: 1.5", "typical_speedup: 1.5\nenables: [Smem]",
+                "s.yaml:15:11: field 'enables': expected a skill id"},
+        // A transform, or the reason there is none; never both, never neither.
+        BadFile{"typical_speedup: 1.5", "typical_speedup: 1.5\nguidance_only: too hard",
+                "s.yaml:15:16: field 'guidance_only': a skill with a transform ('unroll') is not "
+                "guidance only"},
+        BadFile{"transform: unroll\nparams:\n  factor: [2, 4]\n", "",
+                "s.yaml:1:1: field 'guidance_only': missing: a skill without a transform says why "
+                "it stays guidance for the llm engine"},
+        BadFile{"transform: unroll\nparams:\n  factor: [2, 4]\n", "guidance_only: ''\n",
+                "s.yaml:11:16: field 'guidance_only': expected a non-empty string"}));
 
 TEST(SkillLoader, NotAMapping) {
   EXPECT_EQ(errorOf("- a\n- b\n"), "s.yaml:1:1: a skill file is a mapping of fields");
@@ -138,7 +171,7 @@ protected:
   std::string skill(llvm::StringRef Id, llvm::StringRef When, double Typical = 1.1) {
     return "id: " + Id.str() + "\ntitle: T\ncategory: memory\nwhen: " + When.str() +
            "\nguidance: G\neffect: {elapsed_ms: down}\nrisks: R\ntypical_speedup: " +
-           std::to_string(Typical) + "\n";
+           std::to_string(Typical) + "\nguidance_only: a test skill\n";
   }
   llvm::SmallString<128> Dir;
 };
@@ -153,6 +186,73 @@ TEST_F(SkillDir, DuplicateIdsAndEveryBadFileAreReported) {
   std::string E = llvm::toString(L.takeError());
   EXPECT_NE(E.find("c.yaml:4:14: field 'when':"), std::string::npos) << E;
   EXPECT_NE(E.find("b.yaml: duplicate skill id 'alpha' (also in "), std::string::npos) << E;
+}
+
+TEST_F(SkillDir, EnablesNamesSkillsOfTheLibrary) {
+  write("a.yaml", "id: alpha\ntitle: T\ncategory: loops\nguidance: G\neffect: {elapsed_ms: "
+                  "down}\nrisks: R\ntransform: alpha\nenables: [beta, gamma]\n");
+  write("b.yaml", skill("beta", "true"));
+  llvm::Expected<SkillLibrary> L = SkillLibrary::loadDirectory(std::string(Dir));
+  ASSERT_FALSE(L);
+  std::string E = llvm::toString(L.takeError());
+  EXPECT_NE(E.find("a.yaml:8:17: field 'enables': unknown skill 'gamma'"), std::string::npos) << E;
+  EXPECT_EQ(E.find("'beta'"), std::string::npos) << E;
+}
+
+TEST(SkillYield, ExpectCasesOverFactsAndExperience) {
+  llvm::Expected<Skill> S = parseSkill(R"(id: restrict
+title: T
+category: memory
+when: read_only_params > 0
+guidance: G
+effect: {elapsed_ms: down}
+risks: R
+transform: restrict
+typical_speedup: 1.2
+likelihood: 0.5
+expect:
+  - when: repeated_writes > 0
+    speedup: 3
+    likelihood: 0.9
+  - when: dram_throughput_pct > 50
+    speedup: 1.5
+    likelihood: 0.6
+)",
+                                       "r.yaml");
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  Facts F;
+  F.set("read_only_params", 2);
+  F.set("repeated_writes", 0);
+  // No case holds (no profile): the skill's own prior.
+  Yield Y = priorYield(*S, F);
+  EXPECT_DOUBLE_EQ(Y.Likelihood, 0.5);
+  EXPECT_DOUBLE_EQ(Y.Speedup, 1.2);
+  // The first case that holds.
+  F.set("dram_throughput_pct", 80);
+  EXPECT_DOUBLE_EQ(priorYield(*S, F).Speedup, 1.5);
+  F.set("repeated_writes", 1);
+  Y = priorYield(*S, F);
+  EXPECT_DOUBLE_EQ(Y.Likelihood, 0.9);
+  EXPECT_DOUBLE_EQ(Y.Speedup, 3);
+  EXPECT_NEAR(Y.value(), 0.9 * std::log(3.0), 1e-12);
+  // Where `when` does not hold, a tenth of the likelihood is left.
+  F.set("read_only_params", 0);
+  EXPECT_DOUBLE_EQ(priorYield(*S, F).Likelihood, 0.9 / 10);
+  // Evidence: two failures lower the likelihood, a big win raises the gain.
+  Evidence E;
+  E.add(1, false, 0);
+  E.add(1, false, 0);
+  EXPECT_NEAR(posteriorYield(Y, E).Likelihood, 2 * 0.9 / 4, 1e-12);
+  E.add(1, true, 9);
+  Yield After = posteriorYield(Y, E);
+  EXPECT_NEAR(After.Likelihood, (1 + 1.8) / 5, 1e-12);
+  EXPECT_NEAR(After.Speedup, std::exp((std::log(9.0) + std::log(3.0)) / 2), 1e-9);
+  // With a prior of one half it is the experience store's ranking score.
+  SkillRecord R;
+  R.Counts[unsigned(Outcome::Faster)] = 2;
+  R.Counts[unsigned(Outcome::Wrong)] = 1;
+  R.SumLogSpeedup = std::log(2.0) + std::log(4.0);
+  EXPECT_NEAR(rankingScore(R, 1.5), posteriorYield({0.5, 1.5}, evidenceOf(R)).value(), 1e-12);
 }
 
 TEST_F(SkillDir, EmptyDirectoryIsAnError) {
@@ -216,6 +316,16 @@ TEST_F(SkillDir, SelectionFollowsPredicatesTogglesAndExperience) {
 #error "the build defines KOPT_SKILLS_DIR (the source tree's skills/)"
 #endif
 
+TEST(ShippedSkills, EveryRegisteredTransformHasItsSkill) {
+  llvm::Expected<SkillLibrary> L = SkillLibrary::loadDirectory(KOPT_SKILLS_DIR);
+  ASSERT_TRUE(bool(L)) << llvm::toString(L.takeError());
+  for (const auto &T : kopt::transform::allTransforms()) {
+    const Skill *S = L->find(T->id());
+    ASSERT_NE(S, nullptr) << T->id().str() << ": a transform without skills/<id>.yaml";
+    EXPECT_EQ(S->Transform, T->id().str());
+  }
+}
+
 TEST(ShippedSkills, LoadAndCoverTheMechanicalTransforms) {
   llvm::Expected<SkillLibrary> L = SkillLibrary::loadDirectory(KOPT_SKILLS_DIR);
   ASSERT_TRUE(bool(L)) << llvm::toString(L.takeError());
@@ -223,13 +333,24 @@ TEST(ShippedSkills, LoadAndCoverTheMechanicalTransforms) {
   for (const char *Id :
        {"launch-bounds", "unroll", "restrict-readonly", "scalar-replacement", "fast-math",
         "block-size", "thread-coarsening", "vectorize", "thread-mapping-swap", "smem-tiling",
-        "register-blocking", "row-cooperative"}) {
+        "register-blocking", "row-cooperative", "inner-loop-parallel", "loop-to-grid", "split-k",
+        "coalescing-repair"}) {
     const Skill *S = L->find(Id);
     ASSERT_NE(S, nullptr) << Id;
     EXPECT_EQ(S->Transform, Id);
   }
   std::set<std::string> Categories;
   for (const Skill &S : L->skills()) {
+    // Every skill has its transform, registered under the skill's id, or says
+    // why it stays guidance for the llm engine (the loader insists; so does this).
+    EXPECT_NE(bool(S.Transform), !S.GuidanceOnly.empty()) << S.Id;
+    if (S.Transform) {
+      EXPECT_EQ(*S.Transform, S.Id);
+      EXPECT_NE(kopt::transform::findTransform(*S.Transform), nullptr)
+          << S.Id << ": no transform registered as '" << *S.Transform << "'";
+    } else {
+      EXPECT_GT(S.GuidanceOnly.size(), 80u) << S.Id << ": say why, concretely";
+    }
     Categories.insert(S.Category);
     EXPECT_GT(S.Guidance.size(), 200u) << S.Id << ": guidance too thin";
     EXPECT_EQ(llvm::sys::path::stem(S.File), S.Id) << "one file a skill, named by its id";

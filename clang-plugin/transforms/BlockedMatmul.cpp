@@ -1,0 +1,498 @@
+#include "clang-plugin/transforms/BlockedMatmul.h"
+
+#include "clang-plugin/analysis/IndexAnalysis.h"
+#include "clang-plugin/transforms/AstEdit.h"
+#include "clang-plugin/transforms/AstWalk.h"
+#include "clang-plugin/transforms/GuardHoisting.h"
+#include "clang-plugin/transforms/MatmulIdiom.h"
+#include "clang-plugin/transforms/Normalization.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/Stmt.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Rewrite/Core/Rewriter.h>
+
+#include <set>
+
+namespace kopt::transform {
+
+namespace {
+// What the rewrite needs to know of the kernel.
+struct Shape {
+  MatmulIdiom M;
+  const clang::Stmt *LoopStmt = nullptr;
+  const clang::VarDecl *Acc = nullptr;
+  const clang::Expr *AccInit = nullptr;
+  std::vector<const clang::DeclStmt *> Decls; // Before the loop, in order; not Acc's.
+  std::vector<Guard> Guards;                  // What a thread needed to reach the loop.
+  std::vector<const clang::ReturnStmt *> Returns;
+  std::vector<PositionSum> Sums;
+  unsigned OpenBlocks = 0; // Blocks entered between the body's and the loop.
+};
+
+bool isLocalOf(const clang::VarDecl *V, const clang::FunctionDecl &Kernel) {
+  return V && V->isLocalVarDecl() && V->getDeclContext() == &Kernel;
+}
+
+bool contains(const clang::SourceManager &SM, clang::SourceRange Outer, clang::SourceLocation L) {
+  return !SM.isBeforeInTranslationUnit(L, Outer.getBegin()) &&
+         !SM.isBeforeInTranslationUnit(Outer.getEnd(), L);
+}
+
+// The accumulator: the one variable of the kernel (not of the loop body) that
+// the body writes. The body may read it, its own locals, parameters and
+// globals besides the two operands, nothing else of the kernel.
+llvm::Error findAccumulator(const UnitAST &U, Shape &S) {
+  const clang::SourceManager &SM = U.Ctx.getSourceManager();
+  const clang::Stmt *Body = S.M.Loop->getBody();
+  clang::SourceRange BodyRange = Body->getSourceRange();
+  std::string Why;
+  forEachStmt(Body, [&](const clang::Stmt *St) {
+    const clang::Expr *Written = nullptr;
+    if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(St); B && B->isAssignmentOp())
+      Written = B->getLHS()->IgnoreParenImpCasts();
+    else if (const auto *Un = llvm::dyn_cast<clang::UnaryOperator>(St);
+             Un && Un->isIncrementDecrementOp())
+      Written = Un->getSubExpr()->IgnoreParenImpCasts();
+    if (!Written)
+      return;
+    const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(Written);
+    const auto *V = Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
+    if (!V || !isLocalOf(V, U.Kernel)) {
+      Why = "the loop body writes something other than a local variable";
+      return;
+    }
+    if (contains(SM, BodyRange, V->getLocation()))
+      return; // A local of the body.
+    if (S.Acc && S.Acc != V)
+      Why = "the loop body updates two accumulators";
+    S.Acc = V;
+  });
+  if (!Why.empty())
+    return unsupported(U, S.M.Loop->getBeginLoc(), Why);
+  if (!S.Acc || !S.Acc->getType()->isScalarType())
+    return unsupported(U, S.M.Loop->getBeginLoc(), "the loop body updates no scalar accumulator");
+  forEachStmt(Body, [&](const clang::Stmt *St) {
+    const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(St);
+    const auto *V = Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
+    if (!V || !isLocalOf(V, U.Kernel) || V == S.Acc || V == S.M.K.Var ||
+        contains(SM, BodyRange, V->getLocation()))
+      return;
+    if (contains(SM, S.M.Row->getSourceRange(), Ref->getLocation()) ||
+        contains(SM, S.M.Col->getSourceRange(), Ref->getLocation()))
+      return; // Operands are evaluated where they are loaded.
+    Why = "the loop body reads '" + V->getNameAsString() + "' besides its operands";
+  });
+  if (!Why.empty())
+    return unsupported(U, S.M.Loop->getBeginLoc(), Why);
+  return llvm::Error::success();
+}
+
+// Whether E reads a local variable of the kernel.
+bool readsLocal(const clang::Expr *E, const clang::FunctionDecl &Kernel) {
+  bool Found = false;
+  forEachStmt(E, [&](const clang::Stmt *St) {
+    if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(St))
+      Found |= isLocalOf(llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()), Kernel);
+  });
+  return Found;
+}
+
+// The way from the kernel's body down to the loop: blocks and ifs without
+// else; before the loop only declarations without effects, early returns and
+// the accumulator's declaration.
+llvm::Error walkToLoop(const UnitAST &U, Shape &S) {
+  llvm::Expected<std::vector<PathStep>> Path = pathFromBody(U, *S.LoopStmt);
+  if (!Path)
+    return Path.takeError();
+  const clang::Stmt *Body = U.Kernel.getBody();
+  for (const PathStep &Step : *Path) {
+    if (Step.If) {
+      if (llvm::Error E = addGuards(U, Step.If->getCond(), /*Negated=*/false, S.Guards))
+        return E;
+      continue;
+    }
+    if (Step.Block != Body)
+      ++S.OpenBlocks;
+    for (const clang::Stmt *Before : Step.Block->body()) {
+      if (Before == Step.Child)
+        break;
+      if (const clang::Expr *Cond = earlyReturnCondition(*Before)) {
+        if (llvm::Error E = addGuards(U, Cond, /*Negated=*/true, S.Guards))
+          return E;
+        continue;
+      }
+      const auto *Decl = llvm::dyn_cast<clang::DeclStmt>(Before);
+      if (Decl && Decl->isSingleDecl() && Decl->getSingleDecl() == S.Acc) {
+        if (!S.Acc->getInit() || S.Acc->getInit()->HasSideEffects(U.Ctx) ||
+            S.Acc->getInitStyle() != clang::VarDecl::CInit)
+          return unsupported(U, Before->getBeginLoc(),
+                             "the accumulator's declaration has no plain initializer");
+        S.AccInit = S.Acc->getInit();
+        continue;
+      }
+      if (Decl && isInertDecl(*Before)) {
+        S.Decls.push_back(Decl);
+        continue;
+      }
+      if (llvm::isa<clang::NullStmt>(Before))
+        continue;
+      return unsupported(U, Before->getBeginLoc(),
+                         "a statement before the loop does more than declare and check");
+    }
+  }
+  if (!S.AccInit)
+    return unsupported(U, S.Acc->getLocation(),
+                       "the accumulator is not declared on the way to the loop");
+  return llvm::Error::success();
+}
+
+llvm::Expected<Shape> analyze(UnitAST &U) {
+  Shape S;
+  if (llvm::Error E = checkGlobalIndexForm(U, "xy", /*AllowBlockZ=*/true, &S.Sums))
+    return E;
+  llvm::Expected<MatmulIdiom> M = findMatmulIdiom(U);
+  if (!M)
+    return M.takeError();
+  S.M = *M;
+  S.LoopStmt = &outermostLoopStmt(U, *S.M.Loop);
+  if (S.LoopStmt != S.M.Loop)
+    return unsupported(U, S.M.Loop->getBeginLoc(), "the k loop carries a #pragma");
+  if (readsLocal(S.M.K.Init, U.Kernel) || readsLocal(S.M.K.Bound, U.Kernel))
+    return unsupported(U, S.M.Loop->getBeginLoc(), "the k loop's bounds read local variables");
+  if (llvm::Error E = findAccumulator(U, S))
+    return E;
+  if (llvm::Error E = walkToLoop(U, S))
+    return E;
+  bool X = false, Y = false;
+  for (const Guard &G : S.Guards) {
+    bool GX = readsThreadPosition(G.Cond, 'x'), GY = readsThreadPosition(G.Cond, 'y');
+    if (GX && GY)
+      return unsupported(U, G.Cond->getBeginLoc(), "a bounds check mixes the row and the column");
+    X = X || GX;
+    Y = Y || GY;
+  }
+  if (!X || !Y)
+    return unsupported(U, S.M.Loop->getBeginLoc(),
+                       "no bounds check on both the row and the column: the tiles could cover "
+                       "positions the original launch did not have");
+  std::string Why;
+  forEachStmt(U.Kernel.getBody(), [&](const clang::Stmt *St) {
+    if (const auto *Ret = llvm::dyn_cast<clang::ReturnStmt>(St)) {
+      if (Ret->getRetValue() || Ret->getBeginLoc().isMacroID())
+        Why = "a return with a value or from a macro";
+      S.Returns.push_back(Ret);
+    }
+  });
+  if (!Why.empty())
+    return unsupported(U, U.Kernel.getLocation(), Why);
+  StmtContents Contents = inspectStmt(*U.Kernel.getBody());
+  if (Contents.Barrier || Contents.Shared || Contents.WarpIntrinsic)
+    return unsupported(U, U.Kernel.getLocation(),
+                       "the kernel already synchronizes or uses shared memory");
+  return S;
+}
+
+// The declarations before the loop that Reads need, directly or through other
+// declarations, in order.
+std::vector<const clang::DeclStmt *> neededDecls(const Shape &S,
+                                                 std::vector<const clang::Expr *> Reads) {
+  std::set<const clang::DeclStmt *> Needed;
+  while (!Reads.empty()) {
+    const clang::Expr *E = Reads.back();
+    Reads.pop_back();
+    forEachStmt(E, [&](const clang::Stmt *St) {
+      const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(St);
+      if (!Ref)
+        return;
+      for (const clang::DeclStmt *D : S.Decls)
+        for (const clang::Decl *Declared : D->decls())
+          if (Declared == Ref->getDecl() && Needed.insert(D).second)
+            for (const clang::Decl *Each : D->decls())
+              if (const auto *V = llvm::dyn_cast<clang::VarDecl>(Each); V && V->getInit())
+                Reads.push_back(V->getInit());
+    });
+  }
+  std::vector<const clang::DeclStmt *> Out;
+  for (const clang::DeclStmt *D : S.Decls)
+    if (Needed.count(D))
+      Out.push_back(D);
+  return Out;
+}
+
+// Edits that take out the declarations before the loop that Reads do not
+// need (they are inert: nothing else changes).
+llvm::Expected<std::vector<TextEdit>> unreadDecls(const UnitAST &U, const Shape &S,
+                                                  const std::vector<const clang::Expr *> &Reads) {
+  std::vector<const clang::DeclStmt *> Needed = neededDecls(S, Reads);
+  std::vector<TextEdit> Edits;
+  for (const clang::DeclStmt *D : S.Decls) {
+    if (llvm::is_contained(Needed, D))
+      continue;
+    llvm::Expected<clang::CharSourceRange> R = statementRange(U, *D);
+    if (!R)
+      return R.takeError();
+    // A token range that ends at the ';': the range's last character.
+    Edits.push_back({clang::SourceRange(R->getBegin(), R->getEnd().getLocWithOffset(-1)), ""});
+  }
+  return Edits;
+}
+
+// Text of Range with Edits and, where no edit covers them, the position sums
+// renamed and returns turned into jumps to Label.
+class PhaseText {
+public:
+  PhaseText(const UnitAST &Unit, const Shape &Found) : U(Unit), S(Found) {}
+
+  llvm::Expected<std::string> operator()(clang::CharSourceRange Range, std::vector<TextEdit> Edits,
+                                         llvm::StringRef Label = "") const {
+    const clang::SourceManager &SM = U.Ctx.getSourceManager();
+    auto Inside = [&](clang::SourceRange R) {
+      return !SM.isBeforeInTranslationUnit(R.getBegin(), Range.getBegin()) &&
+             SM.isBeforeInTranslationUnit(R.getEnd(), Range.getEnd());
+    };
+    auto Covered = [&](clang::SourceRange R) {
+      for (const TextEdit &E : Edits)
+        if (contains(SM, E.Range, R.getBegin()))
+          return true;
+      return false;
+    };
+    std::vector<TextEdit> All;
+    for (const TextEdit &E : Edits)
+      if (Inside(E.Range))
+        All.push_back(E);
+    for (const PositionSum &P : S.Sums)
+      if (Inside(P.Sum->getSourceRange()) && !Covered(P.Sum->getSourceRange()))
+        All.push_back({P.Sum->getSourceRange(), P.Dim == 'x' ? "kopt_gx" : "kopt_gy"});
+    for (const clang::ReturnStmt *R : S.Returns)
+      if (Inside(R->getSourceRange()) && !Covered(R->getSourceRange())) {
+        if (Label.empty())
+          return unsupported(U, R->getBeginLoc(), "a return inside the loop");
+        All.push_back({clang::SourceRange(R->getBeginLoc()), "goto " + Label.str()});
+      }
+    return editedText(U, Range, std::move(All));
+  }
+
+private:
+  const UnitAST &U;
+  const Shape &S;
+};
+
+// The label a phase's returns jump to, where it has any (an unused label
+// draws a warning).
+std::string label(llvm::StringRef Phase, llvm::StringRef Name) {
+  return Phase.contains("goto " + Name.str()) ? "  " + Name.str() + ":;\n" : "";
+}
+
+std::string tileName(char Dim) { return std::string("kopt_tile_") + Dim; }
+std::string fragName(char Dim) { return std::string("kopt_frag_") + Dim; }
+std::string laneIndex(char Dim) { return Dim == 'y' ? "kopt_i" : "kopt_j"; }
+
+} // namespace
+
+llvm::Error rewriteBlockedMatmul(UnitAST &U, const Blocking &T, unsigned &Line) {
+  llvm::Expected<Shape> Found = analyze(U);
+  if (!Found)
+    return Found.takeError();
+  const Shape &S = *Found;
+  Line = U.line(S.M.Loop->getBeginLoc());
+  const auto *Body = llvm::dyn_cast<clang::CompoundStmt>(U.Kernel.getBody());
+  if (!Body || Body->getLBracLoc().isMacroID() || Body->getRBracLoc().isMacroID())
+    return unsupported(U, U.Kernel.getLocation(), "the kernel's body is not a plain block");
+  PhaseText Phase(U, S);
+  clang::SourceLocation Start = Body->getLBracLoc().getLocWithOffset(1);
+  std::string Acc = S.Acc->getNameAsString();
+  std::string AccType = typeText(S.Acc->getType(), U);
+  std::string AccSlot = "kopt_acc[kopt_i][kopt_j]";
+  char RowDim = S.M.RowDim, ColDim = S.M.ColDim;
+
+  // The code before the loop, for one position: the accumulator's start.
+  // Each phase leaves out the declarations it does not read (nvcc would warn).
+  std::vector<const clang::Expr *> Checks, After;
+  for (const Guard &G : S.Guards)
+    Checks.push_back(G.Cond);
+  const clang::SourceManager &SM = U.Ctx.getSourceManager();
+  forEachStmt(Body, [&](const clang::Stmt *St) {
+    if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(St);
+        Ref && SM.isBeforeInTranslationUnit(S.LoopStmt->getEndLoc(), Ref->getLocation()))
+      After.push_back(Ref);
+  });
+  std::vector<const clang::Expr *> PrefixReads = Checks, SuffixReads = Checks;
+  PrefixReads.push_back(S.AccInit);
+  SuffixReads.insert(SuffixReads.end(), After.begin(), After.end());
+  llvm::Expected<std::vector<TextEdit>> PrefixDrops = unreadDecls(U, S, PrefixReads);
+  llvm::Expected<std::vector<TextEdit>> SuffixDrops = unreadDecls(U, S, SuffixReads);
+  if (!PrefixDrops)
+    return PrefixDrops.takeError();
+  if (!SuffixDrops)
+    return SuffixDrops.takeError();
+  llvm::Expected<std::string> Prefix =
+      Phase(clang::CharSourceRange::getCharRange(Start, S.LoopStmt->getBeginLoc()), *PrefixDrops,
+            "kopt_init_next");
+  // The whole body without the loop, the accumulator read back: the stores.
+  SuffixDrops->push_back({S.AccInit->getSourceRange(), AccSlot});
+  SuffixDrops->push_back({S.LoopStmt->getSourceRange(), ""});
+  llvm::Expected<std::string> Suffix =
+      Phase(clang::CharSourceRange::getCharRange(Start, Body->getRBracLoc()), *SuffixDrops,
+            "kopt_store_next");
+  // The loop body over registers.
+  llvm::Expected<clang::CharSourceRange> LoopBody = statementRange(U, *S.M.Loop->getBody());
+  if (!LoopBody)
+    return LoopBody.takeError();
+  std::vector<TextEdit> BodyEdits = {
+      {S.M.Row->getSourceRange(), fragName(RowDim) + "[" + laneIndex(RowDim) + "]"},
+      {S.M.Col->getSourceRange(), fragName(ColDim) + "[" + laneIndex(ColDim) + "]"}};
+  forEachStmt(S.M.Loop->getBody(), [&](const clang::Stmt *St) {
+    if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(St); Ref && Ref->getDecl() == S.Acc)
+      BodyEdits.push_back({Ref->getSourceRange(), AccSlot});
+  });
+  llvm::Expected<std::string> Update = editedText(U, *LoopBody, BodyEdits);
+  for (llvm::Expected<std::string> *E : {&Prefix, &Suffix, &Update})
+    if (!*E)
+      return E->takeError();
+
+  std::string Cmp = S.M.K.Comparison;
+  llvm::Expected<std::string> Bound = exprText(U, *S.M.K.Bound);
+  llvm::Expected<std::string> Init = exprText(U, *S.M.K.Init);
+  if (!Bound)
+    return Bound.takeError();
+  if (!Init)
+    return Init.takeError();
+  std::string KType = typeText(S.M.K.Var->getType(), U);
+  std::string BK = std::to_string(T.BK);
+
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  auto Positions = [&](llvm::StringRef Y, llvm::StringRef X) {
+    OS << "  const unsigned int kopt_gy = blockIdx.y * " << T.extent('y') << "u + " << Y << ";\n"
+       << "  const unsigned int kopt_gx = blockIdx.x * " << T.extent('x') << "u + " << X << ";\n";
+  };
+  auto EachPosition = [&] {
+    OS << "#pragma unroll\nfor (int kopt_i = 0; kopt_i < " << T.TY << "; ++kopt_i)\n"
+       << "#pragma unroll\nfor (int kopt_j = 0; kopt_j < " << T.TX << "; ++kopt_j) {\n";
+    Positions("threadIdx.y + " + std::to_string(T.Side) + "u * kopt_i",
+              "threadIdx.x + " + std::to_string(T.Side) + "u * kopt_j");
+  };
+
+  if (T.TY == 1 && T.TX == 1)
+    OS << "{ // kopt smem-tiling: " << T.Side << " x " << T.Side << " tiles\n";
+  else
+    OS << "{ // kopt register-blocking: " << T.TY << " x " << T.TX << " outputs a thread, "
+       << T.extent('y') << " x " << T.extent('x') << " tiles, k step " << BK << "\n";
+  std::map<char, int64_t> Pad;
+  for (const auto &[Dim, Operand] : {std::pair{RowDim, S.M.Row}, std::pair{ColDim, S.M.Col}}) {
+    // Loads walk k fastest where k is unit stride; padding spreads them over banks.
+    Pad[Dim] =
+        unitStrideInK(Dim == RowDim ? *S.M.RowAccess : *S.M.ColAccess, S.M.K.Var) ? 32 / T.BK : 0;
+    OS << "__shared__ " << typeText(Operand->getType(), U) << " " << tileName(Dim) << "[" << BK
+       << "][" << T.extent(Dim) + Pad[Dim] << "];\n";
+  }
+  OS << AccType << " kopt_acc[" << T.TY << "][" << T.TX << "];\n"
+     << "const int kopt_tid = threadIdx.y * " << T.Side << " + threadIdx.x;\n";
+  EachPosition();
+  OS << "  " << AccSlot << " = " << AccType << "{};\n  {\n"
+     << *Prefix << "\n"
+     << AccSlot << " = " << Acc << ";\n"
+     << std::string(S.OpenBlocks, '}') << "\n  }\n"
+     << label(*Prefix, "kopt_init_next") << "}\n";
+
+  OS << "for (" << KType << " kopt_kt = (" << *Init << "); kopt_kt " << Cmp << " (" << *Bound
+     << "); kopt_kt += " << BK << ") {\n";
+  for (const auto &[Dim, Operand] : {std::pair{RowDim, S.M.Row}, std::pair{ColDim, S.M.Col}}) {
+    int64_t Extent = T.extent(Dim);
+    int64_t Loads = Extent * T.BK / (T.Side * T.Side);
+    bool KFastest = Pad[Dim] != 0;
+    std::string Guards;
+    for (const Guard &C : S.Guards) {
+      char Other = Dim == 'y' ? 'x' : 'y';
+      if (readsThreadPosition(C.Cond, Other))
+        continue;
+      llvm::Expected<clang::CharSourceRange> R = fileRange(U, C.Cond->getSourceRange());
+      if (!R)
+        return R.takeError();
+      llvm::Expected<std::string> G = Phase(*R, {});
+      if (!G)
+        return G.takeError();
+      Guards += (C.Negated ? "!(" : "(") + *G + ") && ";
+    }
+    llvm::Expected<clang::CharSourceRange> OperandRange = fileRange(U, Operand->getSourceRange());
+    if (!OperandRange)
+      return OperandRange.takeError();
+    llvm::Expected<std::string> Value = Phase(*OperandRange, {});
+    if (!Value)
+      return Value.takeError();
+    OS << "#pragma unroll\nfor (int kopt_l = 0; kopt_l < " << Loads << "; ++kopt_l) {\n"
+       << "  const int kopt_e = kopt_tid + kopt_l * " << T.Side * T.Side << ";\n"
+       << "  const int kopt_p = kopt_e " << (KFastest ? "/ " + BK : "% " + std::to_string(Extent))
+       << ";\n"
+       << "  const int kopt_q = kopt_e " << (KFastest ? "% " + BK : "/ " + std::to_string(Extent))
+       << ";\n";
+    // The operand reads its own dimension's position only (MatmulIdiom.h).
+    OS << "  const unsigned int kopt_g" << Dim << " = blockIdx." << Dim << " * " << Extent
+       << "u + kopt_p;\n";
+    std::vector<const clang::Expr *> Reads = {Operand};
+    for (const Guard &C : S.Guards)
+      if (!readsThreadPosition(C.Cond, Dim == 'y' ? 'x' : 'y'))
+        Reads.push_back(C.Cond);
+    for (const clang::DeclStmt *D : neededDecls(S, Reads)) {
+      llvm::Expected<clang::CharSourceRange> R = statementRange(U, *D);
+      if (!R)
+        return R.takeError();
+      llvm::Expected<std::string> Decl = Phase(*R, {});
+      if (!Decl)
+        return Decl.takeError();
+      OS << "  " << *Decl << "\n";
+    }
+    OS << "  const " << KType << " " << S.M.K.Var->getName() << " = kopt_kt + kopt_q;\n"
+       << "  " << tileName(Dim) << "[kopt_q][kopt_p] = (" << Guards << S.M.K.Var->getName() << " "
+       << Cmp << " (" << *Bound << ")) ? " << *Value << " : static_cast<"
+       << typeText(Operand->getType(), U) << ">(0);\n}\n";
+  }
+  OS << "__syncthreads();\n"
+     << "#pragma unroll\nfor (int kopt_kk = 0; kopt_kk < " << BK << "; ++kopt_kk) {\n";
+  for (const auto &[Dim, Operand] : {std::pair{RowDim, S.M.Row}, std::pair{ColDim, S.M.Col}}) {
+    int64_t Count = Dim == 'y' ? T.TY : T.TX;
+    std::string Lane = laneIndex(Dim);
+    OS << "  " << typeText(Operand->getType(), U) << " " << fragName(Dim) << "[" << Count
+       << "];\n#pragma unroll\n  for (int " << Lane << " = 0; " << Lane << " < " << Count << "; ++"
+       << Lane << ")\n    " << fragName(Dim) << "[" << Lane << "] = " << tileName(Dim)
+       << "[kopt_kk][threadIdx." << Dim << " + " << T.Side << " * " << Lane << "];\n";
+  }
+  OS << "#pragma unroll\n  for (int kopt_i = 0; kopt_i < " << T.TY << "; ++kopt_i)\n"
+     << "#pragma unroll\n  for (int kopt_j = 0; kopt_j < " << T.TX << "; ++kopt_j)";
+  if (S.M.PlainProduct) // Zeros past the end add nothing.
+    OS << " {\n    " << *Update << "\n  }\n";
+  else
+    OS << " {\n    if (kopt_kt + kopt_kk " << Cmp << " (" << *Bound << ")) {\n      " << *Update
+       << "\n    }\n  }\n";
+  OS << "}\n__syncthreads();\n}\n";
+
+  EachPosition();
+  OS << "  {\n" << *Suffix << "\n  }\n" << label(*Suffix, "kopt_store_next") << "}\n}";
+  U.Rewrite.ReplaceText(Body->getSourceRange(), Out);
+  return llvm::Error::success();
+}
+
+frontend::LaunchMapping blockedLaunch(const Blocking &B) {
+  std::string BY = std::to_string(B.extent('y')), BX = std::to_string(B.extent('x'));
+  frontend::LaunchMapping Launch;
+  Launch.Block = {std::to_string(B.Side), std::to_string(B.Side), "1"};
+  Launch.Grid = {"(grid_x * block_x + " + BX + " - 1) / " + BX,
+                 "(grid_y * block_y + " + BY + " - 1) / " + BY, "grid_z"};
+  return Launch;
+}
+
+llvm::Expected<TransformOutput>
+applyBlockedMatmul(const TransformInput &In, const Blocking &B,
+                   llvm::function_ref<std::string(unsigned Line)> Summary) {
+  unsigned Line = 0;
+  llvm::Expected<NormalizedRewrite> Text = rewriteNormalized(
+      In, idiomNormalizations(), [&](UnitAST &U) { return rewriteBlockedMatmul(U, B, Line); });
+  if (!Text)
+    return Text.takeError();
+  return TransformOutput{std::move(Text->UnitText), blockedLaunch(B),
+                         chainSummary(Text->Steps, Summary(Line))};
+}
+
+} // namespace kopt::transform

@@ -1,0 +1,373 @@
+#include "recorder/RecordingFormat.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <unistd.h>
+
+namespace kopt::recorder {
+namespace {
+
+struct ByteWriter {
+  std::vector<uint8_t> Out;
+  void u32(uint32_t V) { raw(&V, 4); }
+  void u64(uint64_t V) { raw(&V, 8); }
+  void raw(const void *P, size_t N) {
+    if (!N)
+      return;
+    size_t At = Out.size();
+    Out.resize(At + N);
+    std::memcpy(Out.data() + At, P, N);
+  }
+  void bytes(const std::vector<uint8_t> &V) {
+    u64(V.size());
+    raw(V.data(), V.size());
+  }
+  void str(const std::string &S) {
+    u64(S.size());
+    raw(S.data(), S.size());
+  }
+};
+
+// Reads a payload; any read past the end marks it bad (the record is corrupt).
+struct ByteReader {
+  const uint8_t *P, *End;
+  bool Bad = false;
+  bool take(void *Dst, size_t N) {
+    if (Bad || size_t(End - P) < N)
+      return !(Bad = true);
+    if (Dst)
+      std::memcpy(Dst, P, N);
+    P += N;
+    return true;
+  }
+  uint32_t u32() {
+    uint32_t V = 0;
+    take(&V, 4);
+    return V;
+  }
+  uint64_t u64() {
+    uint64_t V = 0;
+    take(&V, 8);
+    return V;
+  }
+  std::vector<uint8_t> bytes(bool Keep, uint64_t &Size) {
+    Size = u64();
+    if (Bad || Size > uint64_t(End - P)) {
+      Bad = true;
+      return {};
+    }
+    std::vector<uint8_t> V;
+    if (Keep)
+      V.assign(P, P + Size);
+    P += Size;
+    return V;
+  }
+  std::string str() {
+    uint64_t Size = 0;
+    auto V = bytes(true, Size);
+    return std::string(V.begin(), V.end());
+  }
+};
+
+std::vector<uint8_t> encodeKernel(const KernelRecord &K) {
+  ByteWriter W;
+  W.str(K.Symbol);
+  W.u32(uint32_t(K.Params.size()));
+  for (const ParamLayout &P : K.Params) {
+    W.u32(P.Offset);
+    W.u32(P.Size);
+  }
+  return W.Out;
+}
+
+constexpr uint32_t HasBefore = 1, HasAfter = 2, AfterUnchanged = 4; // An allocation's flags.
+
+std::vector<uint8_t> encodeLaunch(const LaunchRecord &L) {
+  ByteWriter W;
+  W.u32(L.Id);
+  for (uint32_t V : L.Grid)
+    W.u32(V);
+  for (uint32_t V : L.Block)
+    W.u32(V);
+  W.u32(L.SharedBytes);
+  W.bytes(L.ParamBytes);
+  W.u32(uint32_t(L.Pointers.size()));
+  for (const PointerParam &P : L.Pointers) {
+    W.u32(P.Param);
+    W.u32(P.Allocation);
+    W.u64(P.Offset);
+  }
+  W.u32(uint32_t(L.Allocations.size()));
+  for (const AllocationRecord &A : L.Allocations) {
+    W.u64(A.Base);
+    W.u64(A.Bytes);
+    W.u32((A.Before ? HasBefore : 0) | (A.After ? HasAfter : 0) |
+          (A.AfterUnchanged ? AfterUnchanged : 0));
+    if (A.Before)
+      W.bytes(*A.Before);
+    if (A.After)
+      W.bytes(*A.After);
+  }
+  W.str(L.ContentsSkipped);
+  return W.Out;
+}
+
+bool decodeKernel(ByteReader &R, KernelRecord &K) {
+  K.Symbol = R.str();
+  uint32_t N = R.u32();
+  for (uint32_t I = 0; I < N && !R.Bad; ++I) {
+    ParamLayout P;
+    P.Offset = R.u32();
+    P.Size = R.u32();
+    K.Params.push_back(P);
+  }
+  return !R.Bad && R.P == R.End;
+}
+
+bool decodeLaunch(ByteReader &R, LaunchRecord &L, bool Contents, uint64_t &ContentBytes) {
+  L.Id = R.u32();
+  for (uint32_t &V : L.Grid)
+    V = R.u32();
+  for (uint32_t &V : L.Block)
+    V = R.u32();
+  L.SharedBytes = R.u32();
+  uint64_t Size = 0;
+  L.ParamBytes = R.bytes(true, Size);
+  uint32_t NP = R.u32();
+  for (uint32_t I = 0; I < NP && !R.Bad; ++I) {
+    PointerParam P;
+    P.Param = R.u32();
+    P.Allocation = R.u32();
+    P.Offset = R.u64();
+    L.Pointers.push_back(P);
+  }
+  uint32_t NA = R.u32();
+  for (uint32_t I = 0; I < NA && !R.Bad; ++I) {
+    AllocationRecord A;
+    A.Base = R.u64();
+    A.Bytes = R.u64();
+    uint32_t Flags = R.u32();
+    A.AfterUnchanged = Flags & AfterUnchanged;
+    if (Flags & HasBefore) {
+      A.Before = R.bytes(Contents, Size);
+      ContentBytes += Size;
+    }
+    if (Flags & HasAfter) {
+      A.After = R.bytes(Contents, Size);
+      ContentBytes += Size;
+    }
+    L.Allocations.push_back(std::move(A));
+  }
+  L.ContentsSkipped = R.str();
+  if (R.Bad || R.P != R.End)
+    return false;
+  for (const PointerParam &P : L.Pointers)
+    if (P.Allocation >= L.Allocations.size())
+      return false;
+  return true;
+}
+
+std::string errnoText(const std::string &What) { return What + ": " + std::strerror(errno); }
+
+} // namespace
+
+uint64_t fnv1a(const uint8_t *Data, size_t Size, uint64_t Hash) {
+  for (size_t I = 0; I < Size; ++I) {
+    Hash ^= Data[I];
+    Hash *= 0x100000001b3ULL;
+  }
+  return Hash;
+}
+
+std::string distinctLaunchKey(const LaunchRecord &L, const std::vector<ParamLayout> &Params) {
+  ByteWriter W;
+  for (uint32_t V : L.Grid)
+    W.u32(V);
+  for (uint32_t V : L.Block)
+    W.u32(V);
+  W.u32(L.SharedBytes);
+  for (size_t I = 0; I < Params.size(); ++I) {
+    const PointerParam *Ptr = nullptr;
+    for (const PointerParam &P : L.Pointers)
+      if (P.Param == I)
+        Ptr = &P;
+    if (Ptr) {
+      W.u64(L.Allocations[Ptr->Allocation].Bytes - Ptr->Offset);
+      continue;
+    }
+    const ParamLayout &P = Params[I];
+    if (uint64_t(P.Offset) + P.Size <= L.ParamBytes.size())
+      W.raw(L.ParamBytes.data() + P.Offset, P.Size);
+  }
+  return std::string(W.Out.begin(), W.Out.end());
+}
+
+RecordingWriter::~RecordingWriter() {
+  if (Fd >= 0)
+    ::close(Fd);
+}
+
+std::string RecordingWriter::open(const std::string &Path, const KernelRecord &Kernel,
+                                  uint32_t Version) {
+  Fd = ::open(Path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (Fd < 0)
+    return errnoText("cannot create " + Path);
+  ByteWriter Header;
+  Header.raw(RecordingMagic, sizeof(RecordingMagic));
+  Header.u32(Version);
+  if (::write(Fd, Header.Out.data(), Header.Out.size()) != ssize_t(Header.Out.size()))
+    return errnoText("cannot write " + Path);
+  Written = Header.Out.size();
+  return writeRecord(RecordKind::Kernel, encodeKernel(Kernel));
+}
+
+std::string RecordingWriter::writeRecord(RecordKind Kind, const std::vector<uint8_t> &Payload) {
+  if (Fd < 0)
+    return "the recording is not open";
+  ByteWriter W;
+  W.u32(uint32_t(Kind));
+  W.u64(Payload.size());
+  W.raw(Payload.data(), Payload.size());
+  W.u64(fnv1a(W.Out.data(), W.Out.size()));
+  size_t Done = 0;
+  while (Done < W.Out.size()) {
+    ssize_t N = ::write(Fd, W.Out.data() + Done, W.Out.size() - Done);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      return errnoText("cannot write the recording");
+    Done += size_t(N);
+  }
+  Written += Done;
+  return {};
+}
+
+std::string RecordingWriter::append(const LaunchRecord &L) {
+  return writeRecord(RecordKind::Launch, encodeLaunch(L));
+}
+
+std::string RecordingWriter::appendRepeat(uint32_t Id) {
+  ByteWriter W;
+  W.u32(Id);
+  return writeRecord(RecordKind::Repeat, W.Out);
+}
+
+std::string RecordingWriter::appendNote(const std::string &Text) {
+  ByteWriter W;
+  W.str(Text);
+  return writeRecord(RecordKind::Note, W.Out);
+}
+
+ReadResult readRecording(const std::string &Path, const ReadOptions &Options) {
+  ReadResult Result;
+  std::ifstream In(Path, std::ios::binary);
+  if (!In) {
+    Result.Error = errnoText("cannot read " + Path);
+    return Result;
+  }
+  std::vector<uint8_t> Data((std::istreambuf_iterator<char>(In)), std::istreambuf_iterator<char>());
+  const size_t HeaderBytes = sizeof(RecordingMagic) + 4;
+  if (Data.size() < HeaderBytes || std::memcmp(Data.data(), RecordingMagic, 8) != 0) {
+    Result.Error = Path + ": not a kopt recording";
+    return Result;
+  }
+  uint32_t Version = 0;
+  std::memcpy(&Version, Data.data() + 8, 4);
+  if (Version != RecordingVersion) {
+    Result.Error = Path + ": recording format version " + std::to_string(Version) +
+                   ", this kopt reads version " + std::to_string(RecordingVersion) +
+                   " (record again)";
+    return Result;
+  }
+  Recording &Rec = Result.Value;
+  size_t Pos = HeaderBytes;
+  bool HaveKernel = false;
+  std::string Bad;
+  while (Pos < Data.size()) {
+    const size_t Left = Data.size() - Pos;
+    uint32_t Kind = 0;
+    uint64_t Length = 0;
+    if (Left < 12) {
+      Bad = "a torn record";
+      break;
+    }
+    std::memcpy(&Kind, Data.data() + Pos, 4);
+    std::memcpy(&Length, Data.data() + Pos + 4, 8);
+    if (Length > Left - 12 || Left - 12 - Length < 8) {
+      Bad = "a torn record";
+      break;
+    }
+    uint64_t Sum = 0;
+    std::memcpy(&Sum, Data.data() + Pos + 12 + Length, 8);
+    if (Sum != fnv1a(Data.data() + Pos, 12 + Length)) {
+      Bad = "a record whose checksum does not match";
+      break;
+    }
+    ByteReader R{Data.data() + Pos + 12, Data.data() + Pos + 12 + Length};
+    bool Ok = false;
+    switch (RecordKind(Kind)) {
+    case RecordKind::Kernel:
+      Ok = !HaveKernel && decodeKernel(R, Rec.Kernel);
+      HaveKernel = Ok;
+      break;
+    case RecordKind::Launch: {
+      LaunchRecord L;
+      Ok = HaveKernel && decodeLaunch(R, L, Options.Contents, Rec.ContentBytes) &&
+           L.Id == Rec.Launches.size();
+      if (Ok) {
+        Rec.Launches.push_back({std::move(L), 1});
+        ++Rec.TotalLaunches;
+      }
+      break;
+    }
+    case RecordKind::Repeat: {
+      uint32_t Id = R.u32();
+      Ok = HaveKernel && !R.Bad && R.P == R.End && Id < Rec.Launches.size();
+      if (Ok) {
+        ++Rec.Launches[Id].Count;
+        ++Rec.TotalLaunches;
+      }
+      break;
+    }
+    case RecordKind::Note:
+      Rec.Notes.push_back(R.str());
+      Ok = HaveKernel && !R.Bad && R.P == R.End;
+      break;
+    }
+    if (!Ok) {
+      Bad = "a malformed record";
+      break;
+    }
+    Pos += 12 + Length + 8;
+  }
+  Rec.FileBytes = Pos;
+  if (!HaveKernel) {
+    Result.Error = Path + ": no valid kernel record";
+    Result.Value = {};
+    return Result;
+  }
+  if (!Bad.empty())
+    Rec.Warning = Path + ": dropped " + std::to_string(Data.size() - Pos) + " bytes at offset " +
+                  std::to_string(Pos) + " (" + Bad + "; the application may have crashed)";
+  return Result;
+}
+
+std::string recordingFileName(const std::string &Symbol) {
+  std::string Name;
+  for (char C : Symbol)
+    Name += (std::isalnum(static_cast<unsigned char>(C)) || C == '_' || C == '.') ? C : '_';
+  if (Name.size() > 160) {
+    char Hex[17];
+    std::snprintf(Hex, sizeof(Hex), "%016llx",
+                  static_cast<unsigned long long>(
+                      fnv1a(reinterpret_cast<const uint8_t *>(Symbol.data()), Symbol.size())));
+    Name = Name.substr(0, 140) + "-" + Hex;
+  }
+  return Name + ".krec";
+}
+
+} // namespace kopt::recorder

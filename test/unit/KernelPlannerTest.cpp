@@ -1,0 +1,353 @@
+// The skills engine's planner (agents/StepPlanner.h) through optimizeKernel,
+// with the real transforms and the shipped skills, and a fake evaluator whose
+// verdicts depend on the variant's code: which step is evaluated first on a
+// memory-bound kernel and on matmul-like ones, the screen-then-confirm path,
+// and experience from an earlier kernel with similar facts reordering the
+// next kernel's transforms and parameter points.
+#include "agents/KernelOptimizer.h"
+#include "test/fuzz/PragmaMutator.h"
+#include "test/unit/RuleEvaluator.h"
+#include "test/unit/SnippetKernel.h"
+
+#include <gtest/gtest.h>
+
+using namespace kopt;
+using namespace kopt::agents;
+using evaluator::Verdict;
+
+namespace {
+
+// Memory-bound: a stream, one output a thread.
+const char *const Stream = R"(
+#pragma kopt optimize launch(grid: (n + 255) / 256; block: 256) args(n = 67108864, a = 2, b = 3) buffers(x[n] in, z[n] in, y[n] out) noalias
+__global__ void stream(int n, float a, float b, const float *x, const float *z, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = a * x[i] + b * z[i];
+}
+)";
+
+// A matrix-vector product (k planes of x weighted by w), one output a thread.
+const char *const Weighted = R"(
+#pragma kopt optimize launch(grid: (n + 255) / 256; block: 256) args(n = 4194304, k = 8) buffers(x[n * k] in, w[k] in, y[n] out) noalias
+__global__ void weighted(int n, int k, const float *x, const float *w, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float acc = 0;
+    for (int j = 0; j < k; ++j)
+      acc += w[j] * x[j * n + i];
+    y[i] = acc;
+  }
+}
+)";
+
+// The same kernel written by someone else: other names, same facts.
+const char *const Blend = R"(
+#pragma kopt optimize launch(grid: (count + 255) / 256; block: 256) args(count = 4194304, planes = 8) buffers(src[count * planes] in, coef[planes] in, dst[count] out) noalias
+__global__ void blend(int count, int planes, const float *src, const float *coef, float *dst) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < count) {
+    float sum = 0;
+    for (int p = 0; p < planes; ++p)
+      sum += coef[p] * src[p * count + t];
+    dst[t] = sum;
+  }
+}
+)";
+
+const char *const Matmul = R"(
+#pragma kopt optimize launch(grid: (N + 15) / 16, (M + 15) / 16; block: 16, 16) args(M = 1024, N = 1024, K = 1024) buffers(A[M * K] in, B[K * N] in, C[M * N] out) noalias
+__global__ void matmul(const float *A, const float *B, float *C, int M, int N, int K) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < M && col < N) {
+    float acc = 0.0f;
+    for (int k = 0; k < K; ++k)
+      acc += A[row * K + k] * B[k * N + col];
+    C[row * N + col] = acc;
+  }
+}
+)";
+
+// The textbook spelling: the accumulator lives in global memory.
+const char *const Textbook = R"(
+#pragma kopt optimize launch(grid: (n + 15) / 16, (n + 15) / 16; block: 16, 16) args(n = 1024) buffers(A[n * n] in, B[n * n] in, C[n * n] inout) noalias
+__global__ void gemm(const float *A, const float *B, float *C, int n) {
+  int i = blockIdx.y * blockDim.y + threadIdx.y;
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && j < n)
+    for (int k = 0; k < n; k++)
+      C[i * n + j] += A[i * n + k] * B[k * n + j];
+}
+)";
+
+// The snippet parse, with what CUDA's headers would declare for the code the
+// transforms write (shared memory, barriers, read-only loads).
+std::vector<std::string> clangArgs() {
+  std::vector<std::string> Args = fuzz::snippetClangArgs();
+  Args.push_back("-D__shared__=__attribute__((shared))");
+  Args.push_back("-D__syncthreads()=((void)0)");
+  Args.push_back("-D__ldg(p)=(*(p))");
+  return Args;
+}
+
+frontend::KernelSummary kernel(const char *Code) {
+  return snippets::snippetKernel(Code, clangArgs());
+}
+
+// The facts of a memory-bound run: DRAM busy, SMs idle, the GPU full.
+memory::ProfileMetrics memoryBound() {
+  return {{"dram_throughput_pct", 86},    {"sm_throughput_pct", 18},
+          {"achieved_occupancy_pct", 82}, {"parallelism", 15.9},
+          {"arithmetic_intensity", 0.24}, {"block_size", 256},
+          {"grid_size", 16384},           {"registers", 24}};
+}
+memory::ProfileMetrics computeBound() {
+  return {{"dram_throughput_pct", 12},
+          {"sm_throughput_pct", 71},
+          {"achieved_occupancy_pct", 90},
+          {"parallelism", 15.9},
+          {"arithmetic_intensity", 45},
+          {"block_size", 256},
+          {"grid_size", 4096},
+          {"registers", 32}};
+}
+
+std::shared_ptr<const memory::SkillLibrary> shippedSkills() {
+  static std::shared_ptr<const memory::SkillLibrary> Library = [] {
+    auto L = memory::SkillLibrary::loadDirectory(KOPT_SKILLS_DIR);
+    EXPECT_TRUE(bool(L)) << (L ? "" : llvm::toString(L.takeError()));
+    return L ? std::make_shared<const memory::SkillLibrary>(std::move(*L)) : nullptr;
+  }();
+  return Library;
+}
+
+struct PlannedRun {
+  frontend::KernelSummary K;
+  fakes::RuleEvaluator Eval;
+  OptimizeRequest R;
+  memory::ExperienceStore Experience = memory::ExperienceStore::inMemory();
+  memory::ProfileMetrics Metrics;
+  std::shared_ptr<const memory::SkillLibrary> Skills = shippedSkills();
+
+  PlannedRun(const char *Code, memory::ProfileMetrics M) : K(kernel(Code)), Metrics(std::move(M)) {
+    R.Kernel = &K;
+    R.ClangArgs = clangArgs();
+    R.Budget.Seconds = 600;
+    R.Budget.Evaluations = 6;
+    R.Plan = [this](const evaluator::Baseline &B) {
+      return PlanInputs{Skills, Metrics, &Experience, B.Device.Name};
+    };
+  }
+  OptimizeResult run() {
+    auto Result = optimizeKernel(R, Eval);
+    if (!Result) {
+      ADD_FAILURE() << llvm::toString(Result.takeError());
+      return {};
+    }
+    return std::move(*Result);
+  }
+  // What this run teaches the experience store, as the driver records it.
+  void teach(memory::ExperienceStore &Store, const OptimizeResult &O) const {
+    memory::FactVector Facts = memory::factVector(memory::factsFor(K.Features, Metrics));
+    ASSERT_FALSE(bool(Store.recordAll(
+        observationsFrom(O, Facts, memory::kernelKind(K.Features), /*VerifiedOnly=*/false))));
+  }
+};
+
+// The last step of each evaluated attempt, in order.
+std::vector<std::string> evaluatedSteps(const OptimizeResult &O) {
+  std::vector<std::string> Out;
+  for (const Attempt &A : O.Trajectory)
+    if (A.Evaluated)
+      Out.push_back(A.Steps.back());
+  return Out;
+}
+
+std::string joined(const std::vector<std::string> &Steps) {
+  std::string Text;
+  for (const std::string &S : Steps)
+    Text += S + "; ";
+  return Text;
+}
+
+bool startsWith(const std::string &Text, const std::string &Prefix) {
+  return llvm::StringRef(Text).starts_with(Prefix);
+}
+
+// The index of the first step of Transform, or the size where there is none.
+size_t firstOf(const std::vector<std::string> &Steps, const std::string &Transform) {
+  for (size_t I = 0; I < Steps.size(); ++I)
+    if (startsWith(Steps[I], Transform + ":") || Steps[I] == Transform)
+      return I;
+  return Steps.size();
+}
+
+TEST(KernelPlanner, MemoryBoundKernelTriesRestrictFirst) {
+  PlannedRun T(Stream, memoryBound());
+  T.Eval.Rules = {{"__restrict__", Verdict::Faster, 1.9}};
+  OptimizeResult O = T.run();
+  std::vector<std::string> Steps = evaluatedSteps(O);
+  ASSERT_FALSE(Steps.empty());
+  EXPECT_TRUE(startsWith(Steps[0], "restrict-readonly")) << joined(Steps);
+  // No low-yield step (unroll, launch bounds, block size) came before it.
+  for (const char *Low : {"unroll", "launch-bounds", "block-size"})
+    EXPECT_GT(firstOf(Steps, Low), 0u) << joined(Steps);
+  // Screened promising, then confirmed once: the best is a confirmed one.
+  ASSERT_TRUE(O.Best.has_value());
+  EXPECT_EQ(O.BestSteps.size(), 1u);
+  EXPECT_TRUE(startsWith(O.BestSteps[0], "restrict-readonly"));
+  EXPECT_EQ(T.Eval.Confirms, 1u);
+  EXPECT_EQ(T.Eval.Screens, Steps.size());
+  // Each evaluation says how long it took (screen and confirmation together).
+  EXPECT_DOUBLE_EQ(O.Trajectory[0].EvalSeconds, 5);
+  for (const Attempt &A : O.Trajectory) {
+    if (A.Evaluated) {
+      EXPECT_GT(A.EvalSeconds, 0) << A.Steps.back();
+    }
+  }
+}
+
+TEST(KernelPlanner, MatmulGetsItsIdiomTransformWithinTwoEvaluations) {
+  PlannedRun T(Matmul, computeBound());
+  OptimizeResult O = T.run();
+  std::vector<std::string> Steps = evaluatedSteps(O);
+  ASSERT_GE(Steps.size(), 2u);
+  EXPECT_TRUE(startsWith(Steps[0], "register-blocking") || startsWith(Steps[0], "smem-tiling") ||
+              startsWith(Steps[1], "register-blocking") || startsWith(Steps[1], "smem-tiling"))
+      << joined(Steps);
+}
+
+TEST(KernelPlanner, TextbookMatmulReachesTheIdiomEarly) {
+  // An accumulator in global memory: register-blocking and smem-tiling keep it
+  // in registers themselves (their normalizing passes), so an idiom transform
+  // comes within the first three evaluations, after at most the cheap steps
+  // that also fit (restrict, scalar replacement), never after low-yield ones.
+  PlannedRun T(Textbook, computeBound());
+  T.Eval.Rules = {{"kopt_tile", Verdict::Faster, 6.0},
+                  {"kopt_s0", Verdict::Faster, 2.5},
+                  {"__restrict__", Verdict::Faster, 2.5}};
+  OptimizeResult O = T.run();
+  std::vector<std::string> Steps = evaluatedSteps(O);
+  ASSERT_GE(Steps.size(), 3u);
+  size_t Idiom = std::min(firstOf(Steps, "register-blocking"), firstOf(Steps, "smem-tiling"));
+  EXPECT_LT(Idiom, 3u) << joined(Steps);
+  for (size_t I = 0; I < Idiom; ++I)
+    EXPECT_TRUE(startsWith(Steps[I], "scalar-replacement") ||
+                startsWith(Steps[I], "restrict-readonly"))
+        << joined(Steps);
+  ASSERT_TRUE(O.Best.has_value());
+  EXPECT_NEAR(O.BestOutcome.Speedup, 6.0, 1e-9);
+}
+
+// The shipped library without the skills whose transforms add threads: a test of
+// experience alone, on a kernel that already fills the GPU.
+std::shared_ptr<const memory::SkillLibrary> withoutParallelismSkills() {
+  std::vector<memory::Skill> Skills;
+  for (const memory::Skill &S : shippedSkills()->skills())
+    if (S.Category != "parallelism")
+      Skills.push_back(S);
+  auto L = memory::SkillLibrary::fromSkills(std::move(Skills));
+  EXPECT_TRUE(bool(L)) << (L ? "" : llvm::toString(L.takeError()));
+  return L ? std::make_shared<const memory::SkillLibrary>(std::move(*L)) : nullptr;
+}
+
+TEST(KernelPlanner, ExperienceFromASimilarKernelReordersTheNext) {
+  auto Skills = withoutParallelismSkills();
+  // Without experience: where unroll comes in the second kernel, and with
+  // which point.
+  PlannedRun Fresh(Blend, memoryBound());
+  Fresh.Skills = Skills;
+  Fresh.R.Budget.Evaluations = 12;
+  std::vector<std::string> Before = evaluatedSteps(Fresh.run());
+  size_t UnrollBefore = firstOf(Before, "unroll");
+  ASSERT_LT(UnrollBefore, Before.size()) << joined(Before);
+  EXPECT_TRUE(startsWith(Before[UnrollBefore], "unroll:factor=4")) << joined(Before);
+
+  // An earlier kernel (another name, the same facts) where unrolling by 8 won
+  // and restrict did not.
+  memory::ExperienceStore Store = memory::ExperienceStore::inMemory();
+  for (int Build = 0; Build < 2; ++Build) {
+    PlannedRun First(Weighted, memoryBound());
+    First.Skills = Skills;
+    First.R.Budget.Evaluations = 12;
+    First.Eval.Rules = {{"#pragma unroll 8", Verdict::Faster, 1.8}};
+    OptimizeResult O = First.run();
+    First.teach(Store, O);
+  }
+  PlannedRun Next(Blend, memoryBound());
+  Next.R.Budget.Evaluations = 12;
+  Next.R.Plan = [&](const evaluator::Baseline &B) {
+    return PlanInputs{Skills, Next.Metrics, &Store, B.Device.Name};
+  };
+  std::vector<std::string> After = evaluatedSteps(Next.run());
+  size_t UnrollAfter = firstOf(After, "unroll");
+  ASSERT_LT(UnrollAfter, After.size()) << joined(After);
+  // Unroll comes no later than before (restrict's strong prior on DRAM-bound
+  // code may still lead after two builds without a win).
+  EXPECT_LE(UnrollAfter, UnrollBefore) << joined(Before) << "\n" << joined(After);
+  // And the point that won comes first among unroll's.
+  EXPECT_TRUE(startsWith(After[UnrollAfter], "unroll:factor=8")) << joined(After);
+
+  // A kernel unlike it (a matrix product) is not moved by that experience.
+  PlannedRun Other(Matmul, computeBound());
+  Other.R.Plan = [&](const evaluator::Baseline &B) {
+    return PlanInputs{shippedSkills(), Other.Metrics, &Store, B.Device.Name};
+  };
+  std::vector<std::string> Unlike = evaluatedSteps(Other.run());
+  EXPECT_GT(firstOf(Unlike, "unroll"), 1u) << joined(Unlike);
+}
+
+// The shipped library with one skill's yield model replaced: what a new or
+// edited skill file does to the plan, with no change to the planner's code.
+std::shared_ptr<const memory::SkillLibrary>
+withYieldModel(const std::string &Id, const std::string &When, double Speedup, double Likelihood) {
+  std::vector<memory::Skill> Skills = shippedSkills()->skills();
+  for (memory::Skill &S : Skills)
+    if (S.Id == Id) {
+      auto Case = memory::Predicate::parse(When);
+      EXPECT_TRUE(bool(Case)) << (Case ? "" : llvm::toString(Case.takeError()));
+      S.Expect = {{Case ? std::move(*Case) : memory::Predicate::always(), Speedup, Likelihood}};
+    }
+  auto L = memory::SkillLibrary::fromSkills(std::move(Skills));
+  EXPECT_TRUE(bool(L)) << (L ? "" : llvm::toString(L.takeError()));
+  return L ? std::make_shared<const memory::SkillLibrary>(std::move(*L)) : nullptr;
+}
+
+TEST(KernelPlanner, TheOrderComesFromTheSkillFiles) {
+  // block-size, low-yield as shipped, made to expect 4x on DRAM-bound code.
+  auto Edited = withYieldModel("block-size", "dram_throughput_pct > 50", 4.0, 0.9);
+  auto StepsWith = [&](memory::ProfileMetrics M) {
+    PlannedRun T(Stream, std::move(M));
+    T.R.Budget.Evaluations = 3;
+    T.R.Plan = [&](const evaluator::Baseline &B) {
+      return PlanInputs{Edited, T.Metrics, &T.Experience, B.Device.Name};
+    };
+    return evaluatedSteps(T.run());
+  };
+  std::vector<std::string> Bound = StepsWith(memoryBound());
+  ASSERT_FALSE(Bound.empty());
+  EXPECT_TRUE(startsWith(Bound[0], "block-size")) << joined(Bound);
+  // The case reads the profile: where it does not hold, restrict leads again.
+  std::vector<std::string> Compute = StepsWith(computeBound());
+  ASSERT_FALSE(Compute.empty());
+  EXPECT_TRUE(startsWith(Compute[0], "restrict-readonly")) << joined(Compute);
+  EXPECT_GT(firstOf(Compute, "block-size"), 0u) << joined(Compute);
+}
+
+TEST(KernelPlanner, SimilarityIsOnFactsNotNames) {
+  frontend::KernelSummary A = kernel(Weighted), B = kernel(Blend), C = kernel(Stream);
+  memory::FactVector FA = memory::factVector(memory::factsFor(A.Features, memoryBound()));
+  memory::FactVector FB = memory::factVector(memory::factsFor(B.Features, memoryBound()));
+  memory::FactVector FC = memory::factVector(memory::factsFor(C.Features, memoryBound()));
+  EXPECT_NEAR(memory::similarity(FA, FB), 1.0, 1e-9);
+  // A stream is not a matrix-vector product, whatever their profiles share.
+  EXPECT_LT(memory::similarity(FA, FC), 0.01);
+  // The same kernel under another profile is still close, but less so.
+  memory::FactVector FA2 = memory::factVector(memory::factsFor(A.Features, computeBound()));
+  double Profiled = memory::similarity(FA, FA2);
+  EXPECT_GT(Profiled, memory::similarity(FA, FC));
+  EXPECT_LT(Profiled, 0.5);
+}
+
+} // namespace
