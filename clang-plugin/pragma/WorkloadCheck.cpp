@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <tuple>
 
 namespace kopt::frontend {
 
@@ -61,11 +62,19 @@ public:
   }
 
 private:
-  // One diagnostic per kind and token: a mistake shows once, not once a launch.
+  // Every problem once: two missing scalars at the same 'args' token are two
+  // diagnostics, the same one again is not.
   void diag(Diag Kind, unsigned Token, std::vector<std::string> Args, std::string FixIt = {}) {
-    if (!Reported.insert({unsigned(Kind), Token}).second)
+    if (!Reported.insert({unsigned(Kind), Token, llvm::join(Args, "\n")}).second)
       return;
     Out.Diagnostics.push_back({Kind, Token, std::move(Args), std::move(FixIt)});
+  }
+  // A problem of an expression that each launch (combination of args values)
+  // meets again, with its label in the text: shown once, for the first launch.
+  void launchDiag(Diag Kind, unsigned Token, std::vector<std::string> Args) {
+    if (!Reported.insert({unsigned(Kind), Token, std::string()}).second)
+      return;
+    Out.Diagnostics.push_back({Kind, Token, std::move(Args), {}});
   }
 
   void checkSkills() {
@@ -165,13 +174,25 @@ private:
         Choice[I] = 0;
       }
     }
-    if (K.Body && !K.Body->MayUseThreadYZ)
-      for (const ResolvedLaunch &L : Out.Launches)
-        if (L.Block[1] * L.Block[2] > 1) {
-          diag(Diag::OneDimensionalKernelRace, P.Launch->BlockToken,
-               {K.Kernel, std::to_string(L.Block[1] * L.Block[2]), forLabel(L.Label)});
-          break;
-        }
+    checkRepeatedThreads();
+  }
+
+  // Threads that differ only in y or z where the body reads only x components
+  // run the same code on the same addresses: every element the kernel writes
+  // is written by all of them. Certain where the body writes something and
+  // nothing it calls may read the other components.
+  void checkRepeatedThreads() {
+    if (!K.Body || K.Body->Written.empty())
+      return;
+    const std::string &Write = K.Body->Written.begin()->first;
+    for (const ResolvedLaunch &L : Out.Launches) {
+      if (!K.Body->MayUseThreadYZ && L.Block[1] * L.Block[2] > 1)
+        launchDiag(Diag::OneDimensionalKernelRace, P.Launch->BlockToken,
+                   {K.Kernel, std::to_string(L.Block[1] * L.Block[2]), forLabel(L.Label), Write});
+      if (!K.Body->MayUseBlockYZ && L.Grid[1] * L.Grid[2] > 1)
+        launchDiag(Diag::OneDimensionalGridRace, P.Launch->GridToken,
+                   {K.Kernel, std::to_string(L.Grid[1] * L.Grid[2]), forLabel(L.Label), Write});
+    }
   }
 
   static std::string forLabel(const std::string &Label) {
@@ -202,7 +223,7 @@ private:
     llvm::consumeError(V.takeError());
     // A value missing because another arg failed: that one is reported.
     if (!llvm::StringRef(Why.Reason).starts_with("no value for"))
-      diag(Diag::EvaluationFailed, Why.Token, {What, E.Text, forLabel(L.Label), Why.Reason});
+      launchDiag(Diag::EvaluationFailed, Why.Token, {What, E.Text, forLabel(L.Label), Why.Reason});
     return std::nullopt;
   }
 
@@ -213,7 +234,7 @@ private:
       return std::nullopt;
     if (const int64_t *I = std::get_if<int64_t>(&*V))
       return *I;
-    diag(Diag::EvaluationFailed, firstToken(*E.Root),
+    launchDiag(Diag::EvaluationFailed, firstToken(*E.Root),
          {What, E.Text, forLabel(L.Label), "its value " + numberText(*V) + " is not an integer"});
     return std::nullopt;
   }
@@ -225,7 +246,7 @@ private:
     if (!V)
       return false;
     if (*V < 1 || uint64_t(*V) > Max) {
-      diag(Diag::ValueOutsideLimits, firstToken(*E.Root),
+      launchDiag(Diag::ValueOutsideLimits, firstToken(*E.Root),
            {What, E.Text, std::to_string(*V), forLabel(L.Label),
             *V < 1 ? "it must be at least 1" : "the limit is " + std::to_string(Max)});
       return false;
@@ -264,7 +285,7 @@ private:
                              MaxBlockDims[I], L, L.Block[I]);
     uint64_t Threads = L.Block[0] * L.Block[1] * L.Block[2];
     if (OK && Threads > MaxBlockThreads) {
-      diag(Diag::BlockTooLarge, Launch.BlockToken,
+      launchDiag(Diag::BlockTooLarge, Launch.BlockToken,
            {std::to_string(Threads), forLabel(L.Label), std::to_string(MaxBlockThreads)});
       OK = false;
     }
@@ -272,7 +293,7 @@ private:
       const ClauseExpr &E = *Launch.SharedMemory;
       std::optional<int64_t> V = integerOf(E, "the shared memory size", L);
       if (V && (*V < 0 || uint64_t(*V) > MaxSharedBytes))
-        diag(Diag::ValueOutsideLimits, firstToken(*E.Root),
+        launchDiag(Diag::ValueOutsideLimits, firstToken(*E.Root),
              {"the shared memory size", E.Text, std::to_string(*V), forLabel(L.Label),
               *V < 0 ? "it must not be negative"
                      : "the largest any GPU allows a block is " + std::to_string(MaxSharedBytes) +
@@ -294,7 +315,7 @@ private:
     if (!Count)
       return namesUnknownTemplateParam(B.Size);
     if (*Count < 0) {
-      diag(Diag::ValueOutsideLimits, firstToken(*B.Size.Root),
+      launchDiag(Diag::ValueOutsideLimits, firstToken(*B.Size.Root),
            {What, B.Size.Text, std::to_string(*Count), forLabel(L.Label),
             "it must not be negative"});
       return false;
@@ -310,7 +331,7 @@ private:
     double Lo = std::visit([](auto X) { return double(X); }, *Low);
     double Hi = std::visit([](auto X) { return double(X); }, *High);
     if (!(Lo < Hi) || !std::isfinite(Lo) || !std::isfinite(Hi)) {
-      diag(Diag::RangeEmpty, B.Range->Token,
+      launchDiag(Diag::RangeEmpty, B.Range->Token,
            {numberText(*Low), numberText(*High), B.Name, forLabel(L.Label)});
       return false;
     }
@@ -321,7 +342,7 @@ private:
   const PragmaClauses &P;
   const WorkloadSubject &K;
   ResolvedWorkload Out;
-  std::set<std::pair<unsigned, unsigned>> Reported;
+  std::set<std::tuple<unsigned, unsigned, std::string>> Reported;
 };
 
 } // namespace
@@ -338,16 +359,21 @@ KernelBodyUse bodyUseOf(const KernelFeatures &F) {
     else
       Use.MaybeWritten.try_emplace(E.Param, E.How + " at " + Line(E.Line));
   }
-  Use.MayUseThreadYZ = false;
-  for (llvm::StringRef B : F.IndexBuiltins)
-    if ((B.starts_with("threadIdx.") || B.starts_with("blockDim.")) && !B.ends_with(".x"))
+  Use.MayUseThreadYZ = Use.MayUseBlockYZ = false;
+  for (llvm::StringRef B : F.IndexBuiltins) {
+    if (B.ends_with(".x"))
+      continue;
+    if (B.starts_with("threadIdx.") || B.starts_with("blockDim."))
       Use.MayUseThreadYZ = true;
+    if (B.starts_with("blockIdx.") || B.starts_with("gridDim."))
+      Use.MayUseBlockYZ = true;
+  }
   // Device functions and block-wide collectives (cub, cooperative groups) may
   // read the other components; plain intrinsics (__syncthreads, __shfl_*) do not.
   auto Opaque = [](const CallFeature &C) { return !llvm::StringRef(C.Name).starts_with("__"); };
   if (!F.OtherCalls.empty() || llvm::any_of(F.Barriers, Opaque) ||
       llvm::any_of(F.WarpIntrinsics, Opaque))
-    Use.MayUseThreadYZ = true;
+    Use.MayUseThreadYZ = Use.MayUseBlockYZ = true;
   return Use;
 }
 

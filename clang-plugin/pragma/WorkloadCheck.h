@@ -33,11 +33,13 @@ struct KernelBodyUse {
   // ("passed to 'helper' at line 9"): they may be written.
   std::map<std::string, std::string> MaybeWritten;
   bool MayUseThreadYZ = true; // False: only x components of threadIdx/blockDim.
+  bool MayUseBlockYZ = true;  // False: only x components of blockIdx/gridDim.
 };
 
 // The body's use from its features: written pointers (accesses that write, an
 // atomic's address), pointers handed to calls or stored, and whether threadIdx
-// or blockDim .y/.z is read, or may be through a call or a collective.
+// or blockDim (blockIdx or gridDim) .y/.z is read, or may be through a call or
+// a collective.
 KernelBodyUse bodyUseOf(const KernelFeatures &F);
 
 struct WorkloadSubject {
