@@ -234,8 +234,9 @@ private:
       return std::nullopt;
     if (const int64_t *I = std::get_if<int64_t>(&*V))
       return *I;
-    launchDiag(Diag::EvaluationFailed, firstToken(*E.Root),
-         {What, E.Text, forLabel(L.Label), "its value " + numberText(*V) + " is not an integer"});
+    launchDiag(
+        Diag::EvaluationFailed, firstToken(*E.Root),
+        {What, E.Text, forLabel(L.Label), "its value " + numberText(*V) + " is not an integer"});
     return std::nullopt;
   }
 
@@ -247,8 +248,8 @@ private:
       return false;
     if (*V < 1 || uint64_t(*V) > Max) {
       launchDiag(Diag::ValueOutsideLimits, firstToken(*E.Root),
-           {What, E.Text, std::to_string(*V), forLabel(L.Label),
-            *V < 1 ? "it must be at least 1" : "the limit is " + std::to_string(Max)});
+                 {What, E.Text, std::to_string(*V), forLabel(L.Label),
+                  *V < 1 ? "it must be at least 1" : "the limit is " + std::to_string(Max)});
       return false;
     }
     Slot = uint64_t(*V);
@@ -286,7 +287,7 @@ private:
     uint64_t Threads = L.Block[0] * L.Block[1] * L.Block[2];
     if (OK && Threads > MaxBlockThreads) {
       launchDiag(Diag::BlockTooLarge, Launch.BlockToken,
-           {std::to_string(Threads), forLabel(L.Label), std::to_string(MaxBlockThreads)});
+                 {std::to_string(Threads), forLabel(L.Label), std::to_string(MaxBlockThreads)});
       OK = false;
     }
     if (Launch.SharedMemory) {
@@ -294,10 +295,10 @@ private:
       std::optional<int64_t> V = integerOf(E, "the shared memory size", L);
       if (V && (*V < 0 || uint64_t(*V) > MaxSharedBytes))
         launchDiag(Diag::ValueOutsideLimits, firstToken(*E.Root),
-             {"the shared memory size", E.Text, std::to_string(*V), forLabel(L.Label),
-              *V < 0 ? "it must not be negative"
-                     : "the largest any GPU allows a block is " + std::to_string(MaxSharedBytes) +
-                           " bytes (227 KiB)"});
+                   {"the shared memory size", E.Text, std::to_string(*V), forLabel(L.Label),
+                    *V < 0 ? "it must not be negative"
+                           : "the largest any GPU allows a block is " +
+                                 std::to_string(MaxSharedBytes) + " bytes (227 KiB)"});
       OK &= V && *V >= 0 && uint64_t(*V) <= MaxSharedBytes;
       if (OK)
         L.SharedBytes = uint64_t(*V);
@@ -316,8 +317,8 @@ private:
       return namesUnknownTemplateParam(B.Size);
     if (*Count < 0) {
       launchDiag(Diag::ValueOutsideLimits, firstToken(*B.Size.Root),
-           {What, B.Size.Text, std::to_string(*Count), forLabel(L.Label),
-            "it must not be negative"});
+                 {What, B.Size.Text, std::to_string(*Count), forLabel(L.Label),
+                  "it must not be negative"});
       return false;
     }
     L.BufferCounts[B.Name] = uint64_t(*Count);
@@ -332,7 +333,7 @@ private:
     double Hi = std::visit([](auto X) { return double(X); }, *High);
     if (!(Lo < Hi) || !std::isfinite(Lo) || !std::isfinite(Hi)) {
       launchDiag(Diag::RangeEmpty, B.Range->Token,
-           {numberText(*Low), numberText(*High), B.Name, forLabel(L.Label)});
+                 {numberText(*Low), numberText(*High), B.Name, forLabel(L.Label)});
       return false;
     }
     L.Ranges[B.Name] = {Lo, Hi};

@@ -17,9 +17,12 @@ namespace {
 
 // "3 launches, 1 warning": what the workload resolves to, for the verdict.
 std::string verdictOf(const frontend::KernelSummary &K) {
-  frontend::WorkloadSubject Subject{
-      K.Name, K.Params, {}, frontend::workloadTemplateValues(K.Instantiations),
-      frontend::bodyUseOf(K.Features), std::nullopt};
+  frontend::WorkloadSubject Subject{K.Name,
+                                    K.Params,
+                                    {},
+                                    frontend::workloadTemplateValues(K.Instantiations),
+                                    frontend::bodyUseOf(K.Features),
+                                    std::nullopt};
   if (!K.IsTemplate)
     Subject.TemplateValues.emplace();
   frontend::ResolvedWorkload W = frontend::resolveWorkload(*K.Pragma, Subject);
@@ -27,8 +30,10 @@ std::string verdictOf(const frontend::KernelSummary &K) {
     return frontend::levelOf(D.Kind) == frontend::PragmaDiagLevel::Warning;
   });
   std::string Text;
-  if (W.Launches.empty())
-    Text = "no workload (the pragma gives no launch; kopt optimize needs one)";
+  if (!K.Pragma->Launch)
+    Text = "no launch (kopt optimize takes the workload from a recording: kopt record)";
+  else if (W.Launches.empty())
+    Text = "the launch is not resolved (a template this file does not instantiate)";
   else
     Text = "ok, " + std::to_string(W.Launches.size()) +
            (W.Launches.size() == 1 ? " launch" : " launches");
@@ -50,8 +55,8 @@ int runCheck(const std::vector<std::string> &Args) {
     if (!K.Pragma)
       continue;
     ++Annotated;
-    llvm::outs() << Loaded->File << ":" << K.Pragma->Line << ": " << K.Name << ": "
-                 << verdictOf(K) << "\n";
+    llvm::outs() << Loaded->File << ":" << K.Pragma->Line << ": " << K.Name << ": " << verdictOf(K)
+                 << "\n";
   }
   if (Annotated == 0)
     llvm::outs() << Loaded->File << ": no kernel has '#pragma kopt optimize'\n";

@@ -14,3 +14,29 @@ __global__ void limits(int n, float *y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = 1;
 }
+#pragma kopt optimize launch(grid: 4; block: 256) args(a = 1.0f) buffers(y[1024] out)
+__global__ void two_missing(int n, int m, float a, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && i < m) y[i] = a;
+}
+#pragma kopt optimize launch(grid: 4; block: 256) buffers(a[1024] in, b[1024] in, c[1024] in, d[1024] in, e[1024] in)
+__global__ void written_forms(float *a, float *b, float *c, float *d, float *e) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  *(a + i) = 0;
+  b[i] += 1;
+  c[i]++;
+  atomicAdd(&d[i], 1.0f);
+  float *p = e;
+  p[i] = 2;
+}
+#pragma kopt optimize launch(grid: N / 256, 2; block: 256) args(n = N) buffers(y[n] out)
+__global__ void grid_race(int n, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = 1;
+}
+#pragma kopt optimize launch(grid: N / 256, 2; block: 256, 2) args(n = N) buffers(x[n] in, y[4 * n] out)
+__global__ void two_dimensional(int n, const float *x, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int j = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i < n) y[j * n + i] = x[i];
+}
