@@ -121,34 +121,25 @@ NumKind commonKind(NumKind L, NumKind R) {
 llvm::Expected<Value> floatingOp(ExprKind K, NumKind Kind, double L, double R) {
   if (K == ExprKind::Div && R == 0)
     return failure("division by zero");
-  if (Kind == NumKind::Float) { // float arithmetic, as C does it on float operands.
-    float A = static_cast<float>(L), B = static_cast<float>(R);
+  // In the operands' type: float arithmetic, as C does it on float operands.
+  auto Apply = [K](auto A, auto B) -> std::optional<double> {
     switch (K) {
     case ExprKind::Add:
-      return Value::floating(Kind, A + B);
+      return A + B;
     case ExprKind::Sub:
-      return Value::floating(Kind, A - B);
+      return A - B;
     case ExprKind::Mul:
-      return Value::floating(Kind, A * B);
+      return A * B;
     case ExprKind::Div:
-      return Value::floating(Kind, A / B);
+      return A / B;
     default:
-      break;
+      return std::nullopt;
     }
-  } else {
-    switch (K) {
-    case ExprKind::Add:
-      return Value::floating(Kind, L + R);
-    case ExprKind::Sub:
-      return Value::floating(Kind, L - R);
-    case ExprKind::Mul:
-      return Value::floating(Kind, L * R);
-    case ExprKind::Div:
-      return Value::floating(Kind, L / R);
-    default:
-      break;
-    }
-  }
+  };
+  std::optional<double> V =
+      Kind == NumKind::Float ? Apply(static_cast<float>(L), static_cast<float>(R)) : Apply(L, R);
+  if (V)
+    return Value::floating(Kind, *V);
   return failure(llvm::Twine("operands of '") + operatorSpelling(K) + "' must be integers");
 }
 
