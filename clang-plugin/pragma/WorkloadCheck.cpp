@@ -122,20 +122,17 @@ private:
     return OK;
   }
 
-  const BufferSpec *findBuffer(llvm::StringRef Name) const {
-    if (P.Buffers)
-      for (const BufferSpec &B : *P.Buffers)
-        if (B.Name == Name)
-          return &B;
+  // The item of a clause (a buffer, an arg) that names Name.
+  template <typename Item>
+  static const Item *named(const std::optional<std::vector<Item>> &Items, llvm::StringRef Name) {
+    if (Items)
+      for (const Item &I : *Items)
+        if (I.Name == Name)
+          return &I;
     return nullptr;
   }
-  const ArgValue *findArg(llvm::StringRef Name) const {
-    if (P.Args)
-      for (const ArgValue &A : *P.Args)
-        if (A.Name == Name)
-          return &A;
-    return nullptr;
-  }
+  const BufferSpec *findBuffer(llvm::StringRef Name) const { return named(P.Buffers, Name); }
+  const ArgValue *findArg(llvm::StringRef Name) const { return named(P.Args, Name); }
 
   // A buffer declared 'in' that the body writes.
   void checkDirections() {
