@@ -139,9 +139,13 @@ TEST(ClauseExpr, NamesAndFloatsAreFound) {
   ASSERT_EQ(Names.size(), 3u);
   EXPECT_EQ(Names[0]->Spelling, "n");
   EXPECT_EQ(Names[1]->Spelling, "m");
-  EXPECT_FALSE(isIntegerExpr(*E.Root));
-  ASSERT_NE(findFloatLiteral(*E.Root), nullptr);
-  EXPECT_EQ(findFloatLiteral(*E.Root)->Spelling, "2.5");
+  const ExprNode *Cause = nullptr;
+  auto IntegerNames = [](const ExprNode &) { return NumKind::Integer; };
+  EXPECT_EQ(staticKind(*E.Root, IntegerNames, &Cause), NumKind::Double);
+  ASSERT_NE(Cause, nullptr);
+  EXPECT_EQ(Cause->Spelling, "2.5");
+  EXPECT_EQ(staticKind(*parseValue("(float)n / 2").Root, IntegerNames), NumKind::Float);
+  EXPECT_EQ(staticKind(*parseValue("(int)ceil(n / 2.0)").Root, IntegerNames), NumKind::Integer);
 }
 
 TEST(ClauseExpr, DeepNestingIsAnErrorNotAStackOverflow) {
