@@ -16,7 +16,7 @@ enum class ParamCategory : uint8_t {
 
 struct KernelParam {
   std::string Name; // Empty for an unnamed parameter.
-  std::string Type; // As clang prints it: "const float *__restrict".
+  std::string Type; // Typedefs resolved, as clang prints it: "const float *__restrict".
   ParamCategory Category = ParamCategory::Other;
   bool PointeeIsConst = false; // For pointers: const T *.
   // For pointers: what the elements are (Integer, Floating, or Other: bool,

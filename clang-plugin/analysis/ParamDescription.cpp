@@ -23,8 +23,11 @@ ParamCategory categoryOf(clang::QualType T) {
 KernelParam describeParam(const clang::ParmVarDecl &P, const clang::ASTContext &Ctx) {
   KernelParam K;
   K.Name = P.getNameAsString();
-  K.Type = P.getType().getAsString(Ctx.getPrintingPolicy());
   clang::QualType T = P.getType().getCanonicalType();
+  // Typedefs resolved (`typedef float DATA_TYPE;` prints as float), so that what reads the
+  // type (element types, vector widths) sees the same spelling however the user named it.
+  // A dependent type keeps its spelling: its canonical form names no template parameter.
+  K.Type = (T->isDependentType() ? P.getType() : T).getAsString(Ctx.getPrintingPolicy());
   if (T->isPointerType()) {
     K.Category = ParamCategory::Pointer;
     clang::QualType Element = T->getPointeeType();

@@ -17,9 +17,17 @@ void printHelp(llvm::raw_ostream &OS) {
      << "usage: kopt <subcommand> [args]\n"
      << "       kcc <nvcc arguments>        (compile: a drop-in replacement for nvcc)\n\n"
      << "subcommands:\n";
+  // A usage longer than the column gets its summary on the next line, as git and clang do.
+  constexpr size_t Column = 36;
+  auto Row = [&](llvm::StringRef Usage, llvm::StringRef Summary) {
+    if (Usage.size() < Column)
+      OS << "  " << llvm::left_justify(Usage, Column) << Summary << "\n";
+    else
+      OS << "  " << Usage << "\n  " << std::string(Column, ' ') << Summary << "\n";
+  };
   for (const Subcommand &S : allSubcommands())
-    OS << "  " << llvm::left_justify(S.Usage, 36) << S.Summary << "\n";
-  OS << "  " << llvm::left_justify("help", 36) << "print this help\n";
+    Row(S.Usage, S.Summary);
+  Row("help", "print this help");
 }
 
 std::optional<std::string> nearest(llvm::StringRef Name) {
