@@ -152,7 +152,11 @@ def main():
                                   f"kopt inspect says: {(err or 'nothing wrong').splitlines()[0]}")
                 continue
             if err is not None:
-                errors.append(f"{name}:1: error: {err.splitlines()[0]}")
+                # kopt's own errors carry file:line:col (a pragma's workload checks
+                # among them): every one is passed on.
+                located = [line for line in err.splitlines()
+                           if re.match(r"\S+:\d+:\d+: error: ", line)]
+                errors += located or [f"{name}:1: error: {err.splitlines()[0]}"]
                 continue
             # The file's own kernels (bench_util.h's helpers carry "header").
             own = [k for k in data["kernels"] if "header" not in k]

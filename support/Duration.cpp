@@ -7,19 +7,28 @@
 
 namespace kopt {
 
+namespace {
+constexpr llvm::StringRef Units[] = {"ms", "s", "m", "h"};
+constexpr double Seconds[] = {1e-3, 1, 60, 3600};
+} // namespace
+
+llvm::ArrayRef<llvm::StringRef> durationUnits() { return Units; }
+
+std::optional<double> secondsPerUnit(llvm::StringRef Unit) {
+  for (size_t I = 0; I < std::size(Units); ++I)
+    if (Units[I] == Unit)
+      return Seconds[I];
+  return std::nullopt;
+}
+
 std::optional<double> parseDurationSeconds(llvm::StringRef Text) {
   llvm::SmallVector<llvm::StringRef, 3> Parts;
-  if (!llvm::Regex("^([0-9]+(\\.[0-9]+)?)(ms|s|m|h)$").match(Text, &Parts))
+  if (!llvm::Regex("^([0-9]+(\\.[0-9]+)?)([a-z]+)$").match(Text, &Parts))
     return std::nullopt;
-  double Number = std::stod(Parts[1].str());
-  llvm::StringRef Unit = Parts[3];
-  if (Unit == "ms")
-    return Number / 1000;
-  if (Unit == "m")
-    return Number * 60;
-  if (Unit == "h")
-    return Number * 3600;
-  return Number;
+  std::optional<double> Scale = secondsPerUnit(Parts[3]);
+  if (!Scale)
+    return std::nullopt;
+  return std::stod(Parts[1].str()) * *Scale;
 }
 
 } // namespace kopt

@@ -3,6 +3,8 @@
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 
+#include <dlfcn.h>
+
 #include <utility>
 
 namespace kopt {
@@ -30,6 +32,20 @@ InstallLayout InstallLayout::forRunningBinary() {
   std::string Binary = runningBinaryPath();
   llvm::StringRef BinDir = llvm::sys::path::parent_path(Binary);
   return InstallLayout(std::string(llvm::sys::path::parent_path(BinDir)));
+}
+
+InstallLayout InstallLayout::forThisCode() {
+  Dl_info Info;
+  if (!dladdr(reinterpret_cast<void *>(&InstallLayout::forThisCode), &Info) || !Info.dli_fname ||
+      !llvm::StringRef(Info.dli_fname).ends_with(".so"))
+    return forRunningBinary();
+  // <prefix>/lib/kopt/kopt-clang-plugin.so
+  llvm::SmallString<256> Object;
+  if (llvm::sys::fs::real_path(Info.dli_fname, Object))
+    Object = Info.dli_fname;
+  llvm::StringRef Dir = llvm::sys::path::parent_path(Object);
+  return InstallLayout(
+      std::string(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Dir))));
 }
 
 InstallLayout::InstallLayout(std::string PrefixDir) : Prefix(std::move(PrefixDir)) {}

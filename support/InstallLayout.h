@@ -18,6 +18,9 @@ class InstallLayout {
 public:
   // The layout around the running binary (found through /proc/self/exe).
   static InstallLayout forRunningBinary();
+  // The layout around the code that calls it: the running binary, or the clang
+  // plugin (lib/kopt/kopt-clang-plugin.so) when clang++ loaded it.
+  static InstallLayout forThisCode();
   // The layout under an explicit prefix (tests).
   explicit InstallLayout(std::string PrefixDir);
 

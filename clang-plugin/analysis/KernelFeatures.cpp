@@ -11,6 +11,7 @@
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/StringSet.h>
 
@@ -145,6 +146,14 @@ public:
       ++F.FloatDivisions;
     if (E->isAssignmentOp())
       Uses[E->getLHS()->IgnoreParens()] |= UseWrite | (E->isCompoundAssignmentOp() ? UseRead : 0u);
+    // A pointer into a parameter stored in a variable: later accesses through
+    // it are not followed (only a local's initializer is).
+    if (E->getOpcode() == clang::BO_Assign && E->getRHS()->getType()->isPointerType())
+      if (std::optional<PointerBase> Base = resolvePointerParam(E->getRHS())) {
+        const clang::VarDecl *Target = namedVar(E->getLHS());
+        addEscape(*Base, E, "assigned to '" + (Target ? Target->getNameAsString() : "memory") + "'",
+                  false);
+      }
     return true;
   }
 
@@ -200,6 +209,7 @@ public:
 
   bool VisitCallExpr(clang::CallExpr *Call) {
     std::string Name = calleeName(*Call);
+    noteEscapingArguments(*Call, Name);
     if (std::optional<CollectiveCall> Collective = collectiveCall(*Call))
       (Collective->IsBarrier ? F.Barriers : F.WarpIntrinsics)
           .push_back(callFeature(Collective->Name, Call));
@@ -219,6 +229,8 @@ public:
       F.WarpIntrinsics.push_back(callFeature(Name, Call));
     else if (mathFunctions().contains(Name))
       F.MathCalls.push_back(callFeature(Name, Call));
+    else
+      F.OtherCalls.push_back(callFeature(Name, Call));
     return true;
   }
 
@@ -382,6 +394,31 @@ private:
       G.Params.push_back(P->getNameAsString());
     lineAndColumn(Bin->getBeginLoc(), Ctx, G.Line, G.Column);
     F.Guards.push_back(std::move(G));
+  }
+
+  // Pointer arguments into parameters: an atomic's first writes its address;
+  // any other call may do anything with them.
+  void noteEscapingArguments(const clang::CallExpr &Call, llvm::StringRef Name) {
+    for (unsigned I = 0; I < Call.getNumArgs(); ++I) {
+      const clang::Expr *Arg = Call.getArg(I);
+      if (!Arg->getType()->isPointerType())
+        continue;
+      std::optional<PointerBase> Base = resolvePointerParam(Arg);
+      if (!Base)
+        continue;
+      bool Atomic = Name.starts_with("atomic") && I == 0;
+      addEscape(*Base, Arg, "passed to '" + (Name.empty() ? "a function" : Name.str()) + "'",
+                Atomic);
+    }
+  }
+
+  void addEscape(const PointerBase &Base, const clang::Expr *E, std::string How, bool Writes) {
+    PointerEscape Esc;
+    Esc.Param = Base.Param->getNameAsString();
+    Esc.How = std::move(How);
+    Esc.Writes = Writes;
+    lineAndColumn(E->getBeginLoc(), Ctx, Esc.Line, Esc.Column);
+    F.Escapes.push_back(std::move(Esc));
   }
 
   // A comparison with a constant (a macro size) counts where it keeps the

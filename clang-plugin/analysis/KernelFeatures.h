@@ -80,6 +80,15 @@ struct CallFeature {
   unsigned Line = 0, Column = 0;
 };
 
+// A pointer parameter used where the access analysis cannot follow it: passed
+// to a function or stored in a variable. An atomic's address is a write.
+struct PointerEscape {
+  std::string Param;
+  std::string How;     // "passed to 'helper'", "assigned to 'p'".
+  bool Writes = false; // Certainly written (atomicAdd(p + i, v)).
+  unsigned Line = 0, Column = 0;
+};
+
 // An input read at several offsets of the thread's position: a stencil's
 // neighbourhood (Neighbourhoods.h). A clamped read counts as one offset.
 struct Neighbourhood {
@@ -99,6 +108,10 @@ struct KernelFeatures {
   std::vector<SharedVariable> SharedVariables;
   std::vector<CallFeature> Atomics, Barriers, WarpIntrinsics, MathCalls;
   unsigned FloatDivisions = 0; // '/' on float operands (fast-math can approximate them).
+  // Calls the analysis does not look into: the kernel's device functions and
+  // library calls other than math, atomics, barriers and warp intrinsics.
+  std::vector<CallFeature> OtherCalls;
+  std::vector<PointerEscape> Escapes;
   std::vector<Neighbourhood> Neighbourhoods; // Inputs read at two or more offsets.
 };
 

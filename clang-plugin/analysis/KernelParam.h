@@ -1,4 +1,5 @@
-// A kernel parameter as the front end reports it.
+// A kernel parameter as the front end reports it; also a template parameter
+// (Type "typename" for a type parameter, Category Other).
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,9 @@ struct KernelParam {
   std::string Type; // Typedefs resolved, as clang prints it: "const float *__restrict".
   ParamCategory Category = ParamCategory::Other;
   bool PointeeIsConst = false; // For pointers: const T *.
+  // For pointers: what the elements are (Integer, Floating, or Other: bool,
+  // structs, dependent types). Bool counts as Other here: it has no range.
+  ParamCategory Pointee = ParamCategory::Other;
 };
 
 } // namespace kopt::frontend

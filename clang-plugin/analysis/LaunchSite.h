@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,9 @@ struct LaunchSite {
 struct KernelInstantiation {
   std::string TemplateArgs; // "float", "int, 128".
   std::string MangledName;  // The device-side kernel symbol.
+  // The integral template arguments by their parameters' names ({"BLOCK", 128}),
+  // for the pragma's expressions.
+  std::map<std::string, int64_t> Values;
 };
 
 } // namespace kopt::frontend

@@ -146,8 +146,14 @@ std::vector<KernelInstantiation> findInstantiations(const clang::FunctionDecl &K
     if (!Spec->isTemplateInstantiation())
       continue; // Explicit specializations are kernels of their own.
     KernelInstantiation I;
-    if (const clang::TemplateArgumentList *Args = Spec->getTemplateSpecializationArgs())
+    if (const clang::TemplateArgumentList *Args = Spec->getTemplateSpecializationArgs()) {
       I.TemplateArgs = templateArgsText(*Args, Ctx);
+      const clang::TemplateParameterList &Params = *Template->getTemplateParameters();
+      for (unsigned A = 0; A < Args->size() && A < Params.size(); ++A)
+        if (Args->get(A).getKind() == clang::TemplateArgument::Integral)
+          I.Values[Params.getParam(A)->getNameAsString()] =
+              Args->get(A).getAsIntegral().getExtValue();
+    }
     I.MangledName = kernelSymbol(*Spec, Ctx);
     Out.push_back(std::move(I));
   }

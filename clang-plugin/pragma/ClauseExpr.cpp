@@ -1,8 +1,11 @@
 #include "clang-plugin/pragma/ClauseExpr.h"
 
+#include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/MathExtras.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -33,12 +36,21 @@ const char *operatorSpelling(ExprKind K) {
     return "<<";
   case ExprKind::Shr:
     return ">>";
-  case ExprKind::Integer:
-  case ExprKind::Float:
-  case ExprKind::Name:
+  default:
     break;
   }
   return "";
+}
+
+// The function a call names, without std:: or ::.
+llvm::StringRef baseFunction(llvm::StringRef Name) {
+  Name.consume_front("std::");
+  Name.consume_front("::");
+  return Name;
+}
+
+bool isRounding(llvm::StringRef F) {
+  return F == "ceil" || F == "floor" || F == "ceilf" || F == "floorf";
 }
 
 llvm::Expected<int64_t> integerOp(ExprKind K, int64_t L, int64_t R) {
@@ -78,110 +90,222 @@ llvm::Expected<int64_t> integerOp(ExprKind K, int64_t L, int64_t R) {
     if (L > (std::numeric_limits<int64_t>::max() >> R))
       return Overflow();
     return L << R;
-  case ExprKind::Integer:
-  case ExprKind::Float:
-  case ExprKind::Name:
-  case ExprKind::Negate:
+  default:
     break;
   }
   return failure("not a binary operator");
 }
 
-llvm::Expected<double> floatOp(ExprKind K, double L, double R) {
-  switch (K) {
-  case ExprKind::Add:
-    return L + R;
-  case ExprKind::Sub:
-    return L - R;
-  case ExprKind::Mul:
-    return L * R;
-  case ExprKind::Div:
-    if (R == 0)
-      return failure("division by zero");
-    return L / R;
-  default:
-    return failure(llvm::Twine("operands of '") + operatorSpelling(K) + "' must be integers");
+// A value as C types it: the int types (in 64 bits), float, double.
+struct Value {
+  NumKind Kind = NumKind::Integer;
+  int64_t I = 0;
+  double D = 0; // Float: a value that a float holds exactly.
+
+  static Value integer(int64_t V) { return {NumKind::Integer, V, 0}; }
+  static Value floating(NumKind K, double V) {
+    return {K, 0, K == NumKind::Float ? static_cast<double>(static_cast<float>(V)) : V};
   }
+  double asDouble() const { return Kind == NumKind::Integer ? static_cast<double>(I) : D; }
+};
+
+// C's usual arithmetic conversions: the common type of two operands.
+NumKind commonKind(NumKind L, NumKind R) {
+  if (L == NumKind::Double || R == NumKind::Double)
+    return NumKind::Double;
+  if (L == NumKind::Float || R == NumKind::Float)
+    return NumKind::Float;
+  return NumKind::Integer;
 }
 
-double toDouble(const ClauseNumber &V) {
-  if (const int64_t *I = std::get_if<int64_t>(&V))
-    return static_cast<double>(*I);
-  return std::get<double>(V);
+llvm::Expected<Value> floatingOp(ExprKind K, NumKind Kind, double L, double R) {
+  if (K == ExprKind::Div && R == 0)
+    return failure("division by zero");
+  // In the operands' type: float arithmetic, as C does it on float operands.
+  auto Apply = [K](auto A, auto B) -> std::optional<double> {
+    switch (K) {
+    case ExprKind::Add:
+      return A + B;
+    case ExprKind::Sub:
+      return A - B;
+    case ExprKind::Mul:
+      return A * B;
+    case ExprKind::Div:
+      return A / B;
+    default:
+      return std::nullopt;
+    }
+  };
+  std::optional<double> V =
+      Kind == NumKind::Float ? Apply(static_cast<float>(L), static_cast<float>(R)) : Apply(L, R);
+  if (V)
+    return Value::floating(Kind, *V);
+  return failure(llvm::Twine("operands of '") + operatorSpelling(K) + "' must be integers");
+}
+
+// The range of an integer type of Bytes bytes, clipped to int64_t.
+std::pair<int64_t, int64_t> integerRange(const ClauseType &T) {
+  if (T.Spelling == "bool")
+    return {0, 1};
+  unsigned Bits = T.Bytes * 8;
+  if (T.Signed)
+    return Bits >= 64
+               ? std::pair{std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()}
+               : std::pair{-(int64_t(1) << (Bits - 1)), (int64_t(1) << (Bits - 1)) - 1};
+  return {0, Bits >= 64 ? std::numeric_limits<int64_t>::max() : (int64_t(1) << Bits) - 1};
+}
+
+llvm::Expected<Value> castTo(const ClauseType &T, const Value &V) {
+  if (T.Kind != NumKind::Integer)
+    return Value::floating(T.Kind, V.asDouble());
+  auto OutOfRange = [&](const std::string &What) {
+    return failure("'(" + T.Spelling + ")' of " + What + " is out of the type's range");
+  };
+  int64_t I = V.I;
+  if (V.Kind != NumKind::Integer) {
+    if (!std::isfinite(V.D))
+      return OutOfRange(llvm::formatv("{0}", V.D).str());
+    double Truncated = std::trunc(V.D);
+    if (!(Truncated >= -0x1p63 && Truncated < 0x1p63))
+      return OutOfRange(llvm::formatv("{0}", V.D).str());
+    I = static_cast<int64_t>(Truncated);
+  }
+  if (T.Spelling == "bool")
+    return Value::integer(I != 0);
+  auto [Lo, Hi] = integerRange(T);
+  if (I < Lo || I > Hi)
+    return OutOfRange(std::to_string(I));
+  return Value::integer(I);
+}
+
+llvm::Expected<Value> callFunction(llvm::StringRef Name, const Value &A,
+                                   const std::optional<Value> &B) {
+  llvm::StringRef F = baseFunction(Name);
+  if (isRounding(F)) {
+    // ceilf/floorf and ceil(float) give float; ceil of an int or double, double.
+    NumKind Kind = F.ends_with("f") || A.Kind == NumKind::Float ? NumKind::Float : NumKind::Double;
+    double X = Kind == NumKind::Float ? static_cast<float>(A.asDouble()) : A.asDouble();
+    return Value::floating(Kind, F.starts_with("ceil") ? std::ceil(X) : std::floor(X));
+  }
+  if (!B)
+    return failure("'" + Name + "' needs two arguments");
+  bool Min = F == "min" || F == "fmin" || F == "fminf";
+  NumKind Kind = commonKind(A.Kind, B->Kind);
+  if (F.starts_with("f"))
+    Kind = F.ends_with("f") ? NumKind::Float : NumKind::Double;
+  if (Kind == NumKind::Integer)
+    return Value::integer(Min ? std::min(A.I, B->I) : std::max(A.I, B->I));
+  double X = Value::floating(Kind, A.asDouble()).D, Y = Value::floating(Kind, B->asDouble()).D;
+  return Value::floating(Kind, Min ? std::min(X, Y) : std::max(X, Y));
 }
 
 class Evaluator {
 public:
-  explicit Evaluator(const NumberBindings &Bindings) : Names(Bindings) {}
+  Evaluator(const NumberBindings &Bindings, EvalFailure &Where) : Names(Bindings), Failure(Where) {}
 
-  llvm::Expected<ClauseNumber> eval(const ExprNode &N) {
+  llvm::Expected<Value> eval(const ExprNode &N) {
+    llvm::Expected<Value> V = evalNode(N);
+    if (!V && !Located) { // The innermost node that failed is where it failed.
+      Located = true;
+      Failure.Token = N.Token;
+    }
+    return V;
+  }
+
+private:
+  llvm::Expected<Value> evalNode(const ExprNode &N) {
     switch (N.Kind) {
     case ExprKind::Integer:
-      return ClauseNumber(N.IntValue);
+    case ExprKind::Sizeof:
+      return Value::integer(N.IntValue);
     case ExprKind::Float:
-      return ClauseNumber(N.FloatValue);
+      return Value::floating(N.SinglePrecision ? NumKind::Float : NumKind::Double, N.FloatValue);
     case ExprKind::Name: {
       auto It = Names.find(N.Spelling);
       if (It == Names.end())
         return failure("no value for '" + N.Spelling + "'");
-      return It->second;
+      if (const int64_t *I = std::get_if<int64_t>(&It->second))
+        return Value::integer(*I);
+      return Value::floating(NumKind::Double, std::get<double>(It->second));
     }
     case ExprKind::Negate: {
-      if (!N.LHS)
-        return failure("malformed expression");
-      llvm::Expected<ClauseNumber> V = eval(*N.LHS);
+      llvm::Expected<Value> V = operand(N.LHS);
       if (!V)
         return V.takeError();
-      if (const int64_t *I = std::get_if<int64_t>(&*V)) {
-        if (*I == std::numeric_limits<int64_t>::min())
-          return failure("integer overflow in '-'");
-        return ClauseNumber(-*I);
+      if (V->Kind != NumKind::Integer)
+        return Value::floating(V->Kind, -V->D);
+      if (V->I == std::numeric_limits<int64_t>::min())
+        return failure("integer overflow in '-'");
+      return Value::integer(-V->I);
+    }
+    case ExprKind::Cast: {
+      llvm::Expected<Value> V = operand(N.LHS);
+      if (!V)
+        return V.takeError();
+      if (!N.Type)
+        return failure("malformed expression");
+      return castTo(*N.Type, *V);
+    }
+    case ExprKind::Call: {
+      llvm::Expected<Value> A = operand(N.LHS);
+      if (!A)
+        return A.takeError();
+      std::optional<Value> B;
+      if (N.RHS) {
+        llvm::Expected<Value> Second = operand(N.RHS);
+        if (!Second)
+          return Second.takeError();
+        B = *Second;
       }
-      return ClauseNumber(-std::get<double>(*V));
+      return callFunction(N.Spelling, *A, B);
     }
     default:
       break;
     }
-    if (!N.LHS || !N.RHS)
-      return failure("malformed expression");
-    llvm::Expected<ClauseNumber> L = eval(*N.LHS);
+    llvm::Expected<Value> L = operand(N.LHS);
     if (!L)
       return L.takeError();
-    llvm::Expected<ClauseNumber> R = eval(*N.RHS);
+    llvm::Expected<Value> R = operand(N.RHS);
     if (!R)
       return R.takeError();
-    const int64_t *LI = std::get_if<int64_t>(&*L);
-    const int64_t *RI = std::get_if<int64_t>(&*R);
-    if (LI && RI) {
-      llvm::Expected<int64_t> V = integerOp(N.Kind, *LI, *RI);
+    NumKind Kind = commonKind(L->Kind, R->Kind);
+    if (Kind == NumKind::Integer) {
+      llvm::Expected<int64_t> V = integerOp(N.Kind, L->I, R->I);
       if (!V)
         return V.takeError();
-      return ClauseNumber(*V);
+      return Value::integer(*V);
     }
-    llvm::Expected<double> V = floatOp(N.Kind, toDouble(*L), toDouble(*R));
-    if (!V)
-      return V.takeError();
-    return ClauseNumber(*V);
+    return floatingOp(N.Kind, Kind, L->asDouble(), R->asDouble());
   }
 
-private:
-  const NumberBindings &Names;
-};
+  llvm::Expected<Value> operand(const std::shared_ptr<const ExprNode> &N) {
+    if (!N)
+      return failure("malformed expression");
+    return eval(*N);
+  }
 
-llvm::Error withContext(const ClauseExpr &E, llvm::Error Err) {
-  std::string Message = llvm::toString(std::move(Err));
-  return failure("cannot evaluate '" + E.Text + "': " + Message);
-}
+  const NumberBindings &Names;
+  EvalFailure &Failure;
+  bool Located = false;
+};
 
 } // namespace
 
-llvm::Expected<ClauseNumber> evaluateNumber(const ClauseExpr &E, const NumberBindings &Names) {
+llvm::Expected<ClauseNumber> evaluateNumber(const ClauseExpr &E, const NumberBindings &Names,
+                                            EvalFailure *Failure) {
   if (!E.Root)
     return failure("empty expression");
-  llvm::Expected<ClauseNumber> V = Evaluator(Names).eval(*E.Root);
-  if (!V)
-    return withContext(E, V.takeError());
-  return V;
+  EvalFailure Where;
+  llvm::Expected<Value> V = Evaluator(Names, Where).eval(*E.Root);
+  if (!V) {
+    std::string Reason = llvm::toString(V.takeError());
+    if (Failure)
+      *Failure = {Where.Token, Reason};
+    return failure("cannot evaluate '" + E.Text + "': " + Reason);
+  }
+  if (V->Kind == NumKind::Integer)
+    return ClauseNumber(V->I);
+  return ClauseNumber(V->D);
 }
 
 llvm::Expected<int64_t> evaluate(const ClauseExpr &E, const IntBindings &Names) {
@@ -256,14 +380,159 @@ llvm::Expected<ClauseNumber> parseNumberLiteral(llvm::StringRef Spelling) {
   return ClauseNumber(int64_t(V));
 }
 
-bool isIntegerExpr(const ExprNode &N) { return findFloatLiteral(N) == nullptr; }
+namespace {
+struct TypeEntry {
+  const char *Words;
+  NumKind Kind;
+  unsigned Bytes;
+  bool Signed;
+  bool Scalar;
+};
 
-const ExprNode *findFloatLiteral(const ExprNode &N) {
-  if (N.Kind == ExprKind::Float)
-    return &N;
-  if (const ExprNode *F = N.LHS ? findFloatLiteral(*N.LHS) : nullptr)
-    return F;
-  return N.RHS ? findFloatLiteral(*N.RHS) : nullptr;
+// The types clause expressions know, by their words (after std::).
+constexpr TypeEntry Types[] = {
+    {"bool", NumKind::Integer, 1, false, true},
+    {"char", NumKind::Integer, 1, true, true},
+    {"signed char", NumKind::Integer, 1, true, true},
+    {"unsigned char", NumKind::Integer, 1, false, true},
+    {"short", NumKind::Integer, 2, true, true},
+    {"short int", NumKind::Integer, 2, true, true},
+    {"unsigned short", NumKind::Integer, 2, false, true},
+    {"unsigned short int", NumKind::Integer, 2, false, true},
+    {"int", NumKind::Integer, 4, true, true},
+    {"signed", NumKind::Integer, 4, true, true},
+    {"signed int", NumKind::Integer, 4, true, true},
+    {"unsigned", NumKind::Integer, 4, false, true},
+    {"unsigned int", NumKind::Integer, 4, false, true},
+    {"long", NumKind::Integer, 8, true, true},
+    {"long int", NumKind::Integer, 8, true, true},
+    {"unsigned long", NumKind::Integer, 8, false, true},
+    {"unsigned long int", NumKind::Integer, 8, false, true},
+    {"long long", NumKind::Integer, 8, true, true},
+    {"long long int", NumKind::Integer, 8, true, true},
+    {"unsigned long long", NumKind::Integer, 8, false, true},
+    {"unsigned long long int", NumKind::Integer, 8, false, true},
+    {"int8_t", NumKind::Integer, 1, true, true},
+    {"uint8_t", NumKind::Integer, 1, false, true},
+    {"int16_t", NumKind::Integer, 2, true, true},
+    {"uint16_t", NumKind::Integer, 2, false, true},
+    {"int32_t", NumKind::Integer, 4, true, true},
+    {"uint32_t", NumKind::Integer, 4, false, true},
+    {"int64_t", NumKind::Integer, 8, true, true},
+    {"uint64_t", NumKind::Integer, 8, false, true},
+    {"size_t", NumKind::Integer, 8, false, true},
+    {"ptrdiff_t", NumKind::Integer, 8, true, true},
+    {"ssize_t", NumKind::Integer, 8, true, true},
+    {"float", NumKind::Float, 4, true, true},
+    {"double", NumKind::Double, 8, true, true},
+    // sizeof only: 16-bit floating types and CUDA's vector types.
+    {"half", NumKind::Float, 2, true, false},
+    {"__half", NumKind::Float, 2, true, false},
+    {"__nv_bfloat16", NumKind::Float, 2, true, false},
+    {"half2", NumKind::Float, 4, true, false},
+    {"__half2", NumKind::Float, 4, true, false},
+    {"float2", NumKind::Float, 8, true, false},
+    {"float3", NumKind::Float, 12, true, false},
+    {"float4", NumKind::Float, 16, true, false},
+    {"double2", NumKind::Double, 16, true, false},
+    {"double4", NumKind::Double, 32, true, false},
+    {"int2", NumKind::Integer, 8, true, false},
+    {"int3", NumKind::Integer, 12, true, false},
+    {"int4", NumKind::Integer, 16, true, false},
+    {"uint2", NumKind::Integer, 8, false, false},
+    {"uint4", NumKind::Integer, 16, false, false},
+    {"char4", NumKind::Integer, 4, true, false},
+    {"uchar4", NumKind::Integer, 4, false, false},
+    {"short2", NumKind::Integer, 4, true, false},
+    {"longlong2", NumKind::Integer, 16, true, false},
+};
+
+constexpr llvm::StringLiteral Functions[] = {"ceil", "floor", "ceilf", "floorf", "min",
+                                             "max",  "fmin",  "fmax",  "fminf",  "fmaxf"};
+} // namespace
+
+std::optional<ClauseType> clauseTypeNamed(llvm::StringRef Words) {
+  llvm::StringRef Base = Words;
+  Base.consume_front("std::");
+  for (const TypeEntry &T : Types)
+    if (Base == T.Words)
+      return ClauseType{Words.str(), T.Kind, T.Bytes, T.Signed, T.Scalar};
+  return std::nullopt;
+}
+
+bool beginsTypeName(llvm::StringRef Word) {
+  if (Word == "std")
+    return true;
+  for (const TypeEntry &T : Types)
+    if (llvm::StringRef(T.Words).split(' ').first == Word)
+      return true;
+  return false;
+}
+
+bool isClauseFunction(llvm::StringRef Name) {
+  return llvm::is_contained(Functions, baseFunction(Name));
+}
+
+unsigned clauseFunctionArity(llvm::StringRef Name) {
+  return isRounding(baseFunction(Name)) ? 1 : 2;
+}
+
+NumKind staticKind(const ExprNode &N, llvm::function_ref<NumKind(const ExprNode &)> NameKind,
+                   const ExprNode **FloatingCause) {
+  auto Mark = [&](NumKind K, const ExprNode &Cause) {
+    if (FloatingCause && K != NumKind::Integer && !*FloatingCause)
+      *FloatingCause = &Cause;
+    return K;
+  };
+  auto Sub = [&](const std::shared_ptr<const ExprNode> &Child) {
+    return Child ? staticKind(*Child, NameKind, FloatingCause) : NumKind::Integer;
+  };
+  switch (N.Kind) {
+  case ExprKind::Integer:
+  case ExprKind::Sizeof:
+    return NumKind::Integer;
+  case ExprKind::Float:
+    return Mark(N.SinglePrecision ? NumKind::Float : NumKind::Double, N);
+  case ExprKind::Name:
+    return Mark(NameKind(N), N);
+  case ExprKind::Cast:
+    return Mark(N.Type ? N.Type->Kind : NumKind::Integer, N);
+  case ExprKind::Call: {
+    llvm::StringRef F = baseFunction(N.Spelling);
+    const ExprNode **Inner = FloatingCause;
+    FloatingCause = nullptr; // The call itself is the cause, not its arguments.
+    NumKind A = Sub(N.LHS), B = N.RHS ? Sub(N.RHS) : NumKind::Integer;
+    FloatingCause = Inner;
+    NumKind K = commonKind(A, B);
+    if (isRounding(F))
+      K = F.ends_with("f") || A == NumKind::Float ? NumKind::Float : NumKind::Double;
+    else if (F.starts_with("f"))
+      K = F.ends_with("f") ? NumKind::Float : NumKind::Double;
+    return Mark(K, N);
+  }
+  default:
+    break;
+  }
+  NumKind L = Sub(N.LHS);
+  NumKind R = Sub(N.RHS);
+  return commonKind(L, R);
+}
+
+std::string describeNode(const ExprNode &N) {
+  switch (N.Kind) {
+  case ExprKind::Cast:
+    return "(" + (N.Type ? N.Type->Spelling : std::string("?")) + ")";
+  case ExprKind::Call:
+    return N.Spelling + "(...)";
+  case ExprKind::Sizeof:
+    return "sizeof(" + (N.Type ? N.Type->Spelling : std::string("?")) + ")";
+  case ExprKind::Integer:
+  case ExprKind::Float:
+  case ExprKind::Name:
+    return N.Spelling;
+  default:
+    return operatorSpelling(N.Kind);
+  }
 }
 
 void collectNames(const ExprNode &N, std::vector<const ExprNode *> &Out) {
@@ -276,18 +545,33 @@ void collectNames(const ExprNode &N, std::vector<const ExprNode *> &Out) {
 }
 
 std::string printExpr(const ExprNode &N) {
+  auto Sub = [](const std::shared_ptr<const ExprNode> &C) { return C ? printExpr(*C) : "?"; };
+  // Appended piece by piece: GCC 12 warns (-Wrestrict) on chains of '+' here.
+  std::string Out;
   switch (N.Kind) {
   case ExprKind::Integer:
     return std::to_string(N.IntValue);
   case ExprKind::Float:
   case ExprKind::Name:
     return N.Spelling;
+  case ExprKind::Sizeof:
+    return describeNode(N);
   case ExprKind::Negate:
-    return ("(-" + llvm::Twine(N.LHS ? printExpr(*N.LHS) : "?") + ")").str();
+    Out.append("(-").append(Sub(N.LHS)).append(")");
+    return Out;
+  case ExprKind::Cast:
+    Out.append("(").append(describeNode(N)).append(Sub(N.LHS)).append(")");
+    return Out;
+  case ExprKind::Call:
+    Out.append(N.Spelling).append("(").append(Sub(N.LHS));
+    if (N.RHS)
+      Out.append(", ").append(Sub(N.RHS));
+    Out.append(")");
+    return Out;
   default:
-    return ("(" + llvm::Twine(N.LHS ? printExpr(*N.LHS) : "?") + " " + operatorSpelling(N.Kind) +
-            " " + (N.RHS ? printExpr(*N.RHS) : "?") + ")")
-        .str();
+    Out.append("(").append(Sub(N.LHS)).append(" ").append(operatorSpelling(N.Kind));
+    Out.append(" ").append(Sub(N.RHS)).append(")");
+    return Out;
   }
 }
 

@@ -1,20 +1,32 @@
 // Expressions in '#pragma kopt optimize' clauses: a small AST, kept together
-// with the expression's text after macro expansion, and its evaluation.
+// with the expression's text after macro expansion, and its evaluation. They
+// are written as the host code writes a launch, so the launch can be copied:
 //
 //   expr    := shift
 //   shift   := sum (('<<' | '>>') sum)*
 //   sum     := product (('+' | '-') product)*
 //   product := unary (('*' | '/' | '%') unary)*
-//   unary   := ('-' | '+') unary | primary
-//   primary := integer-literal | floating-literal | parameter-name | '(' expr ')'
+//   unary   := ('-' | '+') unary | '(' type ')' unary | primary
+//   primary := integer-literal | floating-literal | name | '(' expr ')'
+//            | function '(' expr (',' expr)? ')' | 'sizeof' '(' type ')'
+//   name    := a scalar parameter of the kernel, or a non-type template parameter
+//   function:= ('std::' | '::')? ('ceil' | 'floor' | 'ceilf' | 'floorf' | 'min' | 'max'
+//            | 'fmin' | 'fmax' | 'fminf' | 'fmaxf')
+//   type    := an integer or floating scalar type: int, unsigned, long long,
+//              size_t, int64_t, float, double, __half, ...; sizeof also takes the
+//              CUDA vector types (float4, int2, ...)
 //
 // Arithmetic follows C: integer operations stay in 64-bit integers (division
-// truncates), an operation with a floating operand is done in double, and '%',
-// '<<' and '>>' need integer operands. Where C has undefined behaviour (overflow,
-// division by zero, shifting by a negative amount or by 64 or more, shifting a
-// negative value left) evaluation fails with an error instead.
+// truncates), float with float is done in float, anything else with a double in
+// double, and '%', '<<' and '>>' need integer operands. A cast to an integer
+// type truncates toward zero and must fit the type; a cast to float rounds.
+// Where C has undefined behaviour (overflow, division by zero, shifting by a
+// negative amount or by 64 or more, shifting a negative value left) evaluation
+// fails with an error instead.
 #pragma once
 
+#include <llvm/ADT/STLFunctionalExtras.h>
+#include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Error.h>
 
 #include <cstdint>
@@ -30,7 +42,7 @@ namespace kopt::frontend {
 enum class ExprKind : uint8_t {
   Integer, // 1024, 0x400, 1'024u
   Float,   // 1e-5, 2.5f
-  Name,    // A kernel parameter.
+  Name,    // A kernel parameter or template parameter.
   Negate,  // -E (unary '+' leaves no node)
   Add,
   Sub,
@@ -39,15 +51,43 @@ enum class ExprKind : uint8_t {
   Rem,
   Shl,
   Shr,
+  Cast,   // (T)E: Type is T, LHS is E.
+  Call,   // Spelling is the function (ceil, floor, min, max, ...), LHS and RHS its arguments.
+  Sizeof, // sizeof(T): IntValue is the size in bytes.
 };
+
+// The arithmetic type of a value: C's int types (all evaluated in 64 bits),
+// float and double.
+enum class NumKind : uint8_t { Integer, Float, Double };
+
+// A scalar type named in a cast or sizeof.
+struct ClauseType {
+  std::string Spelling; // As written: "size_t", "unsigned int", "float".
+  NumKind Kind = NumKind::Integer;
+  unsigned Bytes = 4;
+  bool Signed = true;
+  bool Scalar = true; // False for vector types (float4), which only sizeof takes.
+};
+
+// The type named by Words ("unsigned long long", "std::size_t", "float4"), if
+// clause expressions know it.
+std::optional<ClauseType> clauseTypeNamed(llvm::StringRef Words);
+// True where Word can begin a type name ("unsigned", "int", "size_t", "std").
+bool beginsTypeName(llvm::StringRef Word);
+// True for the functions a clause may call, with or without std::.
+bool isClauseFunction(llvm::StringRef Name);
+// How many arguments a clause function takes (1 or 2).
+unsigned clauseFunctionArity(llvm::StringRef Name);
 
 struct ExprNode {
   ExprKind Kind = ExprKind::Integer;
-  int64_t IntValue = 0;                     // Integer.
-  double FloatValue = 0;                    // Float.
-  std::string Spelling;                     // Name: the name; literals: the literal as written.
-  std::shared_ptr<const ExprNode> LHS, RHS; // Negate uses LHS only.
-  unsigned Token = 0; // The literal, name or operator among the pragma's tokens.
+  int64_t IntValue = 0;           // Integer, Sizeof.
+  double FloatValue = 0;          // Float.
+  bool SinglePrecision = false;   // Float: a literal with an f suffix.
+  std::string Spelling;           // Name: the name; literals: as written; Call: the function.
+  std::optional<ClauseType> Type; // Cast, Sizeof.
+  std::shared_ptr<const ExprNode> LHS, RHS; // Negate and Cast use LHS only.
+  unsigned Token = 0; // The literal, name, operator, function or '(' of a cast among the tokens.
   unsigned Depth = 1; // Height of the tree under this node.
 };
 
@@ -63,12 +103,21 @@ using ClauseNumber = std::variant<int64_t, double>;
 using IntBindings = std::map<std::string, int64_t>;
 using NumberBindings = std::map<std::string, ClauseNumber>;
 
+// Where an evaluation failed: the token of the node (an operator, a cast, a
+// name without a value) and the reason, without the expression around it.
+struct EvalFailure {
+  unsigned Token = 0;
+  std::string Reason;
+};
+
 // Evaluates an integer expression. Fails on a floating-point result, an unknown
 // name, division by zero and overflow, saying which.
 llvm::Expected<int64_t> evaluate(const ClauseExpr &E, const IntBindings &Names);
 // Evaluates with C's usual arithmetic conversions: an integer unless a floating
-// literal or value takes part.
-llvm::Expected<ClauseNumber> evaluateNumber(const ClauseExpr &E, const NumberBindings &Names);
+// literal, cast or value takes part. With Failure, a failing evaluation also
+// says where.
+llvm::Expected<ClauseNumber> evaluateNumber(const ClauseExpr &E, const NumberBindings &Names,
+                                            EvalFailure *Failure = nullptr);
 
 // The value of a numeric literal's spelling (a C pp-number): integers in decimal,
 // hex (0x), octal (0) or binary (0b) with digit separators and u/l suffixes;
@@ -76,12 +125,17 @@ llvm::Expected<ClauseNumber> evaluateNumber(const ClauseExpr &E, const NumberBin
 // does not fit int64_t.
 llvm::Expected<ClauseNumber> parseNumberLiteral(llvm::StringRef Spelling);
 
-// True where no floating literal occurs in the expression.
-bool isIntegerExpr(const ExprNode &N);
+// The type of N's value without evaluating it; NameKind gives each name's. The
+// node that makes it floating (where it is) goes to FloatingCause: a floating
+// literal, a cast to a floating type, a floating function or name.
+NumKind staticKind(const ExprNode &N, llvm::function_ref<NumKind(const ExprNode &)> NameKind,
+                   const ExprNode **FloatingCause = nullptr);
+// How a diagnostic names a node: a literal's or name's spelling, "(float)",
+// "ceil(...)", "sizeof(int)".
+std::string describeNode(const ExprNode &N);
+
 // The nodes of kind Name, left to right.
 void collectNames(const ExprNode &N, std::vector<const ExprNode *> &Out);
-// The first floating literal, or null.
-const ExprNode *findFloatLiteral(const ExprNode &N);
 // Fully parenthesized form, "((1 + n) * 2)", for tests and debugging.
 std::string printExpr(const ExprNode &N);
 

@@ -1,5 +1,7 @@
 #include "clang-plugin/pragma/ClauseParser.h"
 
+#include "support/Duration.h"
+
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/StringMap.h>
 
@@ -22,7 +24,16 @@ struct ExprContext {
   std::string What; // "a launch dimension", in "expected an integer for ..."
   bool IntegerOnly = false;
   bool ConstantOnly = false;
+  bool Alternatives = false; // '|' may follow (args(k = 1 | 2)).
 };
+
+// C operators and punctuation that clause expressions do not take: after an
+// expression, and where one begins.
+constexpr llvm::StringLiteral UnsupportedAfter[] = {
+    "?",  "&",  "&&", "||",  "^",   "|",  "<", ">",  "<=",  ">=", "==", "!=",
+    ".",  "->", "[",  "(",   "++",  "--", "=", "+=", "-=",  "*=", "/=", "%=",
+    "&=", "|=", "^=", "<<=", ">>=", "::", "!", "~",  "->*", ".*", "<=>"};
+constexpr llvm::StringLiteral UnsupportedBefore[] = {"~", "!", "&", "*", "++", "--", "::"};
 
 class ClauseParser {
 public:
@@ -191,13 +202,15 @@ private:
     size_t Open = Pos;
     consume();
     bool OK = false;
-    if (Name == "launch")
+    if (Name == "launch") {
       OK = parseLaunch(Into.Launch.emplace());
-    else if (Name == "args")
+    } else if (Name == "args") {
+      Into.ArgsToken = unsigned(NameTok);
       OK = parseArgs(Into.Args.emplace());
-    else if (Name == "buffers")
+    } else if (Name == "buffers") {
+      Into.BuffersToken = unsigned(NameTok);
       OK = parseBuffers(Into.Buffers.emplace());
-    else if (Name == "tol")
+    } else if (Name == "tol")
       OK = parseTol(Into.Tol.emplace());
     else if (Name == "budget")
       OK = parseBudget(Into.Budget.emplace());
@@ -223,6 +236,7 @@ private:
         return unknownKey("launch section", "launch", Sections, "'grid', 'block' or 'smem'");
       if (!checkRepeated(Seen, Section, "launch", Pos))
         return false;
+      (Section == "grid" ? L.GridToken : L.BlockToken) = unsigned(Pos);
       consume();
       if (!consumePunct(":"))
         return expectedAfter("':'", Section);
@@ -272,17 +286,24 @@ private:
       consume();
       if (!consumePunct("="))
         return expectedAfter("'='", A.Name);
-      std::optional<ClauseExpr> E = parseExpr({"the value of '" + A.Name + "'", false, false});
+      ExprContext Value{"the value of '" + A.Name + "'", false, false, true};
+      std::optional<ClauseExpr> E = parseExpr(Value);
       if (!E)
         return false;
       A.Value = std::move(*E);
+      while (consumePunct("|")) {
+        std::optional<ClauseExpr> More = parseExpr(Value);
+        if (!More)
+          return false;
+        A.MoreValues.push_back(std::move(*More));
+      }
       Args.push_back(std::move(A));
     } while (continueList("args", OK));
     return OK;
   }
 
   bool parseBuffers(std::vector<BufferSpec> &Buffers) {
-    static constexpr llvm::StringRef Directions[] = {"in", "out", "inout"};
+    static constexpr llvm::StringRef Directions[] = {"in", "out", "inout", "range", "tol"};
     llvm::StringMap<size_t> Seen;
     bool OK = true;
     do {
@@ -302,7 +323,8 @@ private:
       B.Size = std::move(*E);
       if (!consumePunct("]"))
         return expectedIn("']'", "buffers");
-      if (tok().is(TokKind::Identifier)) {
+      if (tok().is(TokKind::Identifier) && !tok().isIdentifier("range") &&
+          !tok().isIdentifier("tol")) {
         if (tok().Text == "in")
           B.Access = BufferAccess::In;
         else if (tok().Text == "out")
@@ -310,13 +332,55 @@ private:
         else if (tok().Text == "inout")
           B.Access = BufferAccess::InOut;
         else
-          return unknownKey("buffer direction", "buffers", Directions, "'in', 'out' or 'inout'");
+          return unknownKey("buffer direction", "buffers", Directions,
+                            "'in', 'out' or 'inout', then 'range(lo, hi)' or 'tol(...)'");
         B.AccessToken = unsigned(Pos);
         consume();
       }
+      if (!parseBufferItems(B))
+        return false;
       Buffers.push_back(std::move(B));
     } while (continueList("buffers", OK));
     return OK;
+  }
+
+  // range(lo, hi) and tol(...) after a buffer, in any order, each at most once.
+  bool parseBufferItems(BufferSpec &B) {
+    static constexpr llvm::StringRef Items[] = {"range", "tol"};
+    llvm::StringMap<size_t> Seen;
+    while (tok().is(TokKind::Identifier)) {
+      std::string Item = tok().Text;
+      if (!llvm::is_contained(Items, Item))
+        return unknownKey("buffer item", "buffers", Items, "'range(lo, hi)' or 'tol(...)'");
+      if (!checkRepeated(Seen, Item, "'" + B.Name + "' of the buffers", Pos))
+        return false;
+      size_t ItemTok = Pos;
+      consume();
+      if (!consumePunct("("))
+        return expectedAfter("'('", Item);
+      if (Item == "tol") {
+        B.TolToken = unsigned(ItemTok);
+        if (!parseTol(B.Tol.emplace()))
+          return false;
+        continue;
+      }
+      ValueRangeSpec R;
+      R.Token = unsigned(ItemTok);
+      std::optional<ClauseExpr> Low = parseExpr({"a range bound", false, false});
+      if (!Low)
+        return false;
+      if (!consumePunct(","))
+        return expectedIn("','", "range");
+      std::optional<ClauseExpr> High = parseExpr({"a range bound", false, false});
+      if (!High)
+        return false;
+      if (!consumePunct(")"))
+        return expectedIn("')'", "range");
+      R.Low = std::move(*Low);
+      R.High = std::move(*High);
+      B.Range = std::move(R);
+    }
+    return true;
   }
 
   bool parseTol(ToleranceClause &T) {
@@ -404,13 +468,13 @@ private:
     size_t NumberTok = Pos;
     consume();
     if (Unit.empty()) {
-      if (!(tok().is(TokKind::Identifier) && llvm::is_contained({"s", "m", "ms"}, tok().Text))) {
+      if (!(tok().is(TokKind::Identifier) && secondsPerUnit(tok().Text))) {
         diag(Diag::ExpectedTimeUnit, NumberTok, {Text.str()});
         return false;
       }
       Unit = tok().Text;
       consume();
-    } else if (!llvm::is_contained({"s", "m", "ms"}, Unit)) {
+    } else if (!secondsPerUnit(Unit)) {
       diag(Diag::UnknownTimeUnit, NumberTok, {Unit.str(), Text.str()});
       return false;
     }
@@ -421,7 +485,7 @@ private:
       return false;
     }
     double Value = std::visit([](auto V) { return double(V); }, *N);
-    double Scale = Unit == "ms" ? 1e-3 : Unit == "m" ? 60 : 1;
+    double Scale = *secondsPerUnit(Unit);
     if (!(Value > 0) || !std::isfinite(Value * Scale)) {
       diag(Diag::ValueOutOfRange, NumberTok, {"'time'", "positive", textOf(NumberTok, Pos)});
       return false;
@@ -442,6 +506,7 @@ private:
       if (!tok().is(TokKind::Identifier))
         return expectedIn("a skill id", "skills");
       size_t IdTok = Pos;
+      S.Token = unsigned(IdTok);
       S.Id = tok().Text;
       consume();
       // Ids may be hyphenated: vectorize-loads (no spaces around the '-').
@@ -495,11 +560,22 @@ private:
     std::shared_ptr<const ExprNode> Root = parseShift(0);
     if (!Root)
       return std::nullopt;
-    if (Ctx.IntegerOnly)
-      if (const ExprNode *F = findFloatLiteral(*Root)) {
-        diag(Diag::ExpectedInteger, F->Token, {Ctx.What, F->Spelling});
+    if (isUnsupportedAfter(tok(), Ctx)) {
+      unsupported(Pos, "operator '" + tok().Text + "'");
+      return std::nullopt;
+    }
+    if (Ctx.IntegerOnly) {
+      const ExprNode *Cause = nullptr;
+      // Names are checked against the kernel's parameters later (KernelBinding.h).
+      NumKind Kind = staticKind(*Root, [](const ExprNode &) { return NumKind::Integer; }, &Cause);
+      if (Kind != NumKind::Integer && Cause) {
+        if (Cause->Kind == ExprKind::Float)
+          diag(Diag::ExpectedInteger, Cause->Token, {Ctx.What, Cause->Spelling});
+        else
+          diag(Diag::ExpectedIntegerValue, Cause->Token, {Ctx.What, describeNode(*Cause)});
         return std::nullopt;
       }
+    }
     if (Ctx.ConstantOnly) {
       std::vector<const ExprNode *> Names;
       collectNames(*Root, Names);
@@ -509,6 +585,16 @@ private:
       }
     }
     return ClauseExpr{std::move(Root), textOf(Start, Pos)};
+  }
+
+  static bool isUnsupportedAfter(const ClauseToken &T, const ExprContext &Ctx) {
+    if (!T.is(TokKind::Punct) || (Ctx.Alternatives && T.Text == "|"))
+      return false;
+    return llvm::is_contained(UnsupportedAfter, T.Text);
+  }
+
+  void unsupported(size_t Token, const std::string &What) {
+    diag(Diag::UnsupportedInExpression, Token, {What});
   }
 
   // A constant expression's value (an integer one where Integer is set).
@@ -588,7 +674,103 @@ private:
     }
     if (consumePunct("+"))
       return parseUnary(Depth + 1);
+    if (std::optional<size_t> Close = castAt(Pos)) {
+      size_t Open = Pos;
+      std::optional<ClauseType> T = typeBetween(Pos + 1, *Close);
+      if (!T)
+        return nullptr;
+      if (!T->Scalar) {
+        diag(Diag::CastToNonScalar, Pos + 1, {T->Spelling});
+        return nullptr;
+      }
+      Pos = *Close + 1;
+      NodePtr Operand = parseUnary(Depth + 1);
+      if (!Operand)
+        return nullptr;
+      std::shared_ptr<ExprNode> N = makeNode(ExprKind::Cast, Open, std::move(Operand));
+      if (N)
+        N->Type = std::move(T);
+      return N;
+    }
     return parsePrimary(Depth);
+  }
+
+  // Where '(' at Open starts a cast, the index of its ')': the words between
+  // begin a type name, and nothing but identifiers and '::' stands there.
+  std::optional<size_t> castAt(size_t Open) const {
+    if (!Toks[Open].isPunct("(") || !Toks[Open + 1].is(TokKind::Identifier) ||
+        !beginsTypeName(Toks[Open + 1].Text))
+      return std::nullopt;
+    size_t I = Open + 1;
+    while (Toks[I].is(TokKind::Identifier) || Toks[I].isPunct("::"))
+      ++I;
+    return Toks[I].isPunct(")") ? std::optional<size_t>(I) : std::nullopt;
+  }
+
+  // The type named by the tokens [Begin, End): identifiers and '::'.
+  std::optional<ClauseType> typeBetween(size_t Begin, size_t End) {
+    std::string Words;
+    for (size_t I = Begin; I < End; ++I) {
+      if (!Words.empty() && Toks[I].is(TokKind::Identifier) && !Toks[I - 1].isPunct("::"))
+        Words += ' ';
+      Words += Toks[I].Text;
+    }
+    std::optional<ClauseType> T = clauseTypeNamed(Words);
+    if (!T)
+      diag(Diag::UnknownTypeName, Begin, {Words});
+    return T;
+  }
+
+  // sizeof(T): T a scalar or CUDA vector type.
+  NodePtr parseSizeof(size_t Token) {
+    consume(); // 'sizeof'
+    size_t Open = Pos;
+    if (!tok().isPunct("(")) {
+      diag(Diag::SizeofNeedsType, Pos);
+      return nullptr;
+    }
+    size_t Close = Open + 1;
+    while (Toks[Close].is(TokKind::Identifier) || Toks[Close].isPunct("::"))
+      ++Close;
+    if (Close == Open + 1 || !Toks[Close].isPunct(")")) {
+      diag(Diag::SizeofNeedsType, Open + 1);
+      return nullptr;
+    }
+    std::optional<ClauseType> T = typeBetween(Open + 1, Close);
+    if (!T)
+      return nullptr;
+    Pos = Close + 1;
+    std::shared_ptr<ExprNode> N = makeNode(ExprKind::Sizeof, Token);
+    if (N) {
+      N->IntValue = T->Bytes;
+      N->Type = std::move(T);
+    }
+    return N;
+  }
+
+  // NAME '(' args ')' where NAME (Spelling, from token Token) is a clause function.
+  NodePtr parseCall(size_t Token, std::string Name, unsigned Depth) {
+    consume(); // '('
+    unsigned Arity = clauseFunctionArity(Name);
+    NodePtr Args[2];
+    for (unsigned I = 0; I < Arity; ++I) {
+      if (I > 0 && !consumePunct(",")) {
+        diag(Diag::FunctionArguments, Pos, {Name, std::to_string(Arity), describeToken(tok())});
+        return nullptr;
+      }
+      Args[I] = parseShift(Depth + 1);
+      if (!Args[I])
+        return nullptr;
+    }
+    if (!consumePunct(")")) {
+      diag(Diag::FunctionArguments, Pos, {Name, std::to_string(Arity), describeToken(tok())});
+      return nullptr;
+    }
+    std::shared_ptr<ExprNode> N =
+        makeNode(ExprKind::Call, Token, std::move(Args[0]), std::move(Args[1]));
+    if (N)
+      N->Spelling = std::move(Name);
+    return N;
   }
 
   NodePtr parsePrimary(unsigned Depth) {
@@ -603,34 +785,85 @@ private:
       }
       bool Floating = std::holds_alternative<double>(*V);
       std::shared_ptr<ExprNode> N = makeNode(Floating ? ExprKind::Float : ExprKind::Integer, Token);
+      if (!N)
+        return nullptr;
       N->Spelling = T.Text;
-      if (Floating)
+      if (Floating) {
         N->FloatValue = std::get<double>(*V);
-      else
+        N->SinglePrecision = llvm::StringRef(T.Text).ends_with_insensitive("f") &&
+                             !llvm::StringRef(T.Text).starts_with_insensitive("0x");
+      } else {
         N->IntValue = std::get<int64_t>(*V);
+      }
       consume();
       return N;
     }
-    if (T.is(TokKind::Identifier)) {
+    // std::ceil(...) and ::ceil(...): a qualified function.
+    std::string Qualifier;
+    if (T.isIdentifier("std") && peek().isPunct("::")) {
+      Qualifier = "std::";
+      Pos += 2;
+    } else if (T.isPunct("::") && peek().is(TokKind::Identifier)) {
+      Qualifier = "::";
+      Pos += 1;
+    }
+    if (tok().is(TokKind::Identifier)) {
+      std::string Name = Qualifier + tok().Text;
+      if (Name == "sizeof")
+        return parseSizeof(Token);
+      if (peek().isPunct("(")) {
+        if (!isClauseFunction(Name)) {
+          unsupported(Token, "a call to '" + Name + "'");
+          return nullptr;
+        }
+        consume();
+        return parseCall(Token, std::move(Name), Depth);
+      }
+      if (!Qualifier.empty() || peek().isPunct("::")) {
+        unsupported(Token,
+                    "a qualified name ('" + Name + (Qualifier.empty() ? "::...'" : "'") + ")");
+        return nullptr;
+      }
       std::shared_ptr<ExprNode> N = makeNode(ExprKind::Name, Token);
-      N->Spelling = T.Text;
+      if (!N)
+        return nullptr;
+      N->Spelling = std::move(Name);
       consume();
       return N;
     }
     if (T.isPunct("(")) {
+      // (T)x with a type kopt does not know: say so rather than "expected ')'".
+      if (peek().is(TokKind::Identifier) && Toks[std::min(Pos + 2, Toks.size() - 1)].isPunct(")") &&
+          startsOperand(Toks[std::min(Pos + 3, Toks.size() - 1)])) {
+        diag(Diag::UnknownTypeName, Pos + 1, {peek().Text});
+        return nullptr;
+      }
       consume();
       NodePtr Inner = parseShift(Depth + 1);
       if (!Inner)
         return nullptr;
       if (!consumePunct(")")) {
-        diag(Diag::ExpectedCloseParen, Pos, {describeToken(tok())});
-        diag(Diag::NoteMatchingParen, Token);
+        if (isUnsupportedAfter(tok(), ExprContext{}))
+          unsupported(Pos, "operator '" + tok().Text + "'");
+        else {
+          diag(Diag::ExpectedCloseParen, Pos, {describeToken(tok())});
+          diag(Diag::NoteMatchingParen, Token);
+        }
         return nullptr;
       }
       return Inner;
     }
+    if (T.is(TokKind::Punct) && llvm::is_contained(UnsupportedBefore, T.Text)) {
+      unsupported(Token, "operator '" + T.Text + "'");
+      return nullptr;
+    }
     diag(Diag::ExpectedExpression, Token, {describeToken(T)});
     return nullptr;
+  }
+
+  // A token that can begin an operand (after a cast's ')').
+  static bool startsOperand(const ClauseToken &T) {
+    return T.is(TokKind::Identifier) || T.is(TokKind::Number) || T.isPunct("(");
   }
 
   llvm::ArrayRef<ClauseToken> Toks;

@@ -1,7 +1,10 @@
 // Checks a parsed '#pragma kopt optimize' against the kernel it applies to:
 // args and buffers name parameters the kernel has (args scalar ones, buffers
-// pointers), expressions name integer parameters, args values do not depend
-// on themselves. Needs no clang: the front end passes the parameters.
+// pointers), expressions name scalar parameters or integral template
+// parameters and have integer values where integers are needed, args values do
+// not depend on themselves, range(...) is given for inputs of numeric elements
+// and tol(...) for written buffers. Needs no clang: the front end passes the
+// parameters.
 #pragma once
 
 #include "clang-plugin/analysis/KernelParam.h"
@@ -16,6 +19,7 @@ namespace kopt::frontend {
 
 std::vector<PragmaDiagnostic> checkAgainstKernel(const PragmaClauses &Clauses,
                                                  llvm::StringRef KernelName,
-                                                 llvm::ArrayRef<KernelParam> Params);
+                                                 llvm::ArrayRef<KernelParam> Params,
+                                                 llvm::ArrayRef<KernelParam> TemplateParams = {});
 
 } // namespace kopt::frontend

@@ -1,8 +1,12 @@
 #include "clang-plugin/pragma/PragmaAttacher.h"
 
+#include "clang-plugin/analysis/KernelFeatures.h"
+#include "clang-plugin/analysis/LaunchSiteFinder.h"
 #include "clang-plugin/analysis/ParamDescription.h"
 #include "clang-plugin/pragma/ClangPragmaDiagnostics.h"
 #include "clang-plugin/pragma/KernelBinding.h"
+#include "clang-plugin/pragma/SkillIds.h"
+#include "clang-plugin/pragma/WorkloadCheck.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>
@@ -171,8 +175,23 @@ attachPragmas(clang::ASTContext &Ctx, const std::vector<PragmaOccurrence> &Occur
     std::vector<KernelParam> Params;
     for (const clang::ParmVarDecl *P : Kernel->parameters())
       Params.push_back(describeParam(*P, Ctx));
+    std::vector<KernelParam> TemplateParams = describeTemplateParams(*Kernel, Ctx);
+    std::string Name = Kernel->getQualifiedNameAsString();
     std::vector<PragmaDiagnostic> Problems =
-        checkAgainstKernel(*O.Clauses, Kernel->getQualifiedNameAsString(), Params);
+        checkAgainstKernel(*O.Clauses, Name, Params, TemplateParams);
+    if (!hasErrors(Problems)) {
+      WorkloadSubject Subject{Name,
+                              Params,
+                              TemplateParams,
+                              std::nullopt,
+                              bodyUseOf(analyzeKernelFeatures(*Kernel, Ctx)),
+                              installedSkillIds()};
+      if (!TemplateParams.empty())
+        Subject.TemplateValues = workloadTemplateValues(findInstantiations(*Kernel, Ctx));
+      else
+        Subject.TemplateValues.emplace();
+      llvm::append_range(Problems, resolveWorkload(*O.Clauses, Subject).Diagnostics);
+    }
     reportPragmaDiagnostics(Diags, Problems, O.TokenLocs);
     if (hasErrors(Problems))
       continue;

@@ -14,19 +14,27 @@
 //   section    := 'grid' ':' dims | 'block' ':' dims | 'smem' ':' expr
 //   dims       := expr (',' expr (',' expr)?)?            x, y, z; missing ones are 1
 //                 grid and block are required; smem (dynamic shared bytes) defaults to 0.
-//   args       := 'args' '(' name '=' expr (',' name '=' expr)* ')'
+//   args       := 'args' '(' arg (',' arg)* ')'
+//   arg        := name '=' expr ('|' expr)*
 //                 Values of scalar parameters; a value may use other parameters that
-//                 args gives, in any order: args(m = n / 2, n = 1 << 20).
+//                 args gives, in any order: args(m = n / 2, n = 1 << 20). Several
+//                 values (k = 1 | N / 4 | N - 2) make several launches: every one is
+//                 verified, and the timing weighs them equally (several such args:
+//                 every combination, at most 16).
 //   buffers    := 'buffers' '(' buffer (',' buffer)* ')'
-//   buffer     := name '[' expr ']' ('in' | 'out' | 'inout')?
+//   buffer     := name '[' expr ']' ('in' | 'out' | 'inout')? bufferitem*
+//   bufferitem := 'range' '(' expr ',' expr ')' | 'tol' '(' tolitem (',' tolitem)* ')'
 //                 A pointer parameter and its element count; without a direction the
-//                 optimizer decides from the pointer's constness.
+//                 optimizer decides from the pointer's constness. range(lo, hi): the
+//                 inputs are drawn from [lo, hi) (integers for integer elements, e.g.
+//                 indices: range(0, n)) instead of [-1, 1) (floating) or [0, 16);
+//                 tol(...): the tolerance of this written buffer, over the tol clause.
 //   tol        := 'tol' '(' tolitem (',' tolitem)* ')'
 //   tolitem    := ('rtol' | 'atol') '=' constant          non-negative
 //   budget     := 'budget' '(' budgetitem (',' budgetitem)* ')'
 //   budgetitem := 'time' '=' duration | 'evals' '=' constant | 'tokens' '=' constant
-//   duration   := number unit                              60s, 1.5m, 500ms, 60 s
-//   unit       := 's' | 'm' | 'ms'
+//   duration   := number unit                              60s, 1.5m, 500ms, 2h, 60 s
+//   unit       := 'ms' | 's' | 'm' | 'h'                   as --kopt-budget takes them
 //   skills     := 'skills' '(' skill (',' skill)* ')'
 //   skill      := ('+' | '-')? id                           no sign: '+'; id: a-b_c
 //   engine     := 'engine' '(' ('skills' | 'llm' | 'auto') ')'
@@ -35,7 +43,13 @@
 //                 '<' and '>' (instantiation(float, 128)); without it, the one the file
 //                 launches (driver/optimize/InstantiationChoice.h).
 //
-// expr is an arithmetic expression over literals and the kernel's parameters (see
+// A pragma without launch, args and buffers ('#pragma kopt optimize' alone, or with
+// only tol, budget, skills, noalias or engine) is accepted: its workload is to come
+// from a recording of the application (kopt record); without one, optimizing it
+// fails with "kernel K has no workload".
+//
+// expr is an arithmetic expression over literals, the kernel's parameters and its
+// template parameters, with casts, ceil, floor, min, max and sizeof (see
 // ClauseExpr.h); constant is one that names no parameter. Launch dimensions, smem,
 // buffer sizes, evals and tokens are integers; args values and tolerances may be
 // floating. Example (the pragma is one line in the source, or continued with
@@ -49,6 +63,7 @@
 
 #include "clang-plugin/pragma/ClauseExpr.h"
 
+#include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringRef.h>
 
 #include <optional>
@@ -63,23 +78,33 @@ enum class EngineKind : uint8_t { Skills, Llm, Auto };
 struct LaunchClause {
   std::vector<ClauseExpr> Grid, Block;    // 1 to 3 each: x, y, z.
   std::optional<ClauseExpr> SharedMemory; // Dynamic shared memory in bytes.
+  unsigned GridToken = 0, BlockToken = 0; // The section names, for diagnostics.
 };
 
 struct ArgValue {
   std::string Name;
-  ClauseExpr Value;
-  unsigned NameToken = 0; // Among the pragma's tokens, for diagnostics.
+  ClauseExpr Value;                   // The first value.
+  std::vector<ClauseExpr> MoreValues; // args(k = 1 | N / 4): the values after the first.
+  unsigned NameToken = 0;             // Among the pragma's tokens, for diagnostics.
+};
+
+struct ToleranceClause {
+  std::optional<double> Rtol, Atol;
+};
+
+// range(lo, hi): where a buffer's input elements are drawn from.
+struct ValueRangeSpec {
+  ClauseExpr Low, High;
+  unsigned Token = 0; // 'range'.
 };
 
 struct BufferSpec {
   std::string Name;
   ClauseExpr Size; // In elements.
   std::optional<BufferAccess> Access;
-  unsigned NameToken = 0, AccessToken = 0;
-};
-
-struct ToleranceClause {
-  std::optional<double> Rtol, Atol;
+  std::optional<ValueRangeSpec> Range;
+  std::optional<ToleranceClause> Tol;
+  unsigned NameToken = 0, AccessToken = 0, TolToken = 0;
 };
 
 struct BudgetClause {
@@ -91,6 +116,7 @@ struct BudgetClause {
 struct SkillToggle {
   std::string Id;
   bool Enabled = true;
+  unsigned Token = 0; // The id's first token.
 };
 
 // The parsed clauses. Absent clauses are empty optionals; a clause that is
@@ -108,14 +134,22 @@ struct PragmaClauses {
   // as its template arguments ("float, 128"); unset: the one the file launches.
   std::optional<std::string> Instantiation;
   unsigned Line = 0, Column = 0; // Of the pragma; set by the front end.
+  // The clause names among the pragma's tokens (0, the verb, where absent).
+  unsigned ArgsToken = 0, BuffersToken = 0;
+
+  // No launch, args or buffers: the workload must come from elsewhere (a recording).
+  bool hasWorkload() const { return Launch || Args || Buffers; }
 };
 
 llvm::StringRef spelling(BufferAccess A);
 llvm::StringRef spelling(EngineKind E);
 
-// The values of the args clause that evaluate, each given the others: constants,
-// and values that use other resolvable args. Values that do not evaluate (a cycle,
-// an unknown name, division by zero) are left out.
-NumberBindings resolveArgValues(const PragmaClauses &P);
+// The values of the args clause that evaluate, each given the others and Known
+// (the template parameters' values): constants, and values that use other
+// resolvable args. Values that do not evaluate (a cycle, an unknown name,
+// division by zero) are left out. With Choice, arg I takes its value number
+// Choice[I] (0: Value, 1: MoreValues[0], ...); without, every arg its first.
+NumberBindings resolveArgValues(const PragmaClauses &P, const NumberBindings &Known = {},
+                                llvm::ArrayRef<size_t> Choice = {});
 
 } // namespace kopt::frontend

@@ -22,6 +22,7 @@ const Subcommand *findSubcommand(llvm::StringRef Name);
 int runVersion(const std::vector<std::string> &Args);
 int runDevice(const std::vector<std::string> &Args);
 int runInspect(const std::vector<std::string> &Args);
+int runCheck(const std::vector<std::string> &Args);
 int runEval(const std::vector<std::string> &Args);
 int runOptimize(const std::vector<std::string> &Args);
 int runCache(const std::vector<std::string> &Args);

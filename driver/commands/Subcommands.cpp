@@ -5,6 +5,10 @@ namespace kopt::driver {
 static const Subcommand Table[] = {
     {"inspect", "inspect FILE [--unit K] [-- FLAGS]",
      "parse a CUDA file with kopt's front end and print its kernels as JSON", runInspect},
+    {"check", "check FILE [-- FLAGS]",
+     "check the annotated kernels' pragmas and workloads without a GPU (for CI; exit 1 on "
+     "errors)",
+     runCheck},
     {"eval", "eval FILE [--kernel K] [--variant UNIT.cu [--launch G:B[:S]]] [--json] [-- FLAGS]",
      "measure an annotated kernel on the GPU; verify and time a variant against it", runEval},
     {"optimize", "optimize FILE [--kernel K] [--kopt-OPTION]... [-- FLAGS]",

@@ -2,6 +2,8 @@
 
 #include "clang-plugin/pragma/ClauseParser.h"
 #include "clang-plugin/pragma/KernelBinding.h"
+#include "clang-plugin/pragma/SkillIds.h"
+#include "clang-plugin/pragma/WorkloadCheck.h"
 #include "test/fuzz/PragmaMutator.h"
 
 namespace kopt::fuzz {
@@ -105,8 +107,14 @@ CaseOutcome checkPragmaText(llvm::StringRef Text) {
   if (!Out.Violation.empty())
     return Out;
 
-  std::vector<PragmaDiagnostic> Problems =
-      checkAgainstKernel(*R.Clauses, "fuzz_kernel", fuzzKernelParams());
+  std::vector<KernelParam> Params = fuzzKernelParams();
+  std::vector<PragmaDiagnostic> Problems = checkAgainstKernel(*R.Clauses, "fuzz_kernel", Params);
+  if (!hasErrors(Problems)) { // The workload, as the front end checks it (an empty body).
+    WorkloadSubject Subject{
+        "fuzz_kernel",      Params, {}, NumberBindings(), bodyUseOf(KernelFeatures()),
+        installedSkillIds()};
+    llvm::append_range(Problems, resolveWorkload(*R.Clauses, Subject).Diagnostics);
+  }
   Out.Violation = checkDiagnostics(Problems, Tokens.size());
   if (!Problems.empty() && Out.FirstProblem.empty()) {
     Out.FirstProblem = messageOf(Problems.front());

@@ -25,19 +25,23 @@ std::vector<frontend::KernelParam> fuzzKernelParams() {
 llvm::ArrayRef<std::string> seedPragmas() {
   static const std::vector<std::string> Seeds = {
       "optimize",
-      "optimize launch(grid: (n + 255) / 256; block: 256)",
+      "optimize launch(grid: (n + 255) / 256; block: 256) args(n = 1 << 20, m = 1, a = 2.0f) "
+      "buffers(x[n] in, y[n] inout)",
       "optimize launch(grid: n / 16, m / 16, 1; block: 16, 16; smem: 16 * 16 * 4) "
-      "args(n = 1 << 12, m = n / 2)",
-      "optimize args(n = 1 << 20, a = 2.0f) buffers(x[n] in, y[n] inout)",
-      "optimize buffers(x[n * m] in, y[n] out) args(n = 64, m = 3)",
+      "args(n = 1 << 12, m = n / 2, a = 1) buffers(x[n * m] in, y[n * m] out)",
+      "optimize args(n = 1 << 20, m = 4, a = 2.0f) buffers(x[n] in, y[n] inout) "
+      "launch(grid: (size_t)ceil(n / 256.0); block: 256)",
+      "optimize buffers(x[n * m] in, y[n] out) args(n = 64, m = 3 | 5, a = -1.5) "
+      "launch(grid: 1; block: n)",
       "optimize tol(rtol = 1e-5, atol = 1e-6) budget(time = 60s, evals = 200)",
       "optimize budget(time = 500ms, tokens = 1 << 16) engine(llm)",
-      "optimize skills(+vectorize-loads, -unroll, tile) noalias engine(skills)",
+      "optimize skills(+vectorize, -unroll, smem-tiling) noalias engine(skills)",
       "optimize noalias, engine(auto), tol(atol = 0)",
-      "optimize launch(grid: -(-n) % 7 + (m >> 2); block: 0x100) args(n = 0b1010, m = 0777)",
+      "optimize launch(grid: -(-n) % 7 + (m >> 2); block: 0x100) args(n = 0b1010, m = 0777, "
+      "a = 0) buffers(x[1] in, y[max(n, m)] out)",
       "optimize launch(grid: (n + 127) / 128, m; block: 128; smem: 0) args(n = 1 << 16, m = 2, "
       "a = 0.5) buffers(x[n * m] in, y[n * m] inout) tol(rtol = 1e-4) budget(time = 2m, "
-      "evals = 50) skills(-tile) noalias engine(auto)",
+      "evals = 50) skills(-smem-tiling) noalias engine(auto)",
   };
   return Seeds;
 }

@@ -139,9 +139,13 @@ TEST(ClauseExpr, NamesAndFloatsAreFound) {
   ASSERT_EQ(Names.size(), 3u);
   EXPECT_EQ(Names[0]->Spelling, "n");
   EXPECT_EQ(Names[1]->Spelling, "m");
-  EXPECT_FALSE(isIntegerExpr(*E.Root));
-  ASSERT_NE(findFloatLiteral(*E.Root), nullptr);
-  EXPECT_EQ(findFloatLiteral(*E.Root)->Spelling, "2.5");
+  const ExprNode *Cause = nullptr;
+  auto IntegerNames = [](const ExprNode &) { return NumKind::Integer; };
+  EXPECT_EQ(staticKind(*E.Root, IntegerNames, &Cause), NumKind::Double);
+  ASSERT_NE(Cause, nullptr);
+  EXPECT_EQ(Cause->Spelling, "2.5");
+  EXPECT_EQ(staticKind(*parseValue("(float)n / 2").Root, IntegerNames), NumKind::Float);
+  EXPECT_EQ(staticKind(*parseValue("(int)ceil(n / 2.0)").Root, IntegerNames), NumKind::Integer);
 }
 
 TEST(ClauseExpr, DeepNestingIsAnErrorNotAStackOverflow) {
@@ -162,4 +166,36 @@ TEST(ClauseExpr, DeepNestingIsAnErrorNotAStackOverflow) {
   std::string Negations = std::string(1000, '-') + "1";
   R = parsePragmaText("optimize args(v = " + Negations + ")");
   EXPECT_FALSE(R.Clauses);
+}
+
+// Launches copied from host code: casts, ceil/floor/min/max, sizeof (16.4).
+TEST(ClauseExpr, CastsAndFunctionsAsHostCodeWritesThem) {
+  auto Number = [](llvm::StringRef E, const NumberBindings &Names = {}) {
+    llvm::Expected<ClauseNumber> V = evaluateNumber(parseValue(E), Names);
+    EXPECT_TRUE(bool(V)) << E.str() << ": " << (V ? "" : llvm::toString(V.takeError()));
+    return V ? *V : ClauseNumber(int64_t(-1));
+  };
+  // atax.cu's grid: (size_t)(ceil(((float)NX) / ((float)DIM_THREAD_BLOCK_X))).
+  EXPECT_EQ(Number("(size_t)(ceil(((float)8192) / ((float)256)))"), ClauseNumber(int64_t(32)));
+  EXPECT_EQ(Number("(size_t)(ceil(((float)8000) / ((float)256)))"), ClauseNumber(int64_t(32)));
+  EXPECT_EQ(Number("(int)ceil(n / 256.0)", {{"n", int64_t(257)}}), ClauseNumber(int64_t(2)));
+  EXPECT_EQ(Number("(unsigned)floor(2.9)"), ClauseNumber(int64_t(2)));
+  EXPECT_EQ(Number("(int)-2.9"), ClauseNumber(int64_t(-2))); // Truncates toward zero.
+  EXPECT_EQ(Number("(float)1 / 4"), ClauseNumber(0.25));
+  EXPECT_EQ(Number("std::min(n, 64) * max(2, 3)", {{"n", int64_t(100)}}),
+            ClauseNumber(int64_t(192)));
+  EXPECT_EQ(Number("sizeof(float) * 256 + sizeof(float4)"), ClauseNumber(int64_t(1024 + 16)));
+  EXPECT_EQ(Number("(unsigned long long)1 << 40"), ClauseNumber(int64_t(1) << 40));
+  // A template parameter is a name like the kernel's scalars.
+  EXPECT_EQ(Number("(n + BLOCK - 1) / BLOCK", {{"n", int64_t(1000)}, {"BLOCK", int64_t(128)}}),
+            ClauseNumber(int64_t(8)));
+}
+
+TEST(ClauseExpr, CastsThatLoseTheValueFail) {
+  EXPECT_EQ(errorOf("(int)3000000000"),
+            "cannot evaluate '(int)3000000000': '(int)' of 3000000000 is out of the type's range");
+  EXPECT_EQ(errorOf("(unsigned)-1"),
+            "cannot evaluate '(unsigned)-1': '(unsigned)' of -1 is out of the type's range");
+  EXPECT_EQ(errorOf("(int)(1.0 / 0)"), "cannot evaluate '(int)(1.0 / 0)': division by zero");
+  EXPECT_EQ(errorOf("ceil(2.5)"), "cannot evaluate 'ceil(2.5)': not an integer expression");
 }

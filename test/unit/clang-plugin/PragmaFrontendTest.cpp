@@ -165,7 +165,7 @@ TEST(PragmaFrontend, ClausesAreCheckedAgainstTheKernel) {
 }
 
 TEST(PragmaFrontend, WarningsDoNotFailTheParse) {
-  Parsed P = parse("#pragma kopt optimize buffers(x[4] inout)\n"
+  Parsed P = parse("#pragma kopt optimize buffers(x[4] inout) launch(grid: 1; block: 4)\n"
                    "__global__ void k(const float *x) {}\n");
   EXPECT_TRUE(P.OK);
   EXPECT_EQ(P.Diagnostics, "k.cu:1:36: warning: buffer 'x' is marked 'inout' but points to const "
@@ -175,19 +175,22 @@ TEST(PragmaFrontend, WarningsDoNotFailTheParse) {
 }
 
 TEST(PragmaJson, ExpressionsHaveTextAndValue) {
+  // B, a template parameter of a template the file does not instantiate, has no value.
   Parsed P = parse("#define N (1 << 10)\n"
-                   "#pragma kopt optimize launch(grid: (n + 255) / 256, m; block: 256) "
-                   "args(n = N, a = 0.5) tol(rtol = 1e-3) budget(time = 500ms) "
-                   "skills(+a, -b) engine(auto)\n"
-                   "__global__ void k(int n, int m, float a) {}\n");
+                   "#pragma kopt optimize launch(grid: (n + 255) / 256, B; block: 256) "
+                   "args(n = N, m = 2, a = 0.5) tol(rtol = 1e-3) budget(time = 500ms) "
+                   "skills(+vectorize, -unroll) engine(auto)\n"
+                   "template <int B> __global__ void k(int n, int m, float a) {}\n");
   ASSERT_TRUE(P.OK) << P.Diagnostics;
   nlohmann::ordered_json J = pragmaToJson(P.Kernels.at(0).Pragma);
   EXPECT_EQ(J.dump(),
             R"js({"line":2,"column":1,"launch":{"grid":[{"text":"(n + 255) / 256","value":4},)js"
-            R"js({"text":"m","value":null}],"block":[{"text":"256","value":256}],"smem":null},)js"
-            R"js("args":{"n":{"text":"(1 << 10)","value":1024},"a":{"text":"0.5","value":0.5}},)js"
+            R"js({"text":"B","value":null}],"block":[{"text":"256","value":256}],"smem":null},)js"
+            R"js("args":{"n":{"text":"(1 << 10)","value":1024},"m":{"text":"2","value":2},)js"
+            R"js("a":{"text":"0.5","value":0.5}},)js"
             R"js("buffers":null,"tol":{"rtol":0.001,"atol":null},)js"
             R"js("budget":{"time_s":0.5,"evals":null,"tokens":null},)js"
-            R"js("skills":{"enable":["a"],"disable":["b"]},"noalias":false,"engine":"auto"})js");
+            R"js("skills":{"enable":["vectorize"],"disable":["unroll"]},"noalias":false,)js"
+            R"js("engine":"auto"})js");
   EXPECT_TRUE(pragmaToJson(std::optional<PragmaClauses>()).is_null());
 }

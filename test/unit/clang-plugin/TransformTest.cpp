@@ -43,7 +43,8 @@ std::vector<ParamSet> space(llvm::StringRef Id, const frontend::KernelSummary &K
 }
 
 const char *const Saxpy = R"(
-#pragma kopt optimize launch(grid: (n + 255) / 256; block: 256) args(n = 1024) noalias
+#pragma kopt optimize launch(grid: (n + 255) / 256; block: 256) args(n = 1024, a = 2.0f) \
+    buffers(x[n] in, y[n] inout) noalias
 __global__ void saxpy(int n, float a, const float *x, float *y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
@@ -130,7 +131,7 @@ __global__ void d(float *a, float b) {
 
 TEST(TransformSpace, RestrictNeedsNoalias) {
   frontend::KernelSummary K = kernel(R"(
-#pragma kopt optimize launch(grid: 4; block: 128)
+#pragma kopt optimize launch(grid: 4; block: 128) buffers(x[128] in, y[128] out)
 __global__ void k(const float *x, float *y) { y[threadIdx.x] = x[threadIdx.x]; })");
   EXPECT_TRUE(space("restrict-readonly", K).empty());
 }

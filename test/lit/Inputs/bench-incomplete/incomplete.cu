@@ -1,8 +1,8 @@
-// A kernel the evaluator could not run alone: 'a' has no value, 'y' no buffer entry,
-// 'x' no direction; and a second kernel with no pragma at all.
+// A kernel the front end accepts but whose buffer 'x' has no direction, and a
+// second kernel with no pragma at all.
 #define N 1024
 
-#pragma kopt optimize launch(grid: (n + 255) / 256; block: 256) args(n = N) buffers(x[n])
+#pragma kopt optimize launch(grid: (n + 255) / 256; block: 256) args(n = N, a = 2.0f) buffers(x[n], y[n] out)
 __global__ void scale(int n, float a, const float *x, float *y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)

@@ -9,5 +9,5 @@ __global__ void b(int n, float *p) {}
 __global__ void c(Pair pair, int n, float *p) {}
 #pragma kopt optimize args(n = n + 1)
 __global__ void d(int n) {}
-#pragma kopt optimize buffers(x[4] out)
+#pragma kopt optimize buffers(x[4] out) launch(grid: 1; block: 1)
 __global__ void e(const float *x) {}

@@ -4,7 +4,7 @@ __global__ void a() {}
 __global__ void b() {}
 #pragma kopt optimize launch(grd: 1; block: 1) buffers(p[4] input)
 __global__ void c(float *p) {}
-#pragma kopt optimize tol(rtl = 1e-3) budget(time = 60h, evals = 0)
+#pragma kopt optimize tol(rtl = 1e-3) budget(time = 60d, evals = 0)
 __global__ void d() {}
 #pragma kopt optimize 42
 __global__ void e() {}
