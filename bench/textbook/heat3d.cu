@@ -13,7 +13,7 @@
 #define DATA_TYPE float
 
 #pragma kopt optimize launch(grid: (N + 31) / 32, (N + 3) / 4, (N + 1) / 2; block: 32, 4, 2) \
-    buffers(A[N * N * N] in, B[N * N * N] inout) tol(rtol = 1e-5, atol = 1e-6)
+    buffers(A[N * N * N] in, B[N * N * N] inout) noalias tol(rtol = 1e-5, atol = 1e-6)
 __global__ void heat3d_kernel(DATA_TYPE A[N][N][N], DATA_TYPE B[N][N][N])
 {
 	int k = blockIdx.x * blockDim.x + threadIdx.x;

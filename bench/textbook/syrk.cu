@@ -14,7 +14,7 @@
 #define DATA_TYPE float
 
 #pragma kopt optimize launch(grid: (N + 31) / 32, (N + 7) / 8; block: 32, 8) \
-    args(alpha = 0.25f, beta = 2.0f) buffers(A[N * M] in, C[N * N] inout) tol(rtol = 1e-3, atol = 1e-3)
+    args(alpha = 0.25f, beta = 2.0f) buffers(A[N * M] in, C[N * N] inout) noalias tol(rtol = 1e-3, atol = 1e-3)
 __global__ void syrk_kernel(DATA_TYPE alpha, DATA_TYPE beta, DATA_TYPE A[N][M], DATA_TYPE C[N][N])
 {
 	int j = blockIdx.x * blockDim.x + threadIdx.x;

@@ -29,6 +29,15 @@ namespace {
 using namespace clang::ast_matchers;
 using PragmaMap = llvm::DenseMap<const clang::FunctionDecl *, PragmaClauses>;
 
+// The instantiation the evaluator runs (findInstantiations' first), if any.
+const clang::FunctionDecl *firstInstantiation(const clang::FunctionDecl &Kernel) {
+  if (const clang::FunctionTemplateDecl *Template = Kernel.getDescribedFunctionTemplate())
+    for (const clang::FunctionDecl *Spec : Template->specializations())
+      if (Spec->isTemplateInstantiation())
+        return Spec;
+  return nullptr;
+}
+
 class KernelCollector : public MatchFinder::MatchCallback {
 public:
   KernelCollector(std::vector<KernelSummary> &Sink, const PragmaMap &Attached,
@@ -52,8 +61,11 @@ public:
     }
     if (!K.IsTemplate)
       K.MangledName = kernelSymbol(*FD, Ctx);
-    for (const clang::ParmVarDecl *P : FD->parameters())
-      K.Params.push_back(describeParam(*P, Ctx));
+    const clang::FunctionDecl *Instance = firstInstantiation(*FD);
+    for (unsigned I = 0; I < FD->getNumParams(); ++I)
+      K.Params.push_back(describeParam(
+          *FD->getParamDecl(I), Ctx,
+          Instance && I < Instance->getNumParams() ? Instance->getParamDecl(I) : nullptr));
     if (auto It = Pragmas.find(FD); It != Pragmas.end())
       K.Pragma = It->second;
     if (Detail == KernelDetail::Analyzed) {
