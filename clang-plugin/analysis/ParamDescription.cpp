@@ -26,8 +26,8 @@ void describePointee(clang::QualType Pointee, const clang::ASTContext &Ctx, Kern
 
 // The extent the declaration gives the parameter itself: K in "float A[K][N]".
 std::optional<uint64_t> declaredRows(const clang::ParmVarDecl &P, const clang::ASTContext &Ctx) {
-  if (const auto *C = llvm::dyn_cast_or_null<clang::ConstantArrayType>(
-          Ctx.getAsArrayType(P.getOriginalType())))
+  if (const auto *C =
+          llvm::dyn_cast_or_null<clang::ConstantArrayType>(Ctx.getAsArrayType(P.getOriginalType())))
     return C->getSize().getZExtValue();
   return std::nullopt;
 }

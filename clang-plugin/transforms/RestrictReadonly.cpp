@@ -82,11 +82,12 @@ std::optional<std::vector<const clang::Expr *>> readsOnly(const clang::ParmVarDe
     // A row of a pointer to arrays (A[i] of "float (*A)[N]") decays and is
     // subscripted again, down to the element: A[i][j].
     while (Access && Access->getType()->isArrayType()) {
-      const auto *Decay = llvm::dyn_cast_or_null<clang::ImplicitCastExpr>(parentOf(Access, AST.Ctx));
-      const auto *Sub = Decay && Decay->getCastKind() == clang::CK_ArrayToPointerDecay
-                            ? llvm::dyn_cast_or_null<clang::ArraySubscriptExpr>(
-                                  parentOf(Decay, AST.Ctx))
-                            : nullptr;
+      const auto *Decay =
+          llvm::dyn_cast_or_null<clang::ImplicitCastExpr>(parentOf(Access, AST.Ctx));
+      const auto *Sub =
+          Decay && Decay->getCastKind() == clang::CK_ArrayToPointerDecay
+              ? llvm::dyn_cast_or_null<clang::ArraySubscriptExpr>(parentOf(Decay, AST.Ctx))
+              : nullptr;
       Access = Sub && Sub->getBase() == Decay ? Sub : nullptr;
     }
     // The element must be read as a value, not written or addressed.

@@ -6,8 +6,8 @@
 #include "driver/commands/KernelAnalysisJson.h"
 #include "driver/commands/KernelUnitJson.h"
 #include "driver/commands/SourceKernels.h"
-#include "driver/optimize/WorkloadFromKernel.h"
 #include "driver/commands/Subcommand.h"
+#include "driver/optimize/WorkloadFromKernel.h"
 #include "kopt/Version.h"
 
 #include <llvm/Support/FileSystem.h>

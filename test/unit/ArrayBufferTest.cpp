@@ -39,9 +39,10 @@ TEST(ArrayBuffer, MacroExtentsGiveTheRowAndTheDeclaredRows) {
 }
 
 TEST(ArrayBuffer, ThreeDimensionsAndConstElements) {
-  KernelParam P = paramOf("constexpr int N = 8;\n"
-                          "__global__ void k(const double A[N][N][N], float *B) { B[0] = A[0][0][0]; }",
-                          0);
+  KernelParam P =
+      paramOf("constexpr int N = 8;\n"
+              "__global__ void k(const double A[N][N][N], float *B) { B[0] = A[0][0][0]; }",
+              0);
   EXPECT_EQ(P.ElementType, "const double");
   EXPECT_TRUE(P.PointeeIsConst);
   EXPECT_EQ(P.RowExtents, (std::vector<uint64_t>{8, 8}));
@@ -81,9 +82,9 @@ TEST(ArrayBuffer, ACountOfRowsOrAnotherRowCountIsRefused) {
 }
 
 TEST(ArrayBuffer, TemplateExtentsComeFromTheInstantiation) {
-  frontend::KernelSummary K = snippets::snippetKernel(
-      "template <int C> __global__ void k(float A[][C]) { A[0][0] = 0; }\n"
-      "template __global__ void k<16>(float (*)[16]);");
+  frontend::KernelSummary K =
+      snippets::snippetKernel("template <int C> __global__ void k(float A[][C]) { A[0][0] = 0; }\n"
+                              "template __global__ void k<16>(float (*)[16]);");
   ASSERT_EQ(K.Params.size(), 1u);
   const KernelParam &P = K.Params[0];
   EXPECT_TRUE(P.ExtentsConstant);
