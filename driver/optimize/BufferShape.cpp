@@ -1,15 +1,21 @@
 #include "driver/optimize/BufferShape.h"
 
+#include <llvm/Support/raw_ostream.h>
+
 #include <string>
 
 namespace kopt::driver {
 
 namespace {
 std::string declared(const frontend::KernelParam &P) {
-  std::string S = P.ElementType + " [" +
-                  (P.DeclaredRows ? std::to_string(*P.DeclaredRows) : std::string()) + "]";
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  OS << P.ElementType << " [";
+  if (P.DeclaredRows)
+    OS << *P.DeclaredRows;
+  OS << "]";
   for (uint64_t E : P.RowExtents)
-    S += "[" + std::to_string(E) + "]";
+    OS << "[" << E << "]";
   return S;
 }
 } // namespace
