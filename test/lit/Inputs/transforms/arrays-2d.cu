@@ -21,7 +21,7 @@ __global__ void syrk_2d(DATA_TYPE alpha, DATA_TYPE beta, DATA_TYPE A[N][M], DATA
 
 // One thread a row, the outer extent left open: row sums into a 1-D array.
 #pragma kopt optimize launch(grid: (rows + 127) / 128; block: 128) args(rows = 300) \
-    buffers(A[rows * W] in, out[rows] out) noalias
+    buffers(A[rows * 24] in, out[rows] out) noalias
 __global__ void row_sums(int rows, const float A[][W], double out[]) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < rows) {
