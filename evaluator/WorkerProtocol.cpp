@@ -20,10 +20,6 @@ void from_json(const json &J, LaunchGeometry &L) {
   J.at("smem").get_to(L.SharedBytes);
 }
 
-static const char *directionName(Direction D) {
-  return D == Direction::In ? "in" : D == Direction::Out ? "out" : "inout";
-}
-
 namespace {
 json argsJson(const std::vector<KernelArg> &Args) {
   json Out = json::array();

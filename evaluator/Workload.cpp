@@ -4,6 +4,10 @@
 
 namespace kopt::evaluator {
 
+const char *directionName(Direction D) {
+  return D == Direction::In ? "in" : D == Direction::Out ? "out" : "inout";
+}
+
 Tolerance defaultTolerance(ScalarType T) {
   switch (T) {
   case ScalarType::F16:

@@ -16,6 +16,7 @@
 namespace kopt::evaluator {
 
 enum class Direction : uint8_t { In, Out, InOut };
+const char *directionName(Direction D); // "in", "out", "inout", as buffers(...) spells it.
 
 struct BufferArg {
   ScalarType Element = ScalarType::F32;

@@ -18,9 +18,40 @@ ParamCategory categoryOf(clang::QualType T) {
     return ParamCategory::Floating;
   return ParamCategory::Other;
 }
+
+// The pointee's array extents and innermost element: "float [N][M]" gives
+// {N, M} and "float". An extent that is not a constant (a dependent or
+// variable length) clears Constant.
+void describePointee(clang::QualType Pointee, const clang::ASTContext &Ctx, KernelParam &K) {
+  K.RowExtents.clear();
+  K.ExtentsConstant = true;
+  clang::QualType T = Pointee;
+  while (const clang::ArrayType *A = Ctx.getAsArrayType(T)) {
+    if (const auto *C = llvm::dyn_cast<clang::ConstantArrayType>(A))
+      K.RowExtents.push_back(C->getSize().getZExtValue());
+    else
+      K.ExtentsConstant = false;
+    T = A->getElementType();
+  }
+  // Typedefs resolved, as for the parameter's type.
+  K.ElementType =
+      (T->isDependentType() ? T : T.getCanonicalType()).getAsString(Ctx.getPrintingPolicy());
+  K.PointeeIsConst = T.isConstQualified();
+  // Bool counts as Other: it has no range to draw from.
+  K.Pointee = T->isBooleanType() ? ParamCategory::Other : categoryOf(T.getCanonicalType());
+}
+
+// The extent the declaration gives the parameter itself: K in "float A[K][N]".
+std::optional<uint64_t> declaredRows(const clang::ParmVarDecl &P, const clang::ASTContext &Ctx) {
+  if (const auto *C =
+          llvm::dyn_cast_or_null<clang::ConstantArrayType>(Ctx.getAsArrayType(P.getOriginalType())))
+    return C->getSize().getZExtValue();
+  return std::nullopt;
+}
 } // namespace
 
-KernelParam describeParam(const clang::ParmVarDecl &P, const clang::ASTContext &Ctx) {
+KernelParam describeParam(const clang::ParmVarDecl &P, const clang::ASTContext &Ctx,
+                          const clang::ParmVarDecl *Instance) {
   KernelParam K;
   K.Name = P.getNameAsString();
   clang::QualType T = P.getType().getCanonicalType();
@@ -30,9 +61,11 @@ KernelParam describeParam(const clang::ParmVarDecl &P, const clang::ASTContext &
   K.Type = (T->isDependentType() ? P.getType() : T).getAsString(Ctx.getPrintingPolicy());
   if (T->isPointerType()) {
     K.Category = ParamCategory::Pointer;
-    clang::QualType Element = T->getPointeeType();
-    K.PointeeIsConst = Element.isConstQualified();
-    K.Pointee = Element->isBooleanType() ? ParamCategory::Other : categoryOf(Element);
+    // A template's extents are those of the instantiation the evaluator runs.
+    const clang::ParmVarDecl &Shape =
+        Instance && Instance->getType()->isPointerType() ? *Instance : P;
+    describePointee(Shape.getType()->getPointeeType(), Ctx, K);
+    K.DeclaredRows = declaredRows(Shape, Ctx);
   } else {
     K.Category = categoryOf(T);
   }

@@ -13,7 +13,10 @@ class ParmVarDecl;
 
 namespace kopt::frontend {
 
-KernelParam describeParam(const clang::ParmVarDecl &P, const clang::ASTContext &Ctx);
+// Instance: the same parameter in the template instantiation the evaluator
+// runs, whose array extents are known where the template's are dependent.
+KernelParam describeParam(const clang::ParmVarDecl &P, const clang::ASTContext &Ctx,
+                          const clang::ParmVarDecl *Instance = nullptr);
 
 // The template parameters of a kernel template (none for a plain kernel): an
 // integral non-type parameter is Integer, the others Other.

@@ -7,6 +7,7 @@
 #include "driver/commands/KernelUnitJson.h"
 #include "driver/commands/SourceKernels.h"
 #include "driver/commands/Subcommand.h"
+#include "driver/optimize/WorkloadFromKernel.h"
 #include "kopt/Version.h"
 
 #include <llvm/Support/FileSystem.h>
@@ -14,6 +15,24 @@
 #include <nlohmann/json.hpp>
 
 namespace kopt::driver {
+
+namespace {
+// The buffers the evaluator would allocate from the pragma's clauses (flat, in
+// scalar elements), or why it could not run the kernel.
+nlohmann::ordered_json workloadJson(const frontend::KernelSummary &K, const std::string &File) {
+  llvm::Expected<evaluator::Workload> W = workloadFor(K, File);
+  if (!W)
+    return {{"error", llvm::toString(W.takeError())}};
+  nlohmann::ordered_json Buffers = nlohmann::ordered_json::array();
+  for (const evaluator::KernelArg &A : W->Args)
+    if (const evaluator::BufferArg *B = A.buffer())
+      Buffers.push_back({{"name", A.Name},
+                         {"element", evaluator::spelling(B->Element).str()},
+                         {"count", B->Count},
+                         {"direction", evaluator::directionName(B->Dir)}});
+  return {{"buffers", Buffers}};
+}
+} // namespace
 
 int runInspect(const std::vector<std::string> &Arguments) {
   std::vector<std::string> Args = Arguments;
@@ -38,6 +57,8 @@ int runInspect(const std::vector<std::string> &Arguments) {
     nlohmann::ordered_json Kernel = frontend::kernelDeclarationToJson(K);
     Kernel["unit"] = kernelUnitToJson(K.Unit);
     addKernelAnalysisJson(Kernel, K);
+    if (K.Pragma)
+      Kernel["workload"] = workloadJson(K, File);
     Out["kernels"].push_back(std::move(Kernel));
   }
   llvm::outs() << Out.dump(2) << "\n";

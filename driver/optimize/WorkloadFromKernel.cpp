@@ -1,6 +1,7 @@
 #include "driver/optimize/WorkloadFromKernel.h"
 
 #include "clang-plugin/parse/CudaParseSetup.h"
+#include "driver/optimize/BufferShape.h"
 #include "driver/optimize/InstantiationChoice.h"
 
 #include <llvm/Support/Path.h>
@@ -78,24 +79,24 @@ llvm::Expected<Workload> workloadFor(const frontend::KernelSummary &K, llvm::Str
   for (const frontend::KernelParam &Param : K.Params) {
     KernelArg Arg;
     Arg.Name = Param.Name;
-    auto Type = evaluator::scalarTypeOfCType(Param.Type);
     if (Param.Category == frontend::ParamCategory::Pointer) {
       auto It = Buffers.find(Param.Name);
       if (It == Buffers.end())
         return pragmaError(K, File,
                            "pointer parameter '" + Param.Name +
                                "' needs its element count in buffers(" + Param.Name + "[N])");
-      if (!Type)
-        return pragmaError(K, File,
-                           "cannot generate elements of type '" + Param.Type + "' for buffer '" +
-                               Param.Name + "'");
+      llvm::Expected<evaluator::ScalarType> Element = bufferElementType(Param);
+      if (!Element)
+        return pragmaError(K, File, llvm::toString(Element.takeError()));
       auto Count = frontend::evaluate(It->second->Size, Ints);
       if (!Count || *Count < 0)
         return pragmaError(K, File,
                            "the size of buffer '" + Param.Name + "' ('" + It->second->Size.Text +
                                "') does not evaluate");
+      if (llvm::Error E = checkBufferCount(Param, static_cast<uint64_t>(*Count)))
+        return pragmaError(K, File, llvm::toString(std::move(E)));
       BufferArg B;
-      B.Element = *Type;
+      B.Element = *Element;
       B.Count = static_cast<uint64_t>(*Count);
       if (It->second->Access)
         B.Dir = *It->second->Access == frontend::BufferAccess::In    ? Direction::In
@@ -105,6 +106,7 @@ llvm::Expected<Workload> workloadFor(const frontend::KernelSummary &K, llvm::Str
         B.Dir = Param.PointeeIsConst ? Direction::In : Direction::InOut;
       Arg.Value = B;
     } else {
+      auto Type = evaluator::scalarTypeOfCType(Param.Type);
       auto It = Values.find(Param.Name);
       if (It == Values.end())
         return pragmaError(K, File,

@@ -1,5 +1,6 @@
 #include "driver/optimize/WorkloadFromRecording.h"
 
+#include "driver/optimize/BufferShape.h"
 #include "driver/optimize/WorkloadFromKernel.h"
 #include "recorder/RecordingFormat.h"
 
@@ -35,7 +36,16 @@ llvm::Expected<std::vector<KernelArg>> recordedArgs(const frontend::KernelSummar
   for (size_t I = 0; I < K.Params.size(); ++I) {
     const frontend::KernelParam &P = K.Params[I];
     const recorder::ParamLayout &Layout = Kernel.Params[I];
-    auto Type = evaluator::scalarTypeOfCType(P.Type);
+    // A buffer's elements are its innermost scalars, a pointer to arrays included.
+    std::optional<evaluator::ScalarType> Type;
+    if (P.Category == frontend::ParamCategory::Pointer) {
+      llvm::Expected<evaluator::ScalarType> Element = bufferElementType(P);
+      if (!Element)
+        return Element.takeError();
+      Type = *Element;
+    } else {
+      Type = evaluator::scalarTypeOfCType(P.Type);
+    }
     if (!Type)
       return llvm::createStringError("parameter '%s' has type '%s'", P.Name.c_str(),
                                      P.Type.c_str());

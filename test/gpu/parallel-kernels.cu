@@ -71,3 +71,21 @@ __global__ void skinny(int nk, float alpha, float beta, const float *A, const fl
       C[i * 8 + j] += alpha * A[i * nk + k] * B[k * 8 + j];
   }
 }
+
+// A rank-k update whose buffers are declared as 2-D arrays (PolyBench's
+// spelling): flat buffers of float to the evaluator, restricted as
+// "float (*__restrict__ A)[SYRK_M]" by restrict-readonly.
+#define SYRK_N 1024
+#define SYRK_M 1024
+#pragma kopt optimize launch(grid: (SYRK_N + 31) / 32, (SYRK_N + 7) / 8; block: 32, 8) \
+    args(alpha = 0.25f, beta = 2.0f) buffers(A[SYRK_N * SYRK_M] in, C[SYRK_N * SYRK_N] inout) \
+    noalias tol(rtol = 1e-3, atol = 1e-3)
+__global__ void syrk_2d(float alpha, float beta, float A[SYRK_N][SYRK_M], float C[SYRK_N][SYRK_N]) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  int i = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i < SYRK_N && j < SYRK_N) {
+    C[i][j] *= beta;
+    for (int k = 0; k < SYRK_M; k++)
+      C[i][j] += alpha * A[i][k] * A[j][k];
+  }
+}

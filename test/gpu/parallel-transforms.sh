@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The parallelism transforms on the GPU: each case rewrites a kernel of
+# The parallelism transforms (and restrict-readonly on 2-D array parameters)
+# on the GPU: each case rewrites a kernel of
 # parallel-kernels.cu (kopt transform), then `kopt eval` verifies the variant
 # against the original on fresh random inputs and times both. Fails where a
 # variant does not verify; prints each speedup (the test does not judge them).
@@ -48,5 +49,8 @@ atax_rows|row-cooperative:block=256|4096:256
 skinny|split-k:blocks=8,threads=256|64,8:256
 skinny|split-k:blocks=4,threads=512|32,8:512
 skinny|inner-loop-parallel:lanes=1024,order=0|8,8:1024
+syrk_2d|restrict-readonly:ldg=1|32,128:32,8
+syrk_2d|restrict-readonly:ldg=0|32,128:32,8
+syrk_2d|block-shape-2d:BX=64,BY=4|16,256:64,4
 CASES
 [ "$failed" -eq 0 ] && echo "parallel-transforms: passed" || { echo "parallel-transforms: FAILED"; exit 1; }

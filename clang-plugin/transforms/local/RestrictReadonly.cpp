@@ -6,6 +6,8 @@
 // The parameters' types keep their pointees: adding const to a pointee would
 // change the kernel's mangled name, and a variant keeps its signature (launches
 // in other TUs link against it); __restrict__ on the pointer itself does not.
+// A parameter declared as an array ("float A[N][M]") is restricted in the
+// spelling of the pointer it decays to: "float (*__restrict__ A)[M]".
 #include "clang-plugin/transforms/framework/AstWalk.h"
 #include "clang-plugin/transforms/framework/TransformFactories.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
@@ -14,6 +16,7 @@
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
+#include <clang/AST/TypeLoc.h>
 #include <clang/Rewrite/Core/Rewriter.h>
 #include <llvm/ADT/StringSet.h>
 
@@ -76,6 +79,17 @@ std::optional<std::vector<const clang::Expr *>> readsOnly(const clang::ParmVarDe
     else if (const auto *Deref = llvm::dyn_cast_or_null<clang::UnaryOperator>(Up);
              Deref && Deref->getOpcode() == clang::UO_Deref)
       Access = Deref;
+    // A row of a pointer to arrays (A[i] of "float (*A)[N]") decays and is
+    // subscripted again, down to the element: A[i][j].
+    while (Access && Access->getType()->isArrayType()) {
+      const auto *Decay =
+          llvm::dyn_cast_or_null<clang::ImplicitCastExpr>(parentOf(Access, AST.Ctx));
+      const auto *Sub =
+          Decay && Decay->getCastKind() == clang::CK_ArrayToPointerDecay
+              ? llvm::dyn_cast_or_null<clang::ArraySubscriptExpr>(parentOf(Decay, AST.Ctx))
+              : nullptr;
+      Access = Sub && Sub->getBase() == Decay ? Sub : nullptr;
+    }
     // The element must be read as a value, not written or addressed.
     const clang::Stmt *User = Access ? parentOf(Access, AST.Ctx) : nullptr;
     while (User && llvm::isa<clang::ParenExpr>(User))
@@ -95,9 +109,30 @@ std::optional<std::vector<const clang::Expr *>> readsOnly(const clang::ParmVarDe
 }
 
 bool isPointerParam(const clang::ParmVarDecl &P) {
-  // As written: a typedef'd or decayed array pointer is left alone.
+  // As written: a typedef'd pointer is left alone.
   return llvm::isa<clang::PointerType>(P.getType().getTypePtr()) && P.getIdentifier() &&
          !P.getLocation().isMacroID();
+}
+
+// The closing bracket of a parameter declared as an array ("float A[N][M]",
+// "float A[][N]"), which decays to a pointer to its rows; invalid otherwise.
+// C++ has no "A[__restrict__ N]" (g++ rejects it in nvcc's host pass), so
+// such a parameter is restricted as "(*__restrict__ A)[M]".
+clang::SourceLocation arrayDeclaratorEnd(const clang::ParmVarDecl &P) {
+  if (!llvm::isa<clang::DecayedType>(P.getType().getTypePtr()) || !P.getIdentifier() ||
+      P.getLocation().isMacroID() || !P.getTypeSourceInfo())
+    return {};
+  auto Array = P.getTypeSourceInfo()->getTypeLoc().getAsAdjusted<clang::ArrayTypeLoc>();
+  if (!Array || Array.getRBracketLoc().isMacroID())
+    return {};
+  return Array.getRBracketLoc();
+}
+
+// The scalar a pointer to (arrays of) elements holds: float for "float (*)[N]".
+clang::QualType innermostElement(clang::QualType Pointee, const clang::ASTContext &Ctx) {
+  while (const clang::ArrayType *A = Ctx.getAsArrayType(Pointee))
+    Pointee = A->getElementType();
+  return Pointee;
 }
 
 class RestrictReadonly : public Transform {
@@ -125,13 +160,17 @@ public:
     unsigned Restricted = 0, Routed = 0;
     llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &AST) -> llvm::Error {
       for (const clang::ParmVarDecl *P : AST.Kernel.parameters()) {
-        if (!isPointerParam(*P))
+        if (clang::SourceLocation End = arrayDeclaratorEnd(*P); End.isValid()) {
+          AST.Rewrite.ReplaceText(clang::SourceRange(P->getLocation(), End),
+                                  "(*__restrict__ " + P->getName().str() + ")");
+          ++Restricted;
+        } else if (!isPointerParam(*P)) {
           continue;
-        if (!P->getType().isRestrictQualified()) {
+        } else if (!P->getType().isRestrictQualified()) {
           AST.Rewrite.InsertTextBefore(P->getLocation(), "__restrict__ ");
           ++Restricted;
         }
-        if (!*Ldg || !hasLdg(P->getType()->getPointeeType()))
+        if (!*Ldg || !hasLdg(innermostElement(P->getType()->getPointeeType(), AST.Ctx)))
           continue;
         std::optional<std::vector<const clang::Expr *>> Reads = readsOnly(*P, AST);
         if (!Reads)

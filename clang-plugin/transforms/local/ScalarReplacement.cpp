@@ -511,7 +511,7 @@ private:
   // p[i][j] through a pointer to rows: the front end records p[i] only.
   static bool rowsOfArrays(const frontend::KernelSummary &Kernel, const std::string &Param) {
     for (const frontend::KernelParam &P : Kernel.Params)
-      if (P.Name == Param && llvm::StringRef(P.Type).contains("(*)["))
+      if (P.Name == Param && !P.RowExtents.empty())
         return true;
     return false;
   }

@@ -226,7 +226,7 @@ bool looksLikeMatmul(const frontend::KernelSummary &Kernel) {
     return false;
   std::set<std::string> RowsOfArrays; // Parameters that point to rows (float (*)[N]).
   for (const frontend::KernelParam &P : Kernel.Params)
-    if (llvm::StringRef(P.Type).contains("(*)["))
+    if (!P.RowExtents.empty())
       RowsOfArrays.insert(P.Name);
   for (size_t L = 0; L < F.Loops.size(); ++L) {
     bool Same = false, Varies = false;

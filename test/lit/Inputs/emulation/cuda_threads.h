@@ -50,6 +50,9 @@ inline void __syncthreads() { kopt_emulated_block->Barrier.arrive_and_wait(); }
 
 #include "cluster.h"
 
+// The read-only data cache is a plain load on the CPU.
+template <class T> T __ldg(const T *Address) { return *Address; }
+
 template <class T> T atomicAdd(T *Address, T Value) {
   return std::atomic_ref<T>(*Address).fetch_add(Value);
 }
