@@ -2,14 +2,10 @@
 """Which mechanical transforms apply to which benchmark kernels, and why the others refuse.
 
 For every annotated kernel of the given folders (default bench/textbook and bench/kernels)
-it runs `kopt transform --list FILE --kernel K` once (each transform's parameter space), then
-`kopt transform FILE --kernel K --try ID:PARAMS ...` (each transform applied alone, the unit
-parsed once) for every transform of the skills library:
-PARAMS is the first point of the listed space, or, where the list says "(does not apply)",
-the first value of each of the skill's `params` (skills/ID.yaml), so that the transform
-itself says why it refuses. A structural ("big") transform applies where that call
-succeeds; the others (launch bounds, unroll, ...) apply where the list offers a point, and
-are applied only where it does not, for the reason. No GPU needed.
+it runs `kopt transform FILE --kernel K --try ID[:PARAMS]...` once: every transform of the
+skills library applied alone (the unit parsed once) with the first point of its parameter
+space for the kernel, or, where the space is empty, with the first value of each of the
+skill's `params` (skills/ID.yaml), so that the transform itself says why it refuses. No GPU.
 
 Writes a markdown table (kernel, class, the transforms that apply, each refusal's reason)
 to --out (default stdout) and, with --json, the raw results, which --compare reads to
@@ -59,12 +55,13 @@ def skill_defaults():
     return out
 
 
-def kernels_of(kopt, path):
-    code, out, err = run([kopt, "inspect", path] + FLAGS)
-    if code != 0:
-        return None, (err.strip().splitlines() or ["kopt inspect failed"])[0]
-    return [(k["name"], k.get("kind", "?")) for k in json.loads(out)["kernels"]
-            if k.get("pragma")], None
+def kernels_of(path):
+    """The kernels that carry `#pragma kopt optimize`, by name, in file order."""
+    with open(path) as f:
+        text = f.read()
+    pragma = r"#pragma kopt optimize(?:[^\n]*\\\n)*[^\n]*\n"
+    prefix = r"(?:\s*(?:template\s*<[^>]*>|__global__|static|extern \"C\"|__launch_bounds__\([^)]*\)))*"
+    return re.findall(pragma + prefix + r"\s*void\s+(\w+)\s*\(", text)
 
 
 def file_class(path):
@@ -73,22 +70,9 @@ def file_class(path):
     return m.group(1) if m else "-"
 
 
-def listed_points(kopt, path, kernel):
-    """{transform: first point ("" for no parameters) or None where it does not apply}."""
-    code, out, err = run([kopt, "transform", "--list", path, "--kernel", kernel] + FLAGS)
-    if code != 0:
-        raise RuntimeError(err.strip())
-    points = {}
-    for line in out.splitlines():
-        tid, _, space = line.partition(": ")
-        first = space.split(" | ")[0]
-        points[tid] = None if first == "(does not apply)" else (
-            "" if first == "(no parameters)" else first)
-    return points
-
-
 def tries(kopt, path, kernel, specs):
-    """{transform: None where it applies, else the reason it refuses}: one `--try` call."""
+    """{transform: None where it applies, else the reason it refuses}: one `--try` call
+    (each transform with the first point of its space, else with the spec's parameters)."""
     args = [a for spec in specs for a in ("--try", spec)]
     code, out, err = run([kopt, "transform", path, "--kernel", kernel] + args + FLAGS)
     if code != 0:
@@ -97,6 +81,8 @@ def tries(kopt, path, kernel, specs):
     for line in out.splitlines():
         tid, _, rest = line.partition(": ")
         verdict, _, why = rest.partition(": ")
+        if verdict == "unoffered":  # The search never tries it on this kernel.
+            why = f"offers no parameters for the kernel, though it would apply ({why})"
         result[tid] = None if verdict == "applies" else why.replace("|", "\\|")
     return result
 
@@ -106,7 +92,10 @@ def with_noalias(path, folder):
     pointer parameters never overlap): shows what the alias refusals hide."""
     with open(path) as f:
         text = f.read()
-    text = re.sub(r"#pragma kopt optimize(?![^\n]*\bnoalias\b)", "#pragma kopt optimize noalias", text)
+    def add(m):  # A pragma and its continuation lines.
+        return m.group(0) if re.search(r"\bnoalias\b", m.group(0)) else m.group(0).replace(
+            "#pragma kopt optimize", "#pragma kopt optimize noalias", 1)
+    text = re.sub(r"#pragma kopt optimize(?:[^\n]*\\\n)*[^\n]*", add, text)
     copy = os.path.join(folder, os.path.basename(path))
     with open(copy, "w") as f:
         f.write(text)
@@ -119,31 +108,21 @@ def survey(kopt, dirs, jobs, noalias):
     rows = []
     tmp = tempfile.mkdtemp(prefix="kopt-coverage-")
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        found = list(pool.map(lambda p: (p, *kernels_of(kopt, p)), files))
-        for path, kernels, err in found:
-            if err:
-                rows.append({"file": os.path.relpath(path, ROOT), "kernel": "-", "error": err})
-                continue
+        for path in files:
             parsed = with_noalias(path, tmp) if noalias else path
-            for name, kind in kernels:
+            for name in kernels_of(path):
                 rows.append({"file": os.path.relpath(path, ROOT), "path": parsed, "kernel": name,
-                             "kind": kind, "class": file_class(path)})
-        todo = [r for r in rows if "path" in r]
+                             "class": file_class(path)})
+        todo = rows
 
         def one(row):
-            points = listed_points(kopt, row["path"], row["kernel"])
-            applies, specs = [], []
-            for tid, point in points.items():
-                if tid not in BIG and point is not None:
-                    # A small transform the list offers: counted as applying unchecked
-                    # (they rewrite no loop structure).
-                    applies.append(tid)
-                    continue
-                params = point if point is not None else defaults.get(tid, "")
-                specs.append(f"{tid}:{params}" if params else tid)
-            verdicts = tries(kopt, row["path"], row["kernel"], specs)
-            row["applies"] = applies + [t for t, why in verdicts.items() if why is None]
-            row["refusals"] = {t: why for t, why in verdicts.items() if why is not None}
+            try:
+                specs = [f"{t}:{p}" if p else t for t, p in defaults.items()]
+                verdicts = tries(kopt, row["path"], row["kernel"], specs)
+                row["applies"] = [t for t, why in verdicts.items() if why is None]
+                row["refusals"] = {t: why for t, why in verdicts.items() if why is not None}
+            except RuntimeError as err:
+                row["error"] = str(err).strip().splitlines()[-1]
 
         list(pool.map(one, todo))
     shutil.rmtree(tmp)
@@ -157,14 +136,15 @@ def big_pairs(rows):
 
 
 def markdown(rows, command, compare):
-    out = [f"# Transform coverage of the benchmark kernels", "",
+    out = ["# Transform coverage of the benchmark kernels", "",
            f"Generated by `{command}` (no GPU): for each annotated kernel, each transform of the",
-           "skills library applied alone with its first listed parameters (or the skill's first",
-           "values where `--list` says it does not apply). \"big\" counts the structural transforms:",
+           "skills library applied alone with the first point of its parameter space (or the",
+           "skill's first values where the space is empty). \"big\" counts the structural transforms:",
            ", ".join(f"`{t}`" for t in BIG) + ".", ""]
     pairs = big_pairs(rows)
     out.append(f"(kernel, big transform) pairs that apply: **{len(pairs)}**"
-               f" over {sum(1 for r in rows if 'applies' in r)} kernels.")
+               f" over {sum(1 for r in rows if 'applies' in r)} kernels"
+               f" ({sum(1 for r in rows if 'error' in r)} could not be surveyed).")
     if compare is not None:
         old = big_pairs(compare)
         out.append(f"Before this change: {len(old)}; gained {len(pairs - old)}, lost {len(old - pairs)}"
@@ -173,15 +153,15 @@ def markdown(rows, command, compare):
     out += ["", "| transform | kernels it applies to |", "| --- | ---: |"]
     for t in BIG:
         out.append(f"| `{t}` | {sum(1 for r in rows if t in r.get('applies', []))} |")
-    out += ["", "| file | kernel | class | kind | big transforms that apply | other transforms that apply |",
-            "| --- | --- | --- | --- | --- | --- |"]
+    out += ["", "| file | kernel | class | big transforms that apply | other transforms that apply |",
+            "| --- | --- | --- | --- | --- |"]
     for r in rows:
         if "error" in r:
-            out.append(f"| `{r['file']}` | - | - | - | front end failed: {r['error']} | |")
+            out.append(f"| `{r['file']}` | `{r['kernel']}` | {r['class']} | front end failed: {r['error']} | |")
             continue
         big = [t for t in r["applies"] if t in BIG]
         other = [t for t in r["applies"] if t not in BIG]
-        out.append(f"| `{r['file']}` | `{r['kernel']}` | {r['class']} | {r['kind']} | "
+        out.append(f"| `{r['file']}` | `{r['kernel']}` | {r['class']} | "
                    f"{', '.join(big) or '-'} | {', '.join(other) or '-'} |")
     out += ["", "## Refusals of the big transforms", "",
             "| kernel | transform | reason |", "| --- | --- | --- |"]

@@ -114,20 +114,31 @@ void printSpaces(const frontend::KernelSummary &Kernel) {
   }
 }
 
-// Each --try step applied alone to the unit (parsed once): "ID: applies: what it
-// did" or "ID: refuses: why", one line each.
+// Each --try step applied alone to the unit (parsed once), with the first point
+// of the transform's space where it has one, else with the parameters the spec
+// gives (so that a transform that does not fit still says why): "ID: applies:
+// what it did", "ID: refuses: why", or "ID: unoffered: what it did" where it
+// applies with the given parameters but offers the kernel no point (the search
+// never tries it there), one line each.
 void printTries(const frontend::KernelSummary &Unit, const std::vector<std::string> &ClangArgs,
                 const std::vector<std::string> &Specs) {
   transform::ChainResult Original{Unit.Unit.Text, std::nullopt, {}, Unit.Pragma};
   for (const std::string &Spec : Specs) {
     llvm::StringRef Id = llvm::StringRef(Spec).split(':').first;
     llvm::Expected<std::vector<transform::Step>> Step = parseSteps({Spec});
+    bool Offered = false;
+    if (Step) {
+      std::vector<transform::ParamSet> Space = Step->front().T->parameterSpace(Unit);
+      Offered = !Space.empty();
+      if (Offered)
+        Step->front().Params = Space.front();
+    }
     llvm::Expected<transform::ChainResult> Made =
         Step ? transform::applyStep(Unit, Original, ClangArgs, Step->front())
              : llvm::Expected<transform::ChainResult>(Step.takeError());
     llvm::outs() << Id << ": ";
     if (Made)
-      llvm::outs() << "applies: " << Made->Summaries.back() << "\n";
+      llvm::outs() << (Offered ? "applies: " : "unoffered: ") << Made->Summaries.back() << "\n";
     else
       llvm::outs() << "refuses: " << llvm::toString(Made.takeError()) << "\n";
   }
