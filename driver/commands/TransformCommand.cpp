@@ -16,12 +16,14 @@ namespace {
 constexpr llvm::StringLiteral Tool = "kopt transform";
 constexpr llvm::StringLiteral Usage =
     "usage: kopt transform FILE --kernel NAME (--apply ID[:k=v,...])... [-- FLAGS]\n"
-    "       kopt transform --list FILE --kernel NAME [-- FLAGS]";
+    "       kopt transform --list FILE --kernel NAME [-- FLAGS]\n"
+    "       kopt transform --try ID[:k=v,...] [--try ...] FILE --kernel NAME [-- FLAGS]";
 
 struct TransformOptions {
   std::string File, Kernel;
   bool List = false;
   std::vector<std::string> Apply;
+  std::vector<std::string> Try;   // Each applied alone: whether it applies, or why not.
   std::vector<std::string> Flags; // After '--'.
 };
 
@@ -65,6 +67,13 @@ llvm::Expected<TransformOptions> parseOptions(const std::vector<std::string> &Ar
       O.Apply.push_back(**Apply);
       continue;
     }
+    llvm::Expected<std::optional<std::string>> Try = optionValue(Args, I, "--try");
+    if (!Try)
+      return Try.takeError();
+    if (*Try) {
+      O.Try.push_back(**Try);
+      continue;
+    }
     if (A.starts_with("-") || !O.File.empty())
       return llvm::createStringError("unexpected argument '%s' (compiler flags go after '--')",
                                      A.str().c_str());
@@ -72,8 +81,8 @@ llvm::Expected<TransformOptions> parseOptions(const std::vector<std::string> &Ar
   }
   if (O.File.empty() || O.Kernel.empty())
     return llvm::createStringError(O.File.empty() ? "no input file" : "no --kernel given");
-  if (O.List == !O.Apply.empty())
-    return llvm::createStringError("give either --list or at least one --apply");
+  if (int(O.List) + int(!O.Apply.empty()) + int(!O.Try.empty()) != 1)
+    return llvm::createStringError("give either --list or at least one --apply (or --try)");
   return O;
 }
 
@@ -105,6 +114,36 @@ void printSpaces(const frontend::KernelSummary &Kernel) {
   }
 }
 
+// Each --try step applied alone to the unit (parsed once), with the first point
+// of the transform's space where it has one, else with the parameters the spec
+// gives (so that a transform that does not fit still says why): "ID: applies:
+// what it did", "ID: refuses: why", or "ID: unoffered: what it did" where it
+// applies with the given parameters but offers the kernel no point (the search
+// never tries it there), one line each.
+void printTries(const frontend::KernelSummary &Unit, const std::vector<std::string> &ClangArgs,
+                const std::vector<std::string> &Specs) {
+  transform::ChainResult Original{Unit.Unit.Text, std::nullopt, {}, Unit.Pragma};
+  for (const std::string &Spec : Specs) {
+    llvm::StringRef Id = llvm::StringRef(Spec).split(':').first;
+    llvm::Expected<std::vector<transform::Step>> Step = parseSteps({Spec});
+    bool Offered = false;
+    if (Step) {
+      std::vector<transform::ParamSet> Space = Step->front().T->parameterSpace(Unit);
+      Offered = !Space.empty();
+      if (Offered)
+        Step->front().Params = Space.front();
+    }
+    llvm::Expected<transform::ChainResult> Made =
+        Step ? transform::applyStep(Unit, Original, ClangArgs, Step->front())
+             : llvm::Expected<transform::ChainResult>(Step.takeError());
+    llvm::outs() << Id << ": ";
+    if (Made)
+      llvm::outs() << (Offered ? "applies: " : "unoffered: ") << Made->Summaries.back() << "\n";
+    else
+      llvm::outs() << "refuses: " << llvm::toString(Made.takeError()) << "\n";
+  }
+}
+
 int run(const TransformOptions &O) {
   if (!llvm::sys::fs::exists(O.File))
     return reportError(Tool, "no such file: " + O.File), 1;
@@ -123,13 +162,16 @@ int run(const TransformOptions &O) {
     return reportError(Tool, Kernel.takeError()), 1;
   std::vector<std::string> ClangArgs = Setup->clangArgs();
 
-  if (O.List) {
+  if (O.List || !O.Try.empty()) {
     // The space as the transforms see the unit (what --apply would transform).
     llvm::Expected<frontend::KernelSummary> Unit = transform::summarizeUnit(
         (*Kernel)->Unit.Text, (*Kernel)->Name, ClangArgs, (*Kernel)->Pragma);
     if (!Unit)
       return reportError(Tool, Unit.takeError()), 1;
-    printSpaces(*Unit);
+    if (O.List)
+      printSpaces(*Unit);
+    else
+      printTries(*Unit, ClangArgs, O.Try);
     return 0;
   }
   llvm::Expected<transform::ChainResult> Result =
