@@ -26,14 +26,14 @@ struct KernelParam {
   ParamCategory Pointee = ParamCategory::Other;
   // For pointers: the scalar the buffer holds, past pointers and arrays, as
   // clang prints it ("const float" for "const float *" and "const float (*)[64]").
-  std::string ElementType;
+  std::string ElementType{};
   // For a pointer to arrays (declared "float A[K][N][M]", "float A[][N][M]" or
   // "float (*A)[N][M]"): the extents {N, M} that each step of the pointer
   // spans; empty for a plain pointer. Macros, constexpr values and template
   // arguments are resolved (a template's from the instantiation evaluated).
-  std::vector<uint64_t> RowExtents;
-  std::optional<uint64_t> DeclaredRows; // K, where the declaration spells it.
-  bool ExtentsConstant = true;          // False for a variable or dependent extent.
+  std::vector<uint64_t> RowExtents{};
+  std::optional<uint64_t> DeclaredRows{}; // K, where the declaration spells it.
+  bool ExtentsConstant = true;            // False for a variable or dependent extent.
 };
 
 // Scalars in one step of the pointer: the product of RowExtents (1 for a plain

@@ -36,7 +36,7 @@ struct KernelInstantiation {
   std::string MangledName;  // The device-side kernel symbol.
   // The integral template arguments by their parameters' names ({"BLOCK", 128}),
   // for the pragma's expressions.
-  std::map<std::string, int64_t> Values;
+  std::map<std::string, int64_t> Values{};
 };
 
 } // namespace kopt::frontend

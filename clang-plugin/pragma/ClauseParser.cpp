@@ -350,8 +350,12 @@ private:
     llvm::StringMap<size_t> Seen;
     while (tok().is(TokKind::Identifier)) {
       std::string Item = tok().Text;
-      if (!llvm::is_contained(Items, Item))
+      if (!llvm::is_contained(Items, Item)) {
+        // "x[n] in y[n]": the next buffer, a comma missing.
+        if (peek().isPunct("["))
+          return expectedIn("',' or ')'", "buffers");
         return unknownKey("buffer item", "buffers", Items, "'range(lo, hi)' or 'tol(...)'");
+      }
       if (!checkRepeated(Seen, Item, "'" + B.Name + "' of the buffers", Pos))
         return false;
       size_t ItemTok = Pos;

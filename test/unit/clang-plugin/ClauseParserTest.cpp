@@ -257,13 +257,13 @@ TEST(ClauseParserDiagnostics, ValuesOutOfRange) {
   EXPECT_EQ(reject("optimize budget(time = 0s)"),
             "col 24: error: 'time' must be positive, not 0s\n");
   EXPECT_EQ(reject("optimize budget(time = 60)"),
-            "col 24: error: expected a time unit (s, m or ms) after '60'\n");
-  EXPECT_EQ(reject("optimize budget(time = 2h)"),
-            "col 24: error: unknown time unit 'h' in '2h'; expected s, m or ms\n");
+            "col 24: error: expected a time unit (ms, s, m or h) after '60'\n");
+  EXPECT_EQ(reject("optimize budget(time = 2d)"),
+            "col 24: error: unknown time unit 'd' in '2d'; expected ms, s, m or h\n");
   EXPECT_EQ(reject("optimize budget(time = 1e999s)"),
             "col 24: error: number '1e999s' is too large\n");
   EXPECT_EQ(reject("optimize budget(time = 1x5s)"), "col 24: error: unknown time unit 'x5s' in "
-                                                    "'1x5s'; expected s, m or ms\n");
+                                                    "'1x5s'; expected ms, s, m or h\n");
   EXPECT_EQ(reject("optimize budget(time = soon)"),
             "col 24: error: expected a duration such as 60s after 'time =', found 'soon'\n");
 }

@@ -74,7 +74,7 @@ TEST(KernelBinding, ExpressionsUseIntegerParameters) {
   EXPECT_EQ(check("optimize launch(grid: a; block: 1)"),
             "col 23: error: expected an integer parameter; 'a' has type 'float'\n");
   EXPECT_EQ(check("optimize buffers(y[x])"),
-            "col 20: error: expected an integer parameter; 'x' has type 'const float *'\n");
+            "col 20: error: expected a scalar parameter; 'x' has type 'const float *'\n");
 }
 
 TEST(KernelBinding, ArgsCannotDependOnThemselves) {
