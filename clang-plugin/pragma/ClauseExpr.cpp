@@ -36,6 +36,26 @@ const char *operatorSpelling(ExprKind K) {
     return "<<";
   case ExprKind::Shr:
     return ">>";
+  case ExprKind::Less:
+    return "<";
+  case ExprKind::Greater:
+    return ">";
+  case ExprKind::LessEqual:
+    return "<=";
+  case ExprKind::GreaterEqual:
+    return ">=";
+  case ExprKind::Equal:
+    return "==";
+  case ExprKind::NotEqual:
+    return "!=";
+  case ExprKind::LogicalAnd:
+    return "&&";
+  case ExprKind::LogicalOr:
+    return "||";
+  case ExprKind::LogicalNot:
+    return "!";
+  case ExprKind::Conditional:
+    return "?:";
   default:
     break;
   }
@@ -117,6 +137,31 @@ NumKind commonKind(NumKind L, NumKind R) {
     return NumKind::Float;
   return NumKind::Integer;
 }
+
+bool isComparison(ExprKind K) {
+  return K == ExprKind::Less || K == ExprKind::Greater || K == ExprKind::LessEqual ||
+         K == ExprKind::GreaterEqual || K == ExprKind::Equal || K == ExprKind::NotEqual;
+}
+
+// A comparison in the operands' common type, as C's usual conversions give it.
+template <typename T> int64_t compare(ExprKind K, T L, T R) {
+  switch (K) {
+  case ExprKind::Less:
+    return L < R;
+  case ExprKind::Greater:
+    return L > R;
+  case ExprKind::LessEqual:
+    return L <= R;
+  case ExprKind::GreaterEqual:
+    return L >= R;
+  case ExprKind::Equal:
+    return L == R;
+  default:
+    return L != R;
+  }
+}
+
+bool isTrue(const Value &V) { return V.Kind == NumKind::Integer ? V.I != 0 : V.D != 0; }
 
 llvm::Expected<Value> floatingOp(ExprKind K, NumKind Kind, double L, double R) {
   if (K == ExprKind::Div && R == 0)
@@ -259,6 +304,30 @@ private:
       }
       return callFunction(N.Spelling, *A, B);
     }
+    case ExprKind::LogicalNot: {
+      llvm::Expected<Value> V = operand(N.LHS);
+      if (!V)
+        return V.takeError();
+      return Value::integer(!isTrue(*V));
+    }
+    case ExprKind::LogicalAnd:
+    case ExprKind::LogicalOr: {
+      llvm::Expected<Value> L = operand(N.LHS);
+      if (!L)
+        return L.takeError();
+      if (isTrue(*L) == (N.Kind == ExprKind::LogicalOr))
+        return Value::integer(isTrue(*L));
+      llvm::Expected<Value> R = operand(N.RHS);
+      if (!R)
+        return R.takeError();
+      return Value::integer(isTrue(*R));
+    }
+    case ExprKind::Conditional: {
+      llvm::Expected<Value> C = operand(N.Cond);
+      if (!C)
+        return C.takeError();
+      return operand(isTrue(*C) ? N.LHS : N.RHS);
+    }
     default:
       break;
     }
@@ -269,6 +338,10 @@ private:
     if (!R)
       return R.takeError();
     NumKind Kind = commonKind(L->Kind, R->Kind);
+    if (isComparison(N.Kind))
+      return Value::integer(Kind == NumKind::Integer
+                                ? compare(N.Kind, L->I, R->I)
+                                : compare(N.Kind, L->asDouble(), R->asDouble()));
     if (Kind == NumKind::Integer) {
       llvm::Expected<int64_t> V = integerOp(N.Kind, L->I, R->I);
       if (!V)
@@ -510,9 +583,15 @@ NumKind staticKind(const ExprNode &N, llvm::function_ref<NumKind(const ExprNode 
       K = F.ends_with("f") ? NumKind::Float : NumKind::Double;
     return Mark(K, N);
   }
+  case ExprKind::LogicalNot:
+  case ExprKind::LogicalAnd:
+  case ExprKind::LogicalOr:
+    return NumKind::Integer; // 0 or 1, whatever the operands.
   default:
     break;
   }
+  if (isComparison(N.Kind))
+    return NumKind::Integer;
   NumKind L = Sub(N.LHS);
   NumKind R = Sub(N.RHS);
   return commonKind(L, R);
@@ -538,6 +617,8 @@ std::string describeNode(const ExprNode &N) {
 void collectNames(const ExprNode &N, std::vector<const ExprNode *> &Out) {
   if (N.Kind == ExprKind::Name)
     Out.push_back(&N);
+  if (N.Cond)
+    collectNames(*N.Cond, Out);
   if (N.LHS)
     collectNames(*N.LHS, Out);
   if (N.RHS)
@@ -558,6 +639,13 @@ std::string printExpr(const ExprNode &N) {
     return describeNode(N);
   case ExprKind::Negate:
     Out.append("(-").append(Sub(N.LHS)).append(")");
+    return Out;
+  case ExprKind::LogicalNot:
+    Out.append("(!").append(Sub(N.LHS)).append(")");
+    return Out;
+  case ExprKind::Conditional:
+    Out.append("(").append(Sub(N.Cond)).append(" ? ").append(Sub(N.LHS)).append(" : ");
+    Out.append(Sub(N.RHS)).append(")");
     return Out;
   case ExprKind::Cast:
     Out.append("(").append(describeNode(N)).append(Sub(N.LHS)).append(")");

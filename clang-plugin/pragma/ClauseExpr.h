@@ -51,9 +51,19 @@ enum class ExprKind : uint8_t {
   Rem,
   Shl,
   Shr,
-  Cast,   // (T)E: Type is T, LHS is E.
-  Call,   // Spelling is the function (ceil, floor, min, max, ...), LHS and RHS its arguments.
-  Sizeof, // sizeof(T): IntValue is the size in bytes.
+  Less, // Comparisons and logical operators give 0 or 1, as in C.
+  Greater,
+  LessEqual,
+  GreaterEqual,
+  Equal,
+  NotEqual,
+  LogicalAnd, // Short-circuit: the right operand is evaluated only where needed.
+  LogicalOr,
+  LogicalNot,  // !E: LHS is E.
+  Conditional, // C ? L : R: Cond is C, LHS and RHS the branches; only the one taken is evaluated.
+  Cast,        // (T)E: Type is T, LHS is E.
+  Call,        // Spelling is the function (ceil, floor, min, max, ...), LHS and RHS its arguments.
+  Sizeof,      // sizeof(T): IntValue is the size in bytes.
 };
 
 // The arithmetic type of a value: C's int types (all evaluated in 64 bits),
@@ -86,7 +96,8 @@ struct ExprNode {
   bool SinglePrecision = false;   // Float: a literal with an f suffix.
   std::string Spelling;           // Name: the name; literals: as written; Call: the function.
   std::optional<ClauseType> Type; // Cast, Sizeof.
-  std::shared_ptr<const ExprNode> LHS, RHS; // Negate and Cast use LHS only.
+  std::shared_ptr<const ExprNode> LHS, RHS; // Negate, LogicalNot and Cast use LHS only.
+  std::shared_ptr<const ExprNode> Cond;     // Conditional's condition.
   unsigned Token = 0; // The literal, name, operator, function or '(' of a cast among the tokens.
   unsigned Depth = 1; // Height of the tree under this node.
 };

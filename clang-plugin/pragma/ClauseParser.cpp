@@ -30,10 +30,9 @@ struct ExprContext {
 // C operators and punctuation that clause expressions do not take: after an
 // expression, and where one begins.
 constexpr llvm::StringLiteral UnsupportedAfter[] = {
-    "?",  "&",  "&&", "||",  "^",   "|",  "<", ">",  "<=",  ">=", "==", "!=",
-    ".",  "->", "[",  "(",   "++",  "--", "=", "+=", "-=",  "*=", "/=", "%=",
-    "&=", "|=", "^=", "<<=", ">>=", "::", "!", "~",  "->*", ".*", "<=>"};
-constexpr llvm::StringLiteral UnsupportedBefore[] = {"~", "!", "&", "*", "++", "--", "::"};
+    "&",  "^",  "|",  ".",  "->", "[",   "(",   "++", "--", "=", "+=",  "-=", "*=",
+    "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "::", "!",  "~", "->*", ".*", "<=>"};
+constexpr llvm::StringLiteral UnsupportedBefore[] = {"~", "&", "*", "++", "--", "::"};
 
 class ClauseParser {
 public:
@@ -561,7 +560,7 @@ private:
   // --- Expressions --------------------------------------------------------
   std::optional<ClauseExpr> parseExpr(const ExprContext &Ctx) {
     size_t Start = Pos;
-    std::shared_ptr<const ExprNode> Root = parseShift(0);
+    std::shared_ptr<const ExprNode> Root = parseConditional(0);
     if (!Root)
       return std::nullopt;
     if (isUnsupportedAfter(tok(), Ctx)) {
@@ -652,6 +651,50 @@ private:
     return L;
   }
 
+  // C's precedence: ?: (right-associative), ||, &&, equality, relational, shift.
+  NodePtr parseConditional(unsigned Depth) {
+    NodePtr C = parseLogicalOr(Depth);
+    if (!C || !tok().isPunct("?"))
+      return C;
+    size_t OpTok = Pos;
+    consume();
+    NodePtr Then = parseConditional(Depth + 1);
+    if (!Then)
+      return nullptr;
+    if (!consumePunct(":")) {
+      expectedAfter("':'", "? " + printExpr(*Then));
+      return nullptr;
+    }
+    NodePtr Else = parseConditional(Depth + 1);
+    if (!Else)
+      return nullptr;
+    std::shared_ptr<ExprNode> N =
+        makeNode(ExprKind::Conditional, OpTok, std::move(Then), std::move(Else));
+    if (N) {
+      N->Depth = std::max(N->Depth, C->Depth + 1);
+      N->Cond = std::move(C);
+    }
+    return N;
+  }
+  NodePtr parseLogicalOr(unsigned Depth) {
+    return parseBinary(Depth, [this](unsigned D) { return parseLogicalAnd(D); },
+                       {{"||", ExprKind::LogicalOr}});
+  }
+  NodePtr parseLogicalAnd(unsigned Depth) {
+    return parseBinary(Depth, [this](unsigned D) { return parseEquality(D); },
+                       {{"&&", ExprKind::LogicalAnd}});
+  }
+  NodePtr parseEquality(unsigned Depth) {
+    return parseBinary(Depth, [this](unsigned D) { return parseRelational(D); },
+                       {{"==", ExprKind::Equal}, {"!=", ExprKind::NotEqual}});
+  }
+  NodePtr parseRelational(unsigned Depth) {
+    return parseBinary(Depth, [this](unsigned D) { return parseShift(D); },
+                       {{"<", ExprKind::Less},
+                        {">", ExprKind::Greater},
+                        {"<=", ExprKind::LessEqual},
+                        {">=", ExprKind::GreaterEqual}});
+  }
   NodePtr parseShift(unsigned Depth) {
     return parseBinary(Depth, [this](unsigned D) { return parseSum(D); },
                        {{"<<", ExprKind::Shl}, {">>", ExprKind::Shr}});
@@ -678,6 +721,12 @@ private:
     }
     if (consumePunct("+"))
       return parseUnary(Depth + 1);
+    if (tok().isPunct("!")) {
+      size_t OpTok = Pos;
+      consume();
+      NodePtr Operand = parseUnary(Depth + 1);
+      return Operand ? makeNode(ExprKind::LogicalNot, OpTok, std::move(Operand)) : nullptr;
+    }
     if (std::optional<size_t> Close = castAt(Pos)) {
       size_t Open = Pos;
       std::optional<ClauseType> T = typeBetween(Pos + 1, *Close);
@@ -762,7 +811,7 @@ private:
         diag(Diag::FunctionArguments, Pos, {Name, std::to_string(Arity), describeToken(tok())});
         return nullptr;
       }
-      Args[I] = parseShift(Depth + 1);
+      Args[I] = parseConditional(Depth + 1);
       if (!Args[I])
         return nullptr;
     }
@@ -843,7 +892,7 @@ private:
         return nullptr;
       }
       consume();
-      NodePtr Inner = parseShift(Depth + 1);
+      NodePtr Inner = parseConditional(Depth + 1);
       if (!Inner)
         return nullptr;
       if (!consumePunct(")")) {

@@ -199,3 +199,29 @@ TEST(ClauseExpr, CastsThatLoseTheValueFail) {
   EXPECT_EQ(errorOf("(int)(1.0 / 0)"), "cannot evaluate '(int)(1.0 / 0)': division by zero");
   EXPECT_EQ(errorOf("ceil(2.5)"), "cannot evaluate 'ceil(2.5)': not an integer expression");
 }
+
+// Round-up grids as host code writes them: gesummv's N / BLOCK + ((N % BLOCK) ? 1 : 0).
+TEST(ClauseExpr, ConditionalsAndComparisonsFollowC) {
+  EXPECT_EQ(printed("n / 256 + ((n % 256) ? 1 : 0)"), "((n / 256) + ((n % 256) ? 1 : 0))");
+  EXPECT_EQ(printed("a < b == c > d"), "((a < b) == (c > d))");
+  EXPECT_EQ(printed("a || b && !c"), "(a || (b && (!c)))");
+  EXPECT_EQ(printed("a ? b : c ? d : e"), "(a ? b : (c ? d : e))");
+  EXPECT_EQ(valueOf("n / 256 + ((n % 256) ? 1 : 0)", {{"n", 1000}}), 4);
+  EXPECT_EQ(valueOf("n / 256 + ((n % 256) ? 1 : 0)", {{"n", 1024}}), 4);
+  EXPECT_EQ(valueOf("n / 256 + (n % 256 != 0)", {{"n", 1025}}), 5);
+  EXPECT_EQ(valueOf("(n >= 4096) ? 512 : 128", {{"n", 4096}}), 512);
+  EXPECT_EQ(valueOf("(n >= 4096) ? 512 : 128", {{"n", 4095}}), 128);
+  EXPECT_EQ(valueOf("1.5 < 2 && 2 <= 2 && !(3 == 4)"), 1);
+  // Only the branch taken and the operands needed are evaluated, as in C.
+  EXPECT_EQ(valueOf("n == 0 ? 1 : 1024 / n", {{"n", 0}}), 1);
+  EXPECT_EQ(valueOf("n != 0 && 1024 / n > 2", {{"n", 0}}), 0);
+  EXPECT_EQ(errorOf("n ? 1024 / n : 1024 / (n - n)", {{"n", 0}}),
+            "cannot evaluate 'n ? 1024 / n : 1024 / (n - n)': division by zero");
+}
+
+TEST(ClauseExpr, AConditionalWithoutItsColonSaysWhatIsMissing) {
+  PragmaParseResult R = parsePragmaText("optimize args(v = n ? 1)");
+  ASSERT_FALSE(R.Clauses);
+  std::string Text = renderDiagnostics(R.Diagnostics, lexPragmaText("optimize args(v = n ? 1)"));
+  EXPECT_NE(Text.find("expected ':' after '? 1'"), std::string::npos) << Text;
+}
