@@ -19,7 +19,7 @@ __global__ void fill(T *p, int n) {
 
 extern "C" __global__ void plain(float *p) { p[threadIdx.x] = 0.0f; }
 
-#pragma kopt optimize launch(grid: 1; block: 32) noalias
+#pragma kopt optimize launch(grid: 1; block: 32) buffers(out[32] out, in[32] in) noalias
 extern "C" __global__ void c_kernel(float *out, const float *in) { out[threadIdx.x] = in[threadIdx.x]; }
 
 void run(float *x, float *y, double *d) {
