@@ -19,6 +19,13 @@ ParamCategory categoryOf(clang::QualType T) {
   return ParamCategory::Other;
 }
 
+// T as clang prints it with typedefs resolved (`typedef float DATA_TYPE;` prints as float), so
+// that what reads a type (element types, vector widths) sees one spelling however the user
+// named it. A dependent type keeps its spelling: its canonical form names no template parameter.
+std::string resolvedSpelling(clang::QualType T, const clang::ASTContext &Ctx) {
+  return (T->isDependentType() ? T : T.getCanonicalType()).getAsString(Ctx.getPrintingPolicy());
+}
+
 // The pointee's array extents and innermost element: "float [N][M]" gives
 // {N, M} and "float". An extent that is not a constant (a dependent or
 // variable length) clears Constant.
@@ -33,9 +40,7 @@ void describePointee(clang::QualType Pointee, const clang::ASTContext &Ctx, Kern
       K.ExtentsConstant = false;
     T = A->getElementType();
   }
-  // Typedefs resolved, as for the parameter's type.
-  K.ElementType =
-      (T->isDependentType() ? T : T.getCanonicalType()).getAsString(Ctx.getPrintingPolicy());
+  K.ElementType = resolvedSpelling(T, Ctx);
   K.PointeeIsConst = T.isConstQualified();
   // Bool counts as Other: it has no range to draw from.
   K.Pointee = T->isBooleanType() ? ParamCategory::Other : categoryOf(T.getCanonicalType());
@@ -54,11 +59,8 @@ KernelParam describeParam(const clang::ParmVarDecl &P, const clang::ASTContext &
                           const clang::ParmVarDecl *Instance) {
   KernelParam K;
   K.Name = P.getNameAsString();
+  K.Type = resolvedSpelling(P.getType(), Ctx);
   clang::QualType T = P.getType().getCanonicalType();
-  // Typedefs resolved (`typedef float DATA_TYPE;` prints as float), so that what reads the
-  // type (element types, vector widths) sees the same spelling however the user named it.
-  // A dependent type keeps its spelling: its canonical form names no template parameter.
-  K.Type = (T->isDependentType() ? P.getType() : T).getAsString(Ctx.getPrintingPolicy());
   if (T->isPointerType()) {
     K.Category = ParamCategory::Pointer;
     // A template's extents are those of the instantiation the evaluator runs.
