@@ -47,9 +47,9 @@ evaluator::LaunchGeometry geometryOf(const frontend::LaunchDims &D) {
   return G;
 }
 
-frontend::IntBindings integerScalars(const evaluator::Workload &W) {
+frontend::IntBindings integerScalars(const std::vector<evaluator::KernelArg> &Args) {
   frontend::IntBindings Ints;
-  for (const evaluator::KernelArg &A : W.Args)
+  for (const evaluator::KernelArg &A : Args)
     if (const evaluator::ScalarArg *S = A.scalar(); S && !evaluator::isFloating(S->Type))
       Ints[A.Name] = static_cast<int64_t>(S->Value);
   return Ints;
@@ -151,7 +151,11 @@ private:
   llvm::Expected<bool> tryCandidate(const Candidate &C);
   // Screen, then confirm a promising variant that would beat the best.
   llvm::Expected<evaluator::VariantOutcome> measure(const std::string &Unit,
-                                                    const evaluator::LaunchGeometry &Launch);
+                                                    const evaluator::VariantLaunch &Launch);
+  // Where a variant with launch mapping Mapping runs: the workload's launch
+  // and each recorded launch, mapped with that launch's own dimensions and
+  // scalars (a recorded k changes a grid that depends on k).
+  llvm::Expected<evaluator::VariantLaunch> launchOf(const frontend::LaunchMapping &Mapping) const;
 
   const OptimizeRequest &R;
   const frontend::KernelSummary &K;
@@ -159,8 +163,6 @@ private:
   const ProgressFn &Progress;
   Clock::time_point Start = Clock::now();
   std::optional<StepPlanner> Planner;
-  frontend::LaunchDims OriginalDims;
-  frontend::IntBindings Scalars;
 
   std::vector<Node> Nodes;
   std::vector<Candidate> Pending;
@@ -246,8 +248,26 @@ std::optional<size_t> Search::pickCandidate() {
   return Pick;
 }
 
+llvm::Expected<evaluator::VariantLaunch>
+Search::launchOf(const frontend::LaunchMapping &Mapping) const {
+  auto Dims =
+      frontend::evaluateLaunchMapping(Mapping, dimsOf(R.Work.Launch), integerScalars(R.Work.Args));
+  if (!Dims)
+    return Dims.takeError();
+  evaluator::VariantLaunch Out(geometryOf(*Dims));
+  for (const evaluator::RecordedLaunch &Rec : R.Work.Recorded) {
+    auto Mapped =
+        frontend::evaluateLaunchMapping(Mapping, dimsOf(Rec.Launch), integerScalars(Rec.Args));
+    if (!Mapped)
+      return llvm::createStringError("for recorded launch " + Rec.describe() + ": " +
+                                     llvm::toString(Mapped.takeError()));
+    Out.Recorded.push_back(geometryOf(*Mapped));
+  }
+  return Out;
+}
+
 llvm::Expected<evaluator::VariantOutcome> Search::measure(const std::string &Unit,
-                                                          const evaluator::LaunchGeometry &Launch) {
+                                                          const evaluator::VariantLaunch &Launch) {
   auto Screened = Eval.screen(source(Unit), Launch);
   if (!Screened || Screened->Result != Verdict::Promising)
     return Screened;
@@ -291,14 +311,13 @@ llvm::Expected<bool> Search::tryCandidate(const Candidate &C) {
     A.Steps.push_back(stepText(Done));
   A.Hash = Hash;
   A.ParentSpeedup = Parent.Speedup;
-  evaluator::LaunchGeometry Launch = R.Work.Launch;
+  evaluator::VariantLaunch Launch = R.Work.Launch;
   std::string Rejected = reviewVariantSource(K.Unit.Text, Made->UnitText);
   if (Rejected.empty() && Made->Launch) {
-    auto Dims = frontend::evaluateLaunchMapping(*Made->Launch, OriginalDims, Scalars);
-    if (Dims)
-      Launch = geometryOf(*Dims);
+    if (auto Mapped = launchOf(*Made->Launch))
+      Launch = std::move(*Mapped);
     else
-      Rejected = "its launch mapping does not evaluate: " + llvm::toString(Dims.takeError());
+      Rejected = "its launch mapping does not evaluate: " + llvm::toString(Mapped.takeError());
   }
   evaluator::VariantOutcome Outcome;
   if (!Rejected.empty()) {
@@ -364,8 +383,6 @@ llvm::Expected<OptimizeResult> Search::run() {
   if (!Base)
     return Base.takeError();
   Result.Original = *Base;
-  OriginalDims = dimsOf(R.Work.Launch);
-  Scalars = integerScalars(R.Work);
   Planner.emplace(R.Plan ? R.Plan(*Base) : PlanInputs{}, K.Features, R.Forced);
   Seen.insert(variantHash(K.Unit.Text, std::nullopt));
   addNode(Node{{}, {K.Unit.Text, std::nullopt, {}, K.Pragma}, 1.0, nullptr, {}, {}});
@@ -381,11 +398,10 @@ llvm::Expected<OptimizeResult> Search::run() {
 
   std::optional<Node> Winner = Best;
   if (Winner && BestSpeedup > ReverifyAbove) {
-    auto Again = reverifyOnFreshInputs(
-        Eval, source(Winner->Made.UnitText),
-        Winner->Made.Launch ? geometryOf(llvm::cantFail(frontend::evaluateLaunchMapping(
-                                  *Winner->Made.Launch, OriginalDims, Scalars)))
-                            : R.Work.Launch);
+    auto Again =
+        reverifyOnFreshInputs(Eval, source(Winner->Made.UnitText),
+                              Winner->Made.Launch ? llvm::cantFail(launchOf(*Winner->Made.Launch))
+                                                  : evaluator::VariantLaunch(R.Work.Launch));
     if (!Again)
       return Again.takeError();
     if (*Again != Verdict::Faster)

@@ -47,7 +47,7 @@ std::string reviewVariantSource(llvm::StringRef Original, llvm::StringRef Varian
 
 llvm::Expected<evaluator::Verdict> reverifyOnFreshInputs(evaluator::VariantEvaluator &Eval,
                                                          const evaluator::KernelSource &Variant,
-                                                         const evaluator::LaunchGeometry &Launch) {
+                                                         const evaluator::VariantLaunch &Launch) {
   auto Again = Eval.evaluate(Variant, Launch, std::vector<uint64_t>{101, 102, 103});
   if (!Again)
     return Again.takeError();

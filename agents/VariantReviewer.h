@@ -24,6 +24,6 @@ inline constexpr double ReverifyAbove = 10;
 // gain stands only where the verdict is Faster.
 llvm::Expected<evaluator::Verdict> reverifyOnFreshInputs(evaluator::VariantEvaluator &Eval,
                                                          const evaluator::KernelSource &Variant,
-                                                         const evaluator::LaunchGeometry &Launch);
+                                                         const evaluator::VariantLaunch &Launch);
 
 } // namespace kopt::agents

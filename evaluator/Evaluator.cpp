@@ -109,23 +109,23 @@ llvm::Expected<Baseline> Evaluator::setOriginal(const KernelSource &Source, cons
 }
 
 llvm::Expected<VariantOutcome> Evaluator::evaluate(const KernelSource &Variant,
-                                                   const LaunchGeometry &Launch,
+                                                   const VariantLaunch &Launch,
                                                    llvm::ArrayRef<uint64_t> Seeds) {
   return request(Variant, Launch, Seeds, TimingStage::Full);
 }
 
 llvm::Expected<VariantOutcome> Evaluator::screen(const KernelSource &Variant,
-                                                 const LaunchGeometry &Launch) {
+                                                 const VariantLaunch &Launch) {
   return request(Variant, Launch, {}, TimingStage::Screen);
 }
 
 llvm::Expected<VariantOutcome> Evaluator::confirm(const KernelSource &Variant,
-                                                  const LaunchGeometry &Launch) {
+                                                  const VariantLaunch &Launch) {
   return request(Variant, Launch, {}, TimingStage::Confirm);
 }
 
 llvm::Expected<VariantOutcome> Evaluator::request(const KernelSource &Variant,
-                                                  const LaunchGeometry &Launch,
+                                                  const VariantLaunch &Launch,
                                                   llvm::ArrayRef<uint64_t> Seeds,
                                                   TimingStage Stage) {
   auto Begin = std::chrono::steady_clock::now();
@@ -143,8 +143,12 @@ llvm::Expected<VariantOutcome> Evaluator::request(const KernelSource &Variant,
     if (Again->value("status", "") != "ok")
       return answerError(*Again);
   }
-  json Request = {
-      {"op", "evaluate"}, {"source", Variant}, {"launch", Launch}, {"stage", spelling(Stage)}};
+  json Request = {{"op", "evaluate"},
+                  {"source", Variant},
+                  {"launch", Launch.Launch},
+                  {"stage", spelling(Stage)}};
+  if (!Launch.Recorded.empty())
+    Request["recorded_launches"] = Launch.Recorded;
   if (!Seeds.empty())
     Request["seeds"] = std::vector<uint64_t>(Seeds.begin(), Seeds.end());
   VariantOutcome Out;

@@ -87,19 +87,19 @@ public:
   // Verification and the full sequential timing (SequentialTest.h): Faster,
   // NotFaster or a failure. Seeds empty: the session's.
   virtual llvm::Expected<VariantOutcome> evaluate(const KernelSource &Variant,
-                                                  const LaunchGeometry &Launch,
+                                                  const VariantLaunch &Launch,
                                                   llvm::ArrayRef<uint64_t> Seeds = {}) = 0;
   // Verification on every seed of the session and a short measurement:
   // Promising, NotFaster or a failure, never Faster. An evaluator without a
   // screen (the default) evaluates fully, and its Faster stands.
   virtual llvm::Expected<VariantOutcome> screen(const KernelSource &Variant,
-                                                const LaunchGeometry &Launch) {
+                                                const VariantLaunch &Launch) {
     return evaluate(Variant, Launch);
   }
   // The full sequential timing of a variant screen() found promising (verified
   // again where the evaluator no longer holds it): Faster or NotFaster.
   virtual llvm::Expected<VariantOutcome> confirm(const KernelSource &Variant,
-                                                 const LaunchGeometry &Launch) {
+                                                 const VariantLaunch &Launch) {
     return evaluate(Variant, Launch);
   }
 };
@@ -118,19 +118,19 @@ public:
 
   // Verifies Variant against the original on each seed (Seeds empty: the
   // session's) and, when it passes, times both interleaved.
-  llvm::Expected<VariantOutcome> evaluate(const KernelSource &Variant, const LaunchGeometry &Launch,
+  llvm::Expected<VariantOutcome> evaluate(const KernelSource &Variant, const VariantLaunch &Launch,
                                           llvm::ArrayRef<uint64_t> Seeds = {}) override;
   llvm::Expected<VariantOutcome> screen(const KernelSource &Variant,
-                                        const LaunchGeometry &Launch) override;
+                                        const VariantLaunch &Launch) override;
   llvm::Expected<VariantOutcome> confirm(const KernelSource &Variant,
-                                         const LaunchGeometry &Launch) override;
+                                         const VariantLaunch &Launch) override;
 
   const DeviceInfo &device() const;
   unsigned workerRestarts() const;
 
 private:
   explicit Evaluator(EvaluatorOptions Options);
-  llvm::Expected<VariantOutcome> request(const KernelSource &Variant, const LaunchGeometry &Launch,
+  llvm::Expected<VariantOutcome> request(const KernelSource &Variant, const VariantLaunch &Launch,
                                          llvm::ArrayRef<uint64_t> Seeds, TimingStage Stage);
   EvaluatorOptions Options;
   std::unique_ptr<Worker> Process;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -60,6 +61,17 @@ struct RecordedLaunch {
   LaunchGeometry Launch;
   std::vector<KernelArg> Args;  // Scalars as recorded; buffers sized by their allocations.
   std::string describe() const; // "#76 (k = 76; grid(1,1,1) block(32,1,1))"
+};
+
+// Where a variant runs: its launch for the workload and, for a variant that
+// remaps the launch (a transform's launch mapping), its launch for each of
+// Workload::Recorded, in that order. A variant that keeps the launch leaves
+// Recorded empty and runs each recorded launch as recorded.
+struct VariantLaunch {
+  LaunchGeometry Launch;
+  std::vector<LaunchGeometry> Recorded;
+  VariantLaunch(LaunchGeometry L = {}, std::vector<LaunchGeometry> R = {}) // NOLINT: implicit.
+      : Launch(L), Recorded(std::move(R)) {}
 };
 
 struct Workload {

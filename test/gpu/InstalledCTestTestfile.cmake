@@ -8,3 +8,5 @@ add_test(gpu.parallel-transforms "parallel-transforms.sh" "../../../bin/kopt" "p
 set_tests_properties(gpu.parallel-transforms PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
 add_test(gpu.slow-kernel "slow-kernel.sh" "../../../bin/kopt" "slow")
 set_tests_properties(gpu.slow-kernel PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300)
+add_test(gpu.record-solver "record-solver.sh" "../../../bin/kopt" "record")
+set_tests_properties(gpu.record-solver PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300)

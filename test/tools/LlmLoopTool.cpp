@@ -54,7 +54,7 @@ public:
   }
 
   llvm::Expected<evaluator::VariantOutcome> evaluate(const evaluator::KernelSource &Variant,
-                                                     const evaluator::LaunchGeometry &,
+                                                     const evaluator::VariantLaunch &,
                                                      llvm::ArrayRef<uint64_t>) override {
     std::string File = OutDir + "/variant-" + std::to_string(++Count) + ".cu";
     writeFile(File, Variant.Code);

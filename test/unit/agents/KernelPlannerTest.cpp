@@ -351,3 +351,37 @@ TEST(KernelPlanner, SimilarityIsOnFactsNotNames) {
 }
 
 } // namespace
+
+// With a recording, a variant that remaps the launch runs each recorded
+// launch with the mapping applied to that launch's own grid and scalars.
+TEST(KernelPlanner, RemappedLaunchIsMappedForEachRecordedLaunch) {
+  PlannedRun T(Stream, memoryBound());
+  T.R.Forced = {"block-size"};
+  auto Launch = [](uint32_t Grid) {
+    evaluator::LaunchGeometry G;
+    G.Grid = {Grid, 1, 1};
+    G.Block = {256, 1, 1};
+    return G;
+  };
+  auto Scalar = [](double N) {
+    return evaluator::KernelArg{"n", evaluator::ScalarArg{evaluator::ScalarType::I32, N}};
+  };
+  T.R.Work.Launch = Launch(262144);
+  T.R.Work.Args = {Scalar(67108864)};
+  T.R.Work.Recorded = {{0, 3, Launch(4), {Scalar(1000)}}, {1, 1, Launch(20), {Scalar(5000)}}};
+  T.run();
+  unsigned Remapped = 0;
+  for (const evaluator::VariantLaunch &L : T.Eval.Launches) {
+    if (L.Launch.Block[0] == 256) // The original's block: kept, or another transform's.
+      continue;
+    // block-size: the same threads in blocks of B.
+    ++Remapped;
+    uint32_t B = L.Launch.Block[0];
+    EXPECT_EQ(L.Launch.Grid[0], 262144 * 256 / B);
+    ASSERT_EQ(L.Recorded.size(), 2u);
+    EXPECT_EQ(L.Recorded[0].Block, L.Launch.Block);
+    EXPECT_EQ(L.Recorded[0].Grid[0], (4 * 256 + B - 1) / B);
+    EXPECT_EQ(L.Recorded[1].Grid[0], (20 * 256 + B - 1) / B);
+  }
+  EXPECT_GT(Remapped, 0u) << "no block-size variant was evaluated";
+}

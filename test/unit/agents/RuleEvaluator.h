@@ -21,8 +21,9 @@ public:
   };
   std::vector<Rule> Rules;
   double DefaultSpeedup = 1.0;
-  double ScreenSeconds = 2, ConfirmSeconds = 3; // What each stage says it cost.
-  std::vector<std::string> Evaluated;           // The code of each evaluate() call.
+  double ScreenSeconds = 2, ConfirmSeconds = 3;   // What each stage says it cost.
+  std::vector<std::string> Evaluated;             // The code of each evaluate() call.
+  std::vector<evaluator::VariantLaunch> Launches; // Each evaluate() and screen() call's.
   unsigned Screens = 0, Confirms = 0;
 
   llvm::Expected<evaluator::Baseline> setOriginal(const evaluator::KernelSource &,
@@ -33,14 +34,16 @@ public:
     return B;
   }
   llvm::Expected<evaluator::VariantOutcome> evaluate(const evaluator::KernelSource &V,
-                                                     const evaluator::LaunchGeometry &,
+                                                     const evaluator::VariantLaunch &L,
                                                      llvm::ArrayRef<uint64_t>) override {
     Evaluated.push_back(V.Code);
+    Launches.push_back(L);
     return outcome(V.Code);
   }
   llvm::Expected<evaluator::VariantOutcome> screen(const evaluator::KernelSource &V,
-                                                   const evaluator::LaunchGeometry &) override {
+                                                   const evaluator::VariantLaunch &L) override {
     ++Screens;
+    Launches.push_back(L);
     evaluator::VariantOutcome O = outcome(V.Code);
     if (O.Result == evaluator::Verdict::Faster)
       O.Result = evaluator::Verdict::Promising;
@@ -48,7 +51,7 @@ public:
     return O;
   }
   llvm::Expected<evaluator::VariantOutcome> confirm(const evaluator::KernelSource &V,
-                                                    const evaluator::LaunchGeometry &) override {
+                                                    const evaluator::VariantLaunch &) override {
     ++Confirms;
     evaluator::VariantOutcome O = outcome(V.Code);
     O.Seconds = ConfirmSeconds;
