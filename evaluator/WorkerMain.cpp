@@ -456,14 +456,15 @@ bool WorkerState::compileAndVerify(const json &Request, const LaunchGeometry &La
       Answer["verdict"] = "wrong";
       Answer["detail"] = "the variant remaps the launch, and its launches for the recorded "
                          "launches are missing";
-      return Answer;
+      return false;
     }
     json Failure = verifyRecorded(Variant, Launches, Deadline, Verified, WorstRatio);
     if (!Failure.is_null()) {
       Session->unload(Variant);
       if (Failure.contains("verdict"))
         Failure["compile"] = Answer["compile"];
-      return Failure;
+      Answer = std::move(Failure);
+      return false;
     }
   }
   Answer["seeds_verified"] = Verified;
