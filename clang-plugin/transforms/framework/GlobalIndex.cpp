@@ -28,12 +28,47 @@ bool isProduct(const clang::Expr *E, llvm::StringRef First, llvm::StringRef Seco
          (isBuiltin(L, Second) && isBuiltin(R, First));
 }
 
-bool isGlobalIndex(const clang::BinaryOperator *Add) {
+bool containsIndexBuiltin(const clang::Expr *E) {
+  bool Found = false;
+  forEachStmt(E, [&](const clang::Stmt *S) {
+    if (const auto *X = llvm::dyn_cast<clang::Expr>(S))
+      Found |= frontend::asIndexBuiltin(X).has_value();
+  });
+  return Found;
+}
+
+// The addends of a chain of +, through parentheses: `k + 1 + b * d + t` is
+// ((k + 1) + b * d) + t, whose addends are k, 1, b * d and t.
+void addends(const clang::Expr *E, std::vector<const clang::Expr *> &Out) {
+  const auto *Add = llvm::dyn_cast<clang::BinaryOperator>(E->IgnoreParens());
+  if (Add && Add->getOpcode() == clang::BO_Add) {
+    addends(Add->getLHS(), Out);
+    addends(Add->getRHS(), Out);
+    return;
+  }
+  Out.push_back(E);
+}
+
+// A sum with blockIdx.x * blockDim.x and threadIdx.x among its addends, in any
+// order, and other addends without thread geometry (an offset such as the
+// `k + 1` of a solver's row index).
+std::optional<GlobalIndex> asGlobalIndex(const clang::BinaryOperator *Add) {
   if (Add->getOpcode() != clang::BO_Add)
-    return false;
-  const clang::Expr *L = Add->getLHS(), *R = Add->getRHS();
-  return (isProduct(L, "blockIdx", "blockDim") && isBuiltin(R, "threadIdx")) ||
-         (isProduct(R, "blockIdx", "blockDim") && isBuiltin(L, "threadIdx"));
+    return std::nullopt;
+  std::vector<const clang::Expr *> Terms;
+  addends(Add, Terms);
+  GlobalIndex Index{Add, nullptr, nullptr};
+  for (const clang::Expr *T : Terms) {
+    if (!Index.Product && isProduct(T, "blockIdx", "blockDim"))
+      Index.Product = T;
+    else if (!Index.Thread && isBuiltin(T, "threadIdx"))
+      Index.Thread = T;
+    else if (containsIndexBuiltin(T))
+      return std::nullopt;
+  }
+  if (!Index.Product || !Index.Thread)
+    return std::nullopt;
+  return Index;
 }
 } // namespace
 
@@ -56,14 +91,19 @@ llvm::Expected<GlobalIndexShape> findGlobalIndexShape(UnitAST &AST) {
     const auto *Bin = llvm::dyn_cast<clang::BinaryOperator>(E);
     if (!Bin)
       return;
-    bool Index = isGlobalIndex(Bin);
+    std::optional<GlobalIndex> Index = asGlobalIndex(Bin);
     bool Stride = isProduct(Bin, "blockDim", "gridDim");
     if (!Index && !Stride)
       return;
+    unsigned Begin = Offset(Bin->getBeginLoc()), End = Offset(Bin->getEndLoc());
+    // An index inside one already found ((b * d + t) + k) is part of it.
+    for (const auto &[OuterBegin, OuterEnd] : Covered)
+      if (OuterBegin <= Begin && End <= OuterEnd)
+        return;
     FromMacro |= Bin->getBeginLoc().isMacroID() || Bin->getEndLoc().isMacroID();
-    Covered.emplace_back(Offset(Bin->getBeginLoc()), Offset(Bin->getEndLoc()));
+    Covered.emplace_back(Begin, End);
     if (Index)
-      Shape.Indices.push_back(Bin);
+      Shape.Indices.push_back(*Index);
     Shape.GridStride |= Stride;
   });
   if (FromMacro)

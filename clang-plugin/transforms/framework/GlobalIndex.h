@@ -1,11 +1,13 @@
 // The 1D shape that block-size and thread-coarsening need: the kernel reads
 // threadIdx, blockIdx and blockDim only in global x indices
-// (blockIdx.x * blockDim.x + threadIdx.x, in any order) and, for a grid-stride
+// (blockIdx.x * blockDim.x + threadIdx.x, in any order, possibly with an
+// offset: k + 1 + blockIdx.x * blockDim.x + threadIdx.x) and, for a grid-stride
 // loop, in blockDim.x * gridDim.x; no other thread geometry.
 #pragma once
 
 #include "clang-plugin/transforms/framework/Transform.h"
 
+#include <optional>
 #include <vector>
 
 namespace clang {
@@ -16,9 +18,16 @@ namespace kopt::transform {
 
 struct UnitAST;
 
+// One global x index: the whole sum, and its two thread-geometry addends.
+struct GlobalIndex {
+  const clang::Expr *Whole;   // k + 1 + blockIdx.x * blockDim.x + threadIdx.x
+  const clang::Expr *Product; // blockIdx.x * blockDim.x
+  const clang::Expr *Thread;  // threadIdx.x
+};
+
 struct GlobalIndexShape {
-  std::vector<const clang::Expr *> Indices; // Each global x index expression.
-  bool GridStride = false;                  // blockDim.x * gridDim.x occurs.
+  std::vector<GlobalIndex> Indices; // Each global x index, outermost sums only.
+  bool GridStride = false;          // blockDim.x * gridDim.x occurs.
 };
 
 // Fails, saying why, where the kernel has another shape.

@@ -52,17 +52,22 @@ std::optional<int64_t> pragmaIntValue(const frontend::KernelSummary &Kernel,
   return Int ? std::optional<int64_t>(*Int) : std::nullopt;
 }
 
+char ParamValueError::ID = 0;
+
 llvm::Expected<int64_t> requireParam(const ParamSet &Params, llvm::StringRef Name,
                                      std::initializer_list<int64_t> Allowed) {
+  int64_t Accepted = Allowed.size() ? *Allowed.begin() : 0;
   auto It = Params.find(Name.str());
   if (It == Params.end())
-    return llvm::createStringError("parameter '%s' is missing", Name.str().c_str());
+    return llvm::make_error<ParamValueError>("parameter '" + Name.str() + "' is missing",
+                                             Name.str(), Accepted);
   if (Allowed.size() && std::find(Allowed.begin(), Allowed.end(), It->second) == Allowed.end()) {
     std::string List;
     for (int64_t A : Allowed)
       List += (List.empty() ? "" : ", ") + std::to_string(A);
-    return llvm::createStringError("parameter '%s' is %lld; it takes %s", Name.str().c_str(),
-                                   static_cast<long long>(It->second), List.c_str());
+    return llvm::make_error<ParamValueError>("parameter '" + Name.str() + "' is " +
+                                                 std::to_string(It->second) + "; it takes " + List,
+                                             Name.str(), Accepted);
   }
   return It->second;
 }

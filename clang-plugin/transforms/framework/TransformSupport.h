@@ -18,7 +18,21 @@ std::optional<std::array<int64_t, 3>> pragmaBlockDims(const frontend::KernelSumm
 std::optional<int64_t> pragmaIntValue(const frontend::KernelSummary &Kernel,
                                       const std::string &Text);
 
-// Params[Name], which must be one of Allowed (any value where Allowed is empty).
+// A parameter missing or out of its values: which one, and a value it takes,
+// so a caller asking why a transform does not apply can ask again with it.
+class ParamValueError : public llvm::ErrorInfo<ParamValueError> {
+public:
+  static char ID;
+  ParamValueError(std::string Text, std::string Param, int64_t Value)
+      : Message(std::move(Text)), Name(std::move(Param)), Accepted(Value) {}
+  void log(llvm::raw_ostream &OS) const override { OS << Message; }
+  std::error_code convertToErrorCode() const override { return llvm::inconvertibleErrorCode(); }
+  std::string Message, Name;
+  int64_t Accepted; // The first allowed value; 0 where any value is.
+};
+
+// Params[Name], which must be one of Allowed (any value where Allowed is
+// empty); a ParamValueError where it is missing or not allowed.
 llvm::Expected<int64_t> requireParam(const ParamSet &Params, llvm::StringRef Name,
                                      std::initializer_list<int64_t> Allowed = {});
 

@@ -81,9 +81,9 @@ public:
         return llvm::createStringError("the kernel's body is not a plain block");
       if (llvm::Error E = rewriteReturns(AST))
         return E;
-      for (const clang::Expr *Index : Shape->Indices) {
-        AST.Rewrite.InsertTextBefore(Index->getBeginLoc(), "(");
-        AST.Rewrite.InsertTextAfterToken(Index->getEndLoc(),
+      for (const GlobalIndex &Index : Shape->Indices) {
+        AST.Rewrite.InsertTextBefore(Index.Whole->getBeginLoc(), "(");
+        AST.Rewrite.InsertTextAfterToken(Index.Whole->getEndLoc(),
                                          " + " + Part.str() + " * (gridDim.x * blockDim.x))");
       }
       AST.Rewrite.InsertTextAfterToken(Body->getLBracLoc(), "\nfor (unsigned " + Part.str() +
