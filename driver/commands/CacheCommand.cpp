@@ -122,7 +122,16 @@ std::string date(llvm::sys::TimePoint<> T) {
 }
 
 int listEntries(memory::ResultCache &Cache) {
-  for (const memory::ListedEntry &L : Cache.list()) {
+  std::vector<memory::ListedEntry> Listed = Cache.list();
+  if (Listed.empty()) {
+    // Where it looked, so that an empty answer is not mistaken for a broken one.
+    llvm::outs() << "no entries in " << Cache.config().UserDir;
+    if (Cache.config().ProjectDir)
+      llvm::outs() << " or " << *Cache.config().ProjectDir;
+    llvm::outs() << "\n";
+    return 0;
+  }
+  for (const memory::ListedEntry &L : Listed) {
     llvm::outs() << L.File.Digest.substr(0, 16) << "  " << (L.Project ? "project" : "user   ")
                  << "  " << date(L.File.LastUse) << "  ";
     if (!L.Stored) {

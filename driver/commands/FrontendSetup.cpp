@@ -4,9 +4,12 @@
 #include "driver/nvcc/NvccDeviceFlags.h"
 #include "driver/nvcc/NvccLocator.h"
 #include "support/InstallLayout.h"
+#include "support/Spelling.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
+
+#include <algorithm>
 
 namespace kopt::driver {
 
@@ -67,6 +70,20 @@ llvm::Expected<frontend::CudaParseSetup> frontendSetupFor(const std::vector<std:
   return Setup;
 }
 
+std::string suggestKernel(const std::vector<const frontend::KernelSummary *> &Kernels,
+                          llvm::StringRef Name) {
+  std::vector<std::string> Names;
+  for (const frontend::KernelSummary *K : Kernels) {
+    Names.push_back(K->Name);
+    Names.push_back(frontend::unqualifiedName(K->Name).str());
+  }
+  std::vector<llvm::StringRef> Candidates(Names.begin(), Names.end());
+  unsigned MaxDistance = std::max<unsigned>(2, static_cast<unsigned>(Name.size()) / 3);
+  std::optional<std::string> Near =
+      closestSpelling(Name, Candidates, MaxDistance, /*IgnoreCase=*/true);
+  return Near ? "; did you mean '" + *Near + "'?" : "";
+}
+
 llvm::Expected<const frontend::KernelSummary *>
 findKernelNamed(const std::vector<frontend::KernelSummary> &Kernels, llvm::StringRef Name) {
   const frontend::KernelSummary *Found = nullptr;
@@ -79,8 +96,13 @@ findKernelNamed(const std::vector<frontend::KernelSummary> &Kernels, llvm::Strin
       ++Unqualified;
     }
   }
-  if (!Found)
-    return llvm::createStringError("no kernel named '" + Name.str() + "'");
+  if (!Found) {
+    std::vector<const frontend::KernelSummary *> All;
+    for (const frontend::KernelSummary &K : Kernels)
+      All.push_back(&K);
+    return llvm::createStringError("no kernel named '" + Name.str() + "'" +
+                                   suggestKernel(All, Name));
+  }
   if (Unqualified != 1)
     return llvm::createStringError("more than one kernel is named '" + Name.str() + "'");
   return Found;

@@ -21,6 +21,12 @@ namespace kopt::driver {
 llvm::Expected<frontend::CudaParseSetup> frontendSetupFor(const std::vector<std::string> &NvccFlags,
                                                           std::string *ArchNote = nullptr);
 
+// "; did you mean 'K'?" for the kernel of Kernels whose name (qualified or
+// not) is closest to Name, case aside (a wrongly cased name is the common
+// slip); empty where none is close.
+std::string suggestKernel(const std::vector<const frontend::KernelSummary *> &Kernels,
+                          llvm::StringRef Name);
+
 // The kernel named Name (qualified, or unqualified if that is unique).
 llvm::Expected<const frontend::KernelSummary *>
 findKernelNamed(const std::vector<frontend::KernelSummary> &Kernels, llvm::StringRef Name);

@@ -27,7 +27,13 @@ void printHelp(llvm::raw_ostream &OS) {
   };
   for (const Subcommand &S : allSubcommands())
     Row(S.Usage, S.Summary);
-  Row("help", "print this help");
+  Row("help [SUBCOMMAND]", "print this help, or a subcommand's (also kopt SUBCOMMAND --help)");
+}
+
+void printSubcommandHelp(const Subcommand &S, llvm::raw_ostream &OS) {
+  OS << "usage: kopt " << S.Usage << "\n\n" << S.Summary << "\n";
+  if (!S.Options.empty())
+    OS << "\n" << S.Options;
 }
 
 std::optional<std::string> nearest(llvm::StringRef Name) {
@@ -45,6 +51,11 @@ int koptMain(const std::vector<std::string> &Args) {
   }
   llvm::StringRef Name = Args.front();
   if (Name == "help" || Name == "--help" || Name == "-h") {
+    if (Args.size() > 1)
+      if (const Subcommand *Command = findSubcommand(Args[1])) {
+        printSubcommandHelp(*Command, llvm::outs());
+        return 0;
+      }
     printHelp(llvm::outs());
     return 0;
   }
@@ -58,7 +69,12 @@ int koptMain(const std::vector<std::string> &Args) {
     reportError("kopt", Message + " (see kopt --help)");
     return 1;
   }
-  return Command->Run(std::vector<std::string>(Args.begin() + 1, Args.end()));
+  std::vector<std::string> Rest(Args.begin() + 1, Args.end());
+  if (asksForHelp(Rest)) {
+    printSubcommandHelp(*Command, llvm::outs());
+    return 0;
+  }
+  return Command->Run(Rest);
 }
 
 } // namespace kopt::driver

@@ -58,8 +58,9 @@ llvm::Expected<const frontend::KernelSummary &> pickAnnotatedKernel(const Source
     return llvm::createStringError(
         "%s has several annotated kernels (%s): choose one with --kernel", S.File.c_str(),
         Names.c_str());
-  return llvm::createStringError("%s has no annotated kernel named '%s' (annotated: %s)",
-                                 S.File.c_str(), Name.str().c_str(), Names.c_str());
+  return llvm::createStringError("%s has no annotated kernel named '%s'%s (annotated: %s)",
+                                 S.File.c_str(), Name.str().c_str(),
+                                 suggestKernel(Annotated, Name).c_str(), Names.c_str());
 }
 
 llvm::Expected<std::optional<std::string>> takeOption(std::vector<std::string> &Args,

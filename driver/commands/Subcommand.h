@@ -11,13 +11,18 @@ namespace kopt::driver {
 
 struct Subcommand {
   llvm::StringRef Name;
-  llvm::StringRef Usage;                            // "inspect FILE [-- COMPILER FLAGS]"
-  llvm::StringRef Summary;                          // One line for `kopt --help`.
+  llvm::StringRef Usage;   // "inspect FILE [-- COMPILER FLAGS]"
+  llvm::StringRef Summary; // One line for `kopt --help`.
+  llvm::StringRef Options; // `kopt NAME --help`: one "  OPTION  meaning" line each.
   int (*Run)(const std::vector<std::string> &Args); // Args after the subcommand's name.
 };
 
 llvm::ArrayRef<Subcommand> allSubcommands();
 const Subcommand *findSubcommand(llvm::StringRef Name);
+
+// True where Args (a subcommand's arguments) ask for its help: "--help" or
+// "-h" before any "--" (what follows "--" belongs to a compiler or an app).
+bool asksForHelp(const std::vector<std::string> &Args);
 
 int runVersion(const std::vector<std::string> &Args);
 int runDevice(const std::vector<std::string> &Args);

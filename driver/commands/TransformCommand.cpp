@@ -3,9 +3,11 @@
 #include "clang-plugin/transforms/framework/LaunchCompose.h"
 #include "clang-plugin/transforms/framework/ParamSetText.h"
 #include "clang-plugin/transforms/framework/TransformPipeline.h"
+#include "clang-plugin/transforms/framework/TransformSupport.h"
 #include "driver/Diagnostics.h"
 #include "driver/commands/FrontendSetup.h"
 #include "driver/commands/Subcommand.h"
+#include "support/Spelling.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/raw_ostream.h>
@@ -93,19 +95,53 @@ llvm::Expected<std::vector<transform::Step>> parseSteps(const std::vector<std::s
     if (!Spec)
       return Spec.takeError();
     const transform::Transform *T = transform::findTransform(Spec->Id);
-    if (!T)
-      return llvm::createStringError("no transform named '%s'", Spec->Id.c_str());
+    if (!T) {
+      std::vector<llvm::StringRef> Ids;
+      for (const std::unique_ptr<transform::Transform> &Known : transform::allTransforms())
+        Ids.push_back(Known->id());
+      std::optional<std::string> Near = closestSpelling(Spec->Id, Ids, 3, /*IgnoreCase=*/true);
+      return llvm::createStringError("no transform named '%s'%s", Spec->Id.c_str(),
+                                     Near ? ("; did you mean '" + *Near + "'?").c_str() : "");
+    }
     Steps.push_back({T, std::move(Spec->Params)});
   }
   return Steps;
 }
 
-void printSpaces(const frontend::KernelSummary &Kernel) {
+// Why T offers Unit no point: its refusal, asked with values its parameters
+// take (a missing or unaccepted value is replaced and T asked again), or,
+// where it would apply, that the planner's reading of the kernel rules it out.
+std::string whyNotOffered(const transform::Transform &T, const frontend::KernelSummary &Unit,
+                          const std::vector<std::string> &ClangArgs) {
+  transform::ParamSet Params;
+  transform::TransformInput In{Unit, Unit.Unit.Text, ClangArgs};
+  for (int Attempt = 0; Attempt < 8; ++Attempt) {
+    llvm::Expected<transform::TransformOutput> Made = T.apply(In, Params);
+    if (Made) {
+      std::string Why = "the kernel's features rule it out, though its code would take ";
+      Why += T.id();
+      if (!Params.empty()) {
+        Why += ':';
+        Why += transform::formatParamSet(Params);
+      }
+      return Why;
+    }
+    std::string Reason;
+    llvm::handleAllErrors(
+        Made.takeError(), [&](const transform::ParamValueError &E) { Params[E.Name] = E.Accepted; },
+        [&](const llvm::ErrorInfoBase &E) { Reason = E.message(); });
+    if (!Reason.empty())
+      return Reason;
+  }
+  return "its parameters were not settled";
+}
+
+void printSpaces(const frontend::KernelSummary &Kernel, const std::vector<std::string> &ClangArgs) {
   for (const std::unique_ptr<transform::Transform> &T : transform::allTransforms()) {
     std::vector<transform::ParamSet> Space = T->parameterSpace(Kernel);
     llvm::outs() << T->id() << ":";
     if (Space.empty())
-      llvm::outs() << " (does not apply)";
+      llvm::outs() << " (does not apply: " << whyNotOffered(*T, Kernel, ClangArgs) << ")";
     for (size_t I = 0; I < Space.size(); ++I) {
       std::string Point = transform::formatParamSet(Space[I]);
       llvm::outs() << (I ? " | " : " ") << (Point.empty() ? "(no parameters)" : Point);
@@ -169,7 +205,7 @@ int run(const TransformOptions &O) {
     if (!Unit)
       return reportError(Tool, Unit.takeError()), 1;
     if (O.List)
-      printSpaces(*Unit);
+      printSpaces(*Unit, ClangArgs);
     else
       printTries(*Unit, ClangArgs, O.Try);
     return 0;

@@ -154,6 +154,37 @@ llvm::Expected<std::string> validate(const OptionSpec &Spec, llvm::StringRef Val
 }
 } // namespace
 
+void printOptionsHelp(llvm::raw_ostream &OS) {
+  OS << "usage: kcc [--kopt-OPTION[=VALUE]]... NVCC-ARGUMENTS\n\n"
+     << "kcc compiles as nvcc does and ships verified variants of kernels marked\n"
+     << "#pragma kopt optimize. Its own options (flag > environment > .kopt.yaml >\n"
+     << "default); every other argument goes to nvcc (kcc --help prints nvcc's help):\n\n";
+  for (const OptionSpec &O : Table) {
+    std::string Value = "=";
+    if (O.Kind == OptionKind::Bool)
+      Value = "[=true|false]";
+    else if (O.Choices.empty())
+      Value += "VALUE";
+    else
+      Value += llvm::join(O.Choices, "|");
+    OS << "  " << O.flag() << Value << "\n";
+    // The meaning wrapped at 80 columns under the flag, then where else it is set.
+    size_t Column = 0;
+    for (llvm::StringRef Rest = O.Help; !Rest.empty();) {
+      auto [Word, Tail] = Rest.split(' ');
+      Rest = Tail;
+      if (Column > 0 && Column + 1 + Word.size() > 80) {
+        OS << "\n";
+        Column = 0;
+      }
+      OS << (Column == 0 ? "      " : " ") << Word;
+      Column += (Column == 0 ? 6 : 1) + Word.size();
+    }
+    OS << "\n      (" << O.envVar() << ", .kopt.yaml " << O.Key << ":, default "
+       << (O.Default.empty() ? llvm::StringRef("unset") : O.Default) << ")\n";
+  }
+}
+
 std::string OptionSpec::flag() const {
   std::string Name = Key.str();
   std::replace(Name.begin(), Name.end(), '_', '-');

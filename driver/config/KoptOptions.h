@@ -6,6 +6,7 @@
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Error.h>
+#include <llvm/Support/raw_ostream.h>
 
 #include <functional>
 #include <map>
@@ -97,6 +98,10 @@ using GetEnvFn = std::function<std::optional<std::string>(const char *)>;
 // hold .kopt.yaml values).
 llvm::Error applyEnvironmentAndFlags(KoptOptions &Options, const GetEnvFn &GetEnv,
                                      const SplitCommandLine &Split);
+
+// `kcc --kopt-help`: every option with its flag, environment variable,
+// .kopt.yaml key, default and meaning.
+void printOptionsHelp(llvm::raw_ostream &OS);
 
 // The closest option name to Name within a small edit distance, for "did you mean".
 std::optional<std::string> suggestOption(llvm::StringRef Name);

@@ -36,6 +36,10 @@ int printVersion(const std::string &Nvcc) {
 } // namespace
 
 int kccMain(const std::vector<std::string> &Args) {
+  if (std::find(Args.begin(), Args.end(), "--kopt-help") != Args.end()) {
+    printOptionsHelp(llvm::outs());
+    return 0;
+  }
   llvm::Expected<SplitCommandLine> Split = splitKoptFlags(Args);
   if (!Split) {
     reportError("kcc", Split.takeError());
