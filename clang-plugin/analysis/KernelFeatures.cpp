@@ -213,8 +213,8 @@ public:
     if (std::optional<CollectiveCall> Collective = collectiveCall(*Call))
       (Collective->IsBarrier ? F.Barriers : F.WarpIntrinsics)
           .push_back(callFeature(Collective->Name, Call));
-    else if (Name.empty())
-      return true;
+    else if (Name.empty() || llvm::StringRef(Name).starts_with("__fetch_builtin_"))
+      return true; // threadIdx.x and the like read through a property: IndexBuiltins has them.
     else if (llvm::StringRef(Name).starts_with("atomic")) {
       F.Atomics.push_back(callFeature(Name, Call));
       // The address an atomic updates is read and written.
