@@ -9,6 +9,8 @@
 #include <clang/Sema/Sema.h>
 #include <llvm/ADT/StringSwitch.h>
 
+#include <algorithm>
+
 namespace kopt::frontend {
 
 namespace {
@@ -83,6 +85,35 @@ bool inDeviceFunction(const clang::CompilerInstance *CI) {
   return FD->hasAttr<clang::CUDAGlobalAttr>() ||
          (FD->hasAttr<clang::CUDADeviceAttr>() && !FD->hasAttr<clang::CUDAHostAttr>());
 }
+// Whether Info is located in a `#pragma kopt` directive (on its first line or
+// on a line it continues with a backslash): clang's warnings there are about
+// kopt's own syntax, and kopt gives them.
+bool inKoptPragma(const clang::Diagnostic &Info) {
+  if (!Info.hasSourceManager() || Info.getLocation().isInvalid())
+    return false;
+  const clang::SourceManager &SM = Info.getSourceManager();
+  clang::SourceLocation Loc = SM.getSpellingLoc(Info.getLocation());
+  bool Invalid = false;
+  llvm::StringRef Buffer = SM.getBufferData(SM.getFileID(Loc), &Invalid);
+  if (Invalid)
+    return false;
+  size_t Offset = std::min<size_t>(SM.getFileOffset(Loc), Buffer.size());
+  size_t Start = Buffer.rfind('\n', Offset == 0 ? 0 : Offset - 1);
+  Start = Start == llvm::StringRef::npos ? 0 : Start + 1;
+  // Back over the lines this one continues.
+  while (Start >= 2 && Buffer.substr(0, Start - 1).rtrim(" \t\r").ends_with("\\")) {
+    size_t Previous = Buffer.rfind('\n', Start - 2);
+    Start = Previous == llvm::StringRef::npos ? 0 : Previous + 1;
+  }
+  llvm::StringRef Line = Buffer.substr(Start).ltrim(" \t");
+  if (!Line.consume_front("#"))
+    return false;
+  Line = Line.ltrim(" \t");
+  if (!Line.consume_front("pragma"))
+    return false;
+  return Line.ltrim(" \t").starts_with("kopt");
+}
+
 } // namespace
 
 void NvccTolerantPrinter::BeginSourceFile(const clang::LangOptions &LO,
@@ -117,6 +148,14 @@ void NvccTolerantPrinter::HandleDiagnostic(clang::DiagnosticsEngine::Level Level
   if (Level == clang::DiagnosticsEngine::Note && DroppingNotes)
     return;
   DroppingNotes = false;
+  // clang's own warnings about the user's code are nvcc's to give (it compiles
+  // the same file and warns as it does); kopt's (custom IDs) stay, and so do
+  // clang's inside a `#pragma kopt`.
+  if (Level == clang::DiagnosticsEngine::Warning && Info.getID() < clang::diag::DIAG_UPPER_LIMIT &&
+      !inKoptPragma(Info)) {
+    DroppingNotes = true;
+    return;
+  }
   if (Level >= clang::DiagnosticsEngine::Error && nvccAccepts(Info)) {
     ++Tolerated;
     DroppingNotes = true;

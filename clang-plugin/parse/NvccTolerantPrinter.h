@@ -17,6 +17,10 @@
 //    holds an invalid declaration (a warning says so).
 //
 // Such an error and its notes are neither printed nor counted, so the parse succeeds.
+// clang's own warnings (and their notes) are dropped too, except inside a
+// `#pragma kopt`: nvcc compiles the same file and gives its own, so a user would
+// see each twice, and some in clang's words only. kopt's diagnostics (custom IDs:
+// the pragma's) print at every level.
 // Everything else prints and counts as with clang's TextDiagnosticPrinter. kopt parses
 // with it; the plugin does not (there clang compiles the code and must not drop it).
 #pragma once
