@@ -72,6 +72,7 @@ const FactInfo Table[] = {
     {"kind_reduction", Bool, false, "kernelKind is reduction"},
     {"kind_stencil", Bool, false, "kernelKind is stencil"},
     {"kind_matmul", Bool, false, "kernelKind is matmul"},
+    {"kind_matvec", Bool, false, "kernelKind is matvec"},
     {"kind_transpose", Bool, false, "kernelKind is transpose"},
     {"kind_scan", Bool, false, "kernelKind is scan"},
     {"kind_other", Bool, false, "kernelKind is other"},
@@ -106,8 +107,8 @@ const FactInfo Table[] = {
     {"stall_math_pipe_throttle_pct", Num, true, "warps stalled on a busy math pipe, % of active"},
 };
 
-constexpr llvm::StringRef Kinds[] = {"matmul",    "reduction",   "scan", "stencil",
-                                     "transpose", "elementwise", "other"};
+constexpr llvm::StringRef Kinds[] = {"matmul",  "matvec",    "reduction",   "scan",
+                                     "stencil", "transpose", "elementwise", "other"};
 
 // Identifier Var appears in Text as a whole word.
 bool mentions(llvm::StringRef Text, llvm::StringRef Var) {
@@ -132,22 +133,77 @@ bool isTreeLoop(const LoopFeature &L) {
 
 bool isGridStride(const LoopFeature &L) { return llvm::StringRef(L.Step).contains("gridDim"); }
 
-// A loop over k reads two arrays whose indices use k, k scaled in one of them:
-// A[row * K + k] * B[k * N + col]. A dot product x[k] * y[k] is not matmul-like.
+// Index names Var and some other variable: a matrix operand (A[row * K + k],
+// A[k][col]), not a vector one (x[k], x[k + 1], x[(size_t)k]).
+bool indexesMoreThan(llvm::StringRef Index, llvm::StringRef Var) {
+  static const std::set<std::string, std::less<>> TypeWords = {
+      "int",     "long",     "short",   "char",     "unsigned",  "signed", "size_t",
+      "int32_t", "uint32_t", "int64_t", "uint64_t", "ptrdiff_t", "const",  "static_cast"};
+  for (size_t I = 0; I < Index.size();) {
+    if (!llvm::isAlpha(Index[I]) && Index[I] != '_') {
+      // Skip a number's digits and suffix (1u, 0x10) with it.
+      size_t End = I + 1;
+      if (llvm::isDigit(Index[I]))
+        while (End < Index.size() && (llvm::isAlnum(Index[End]) || Index[End] == '_'))
+          ++End;
+      I = End;
+      continue;
+    }
+    size_t End = I;
+    while (End < Index.size() && (llvm::isAlnum(Index[End]) || Index[End] == '_'))
+      ++End;
+    llvm::StringRef Word = Index.slice(I, End);
+    if (Word != Var && !TypeWords.count(Word))
+      return true;
+    I = End;
+  }
+  return false;
+}
+
+// The operands a loop over k reads with indices that use k: how many are
+// matrices (k and another index) and how many vectors (k alone), and whether
+// k is scaled in one of them (a row or column stride).
+struct ProductOperands {
+  unsigned Matrices = 0, Vectors = 0;
+  bool Scaled = false;
+};
+
+ProductOperands operandsOf(const KernelFeatures &F, size_t L) {
+  ProductOperands Out;
+  const std::string &K = F.Loops[L].InductionVar;
+  if (K.empty())
+    return Out;
+  std::map<std::string, bool> Matrix; // Param -> read as a matrix somewhere.
+  for (const MemoryAccess &A : F.Accesses) {
+    if (A.Loop != int(L) || !A.Read || !mentions(A.Index, K))
+      continue;
+    Matrix[A.Param] |= indexesMoreThan(A.Index, K);
+    Out.Scaled |= scaled(A.Index, K);
+  }
+  for (const auto &[Param, IsMatrix] : Matrix)
+    ++(IsMatrix ? Out.Matrices : Out.Vectors);
+  return Out;
+}
+
+// A loop over k reads two matrices whose indices use k, k scaled in one of
+// them: A[row * K + k] * B[k * N + col]. A dot product x[k] * y[k] is not
+// matmul-like, and neither is a matrix-vector product, in either orientation
+// (A[row * n + k] * x[k], A[k * n + col] * x[k]).
 bool matmulLike(const KernelFeatures &F) {
   for (size_t L = 0; L < F.Loops.size(); ++L) {
-    const std::string &K = F.Loops[L].InductionVar;
-    if (K.empty())
-      continue;
-    std::set<std::string> Params;
-    bool Scaled = false;
-    for (const MemoryAccess &A : F.Accesses) {
-      if (A.Loop != int(L) || !A.Read || !mentions(A.Index, K))
-        continue;
-      Params.insert(A.Param);
-      Scaled |= scaled(A.Index, K);
-    }
-    if (Params.size() >= 2 && Scaled)
+    ProductOperands O = operandsOf(F, L);
+    if (O.Matrices >= 2 && O.Scaled)
+      return true;
+  }
+  return false;
+}
+
+// A loop over k reads a matrix and a vector with k: y = A x or y = A^T x,
+// whichever index the grid walks.
+bool matvecLike(const KernelFeatures &F) {
+  for (size_t L = 0; L < F.Loops.size(); ++L) {
+    ProductOperands O = operandsOf(F, L);
+    if (O.Matrices >= 1 && O.Vectors >= 1)
       return true;
   }
   return false;
@@ -269,6 +325,8 @@ llvm::ArrayRef<llvm::StringRef> kernelKinds() { return Kinds; }
 std::string kernelKind(const KernelFeatures &F) {
   if (matmulLike(F))
     return "matmul";
+  if (matvecLike(F))
+    return "matvec";
   if (reductionLike(F))
     return "reduction";
   if (scanLike(F))

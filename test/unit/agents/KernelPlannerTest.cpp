@@ -342,7 +342,7 @@ TEST(KernelPlanner, SimilarityIsOnFactsNotNames) {
   memory::FactVector FC = memory::factVector(memory::factsFor(C.Features, memoryBound()));
   EXPECT_NEAR(memory::similarity(FA, FB), 1.0, 1e-9);
   // A stream is not a matrix-vector product, whatever their profiles share.
-  EXPECT_LT(memory::similarity(FA, FC), 0.01);
+  EXPECT_LT(memory::similarity(FA, FC), 0.05);
   // The same kernel under another profile is still close, but less so.
   memory::FactVector FA2 = memory::factVector(memory::factsFor(A.Features, computeBound()));
   double Profiled = memory::similarity(FA, FA2);

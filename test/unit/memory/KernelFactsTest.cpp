@@ -127,11 +127,34 @@ TEST(KernelFacts, DotProductIsNotMatmul) {
   F.Accesses = {access("x", "k", false, AccessPattern::Broadcast, 0),
                 access("y", "k", false, AccessPattern::Broadcast, 0)};
   EXPECT_FALSE(factsFor(F, {}).get("matmul_like").value());
-  // A matrix-vector product scales the row, not k: not matmul-like either.
+  EXPECT_NE(kernelKind(F), "matvec");
+  // A matrix-vector product is not matmul-like, whichever index the grid walks.
   F.Accesses[0].Index = "row * n + k";
   EXPECT_FALSE(factsFor(F, {}).get("matmul_like").value());
   F.Accesses[1].Index = "k * m + col";
   EXPECT_TRUE(factsFor(F, {}).get("matmul_like").value());
+}
+
+// y = A x with one thread a row, and y = A^T x with one thread a column (the
+// two kernels of PolyBench's atax or mvt), in flattened and 2-D spellings and
+// with a cast: the same kind, and neither is matmul-like.
+TEST(KernelFacts, MatrixVectorProductsAreOneKindInBothOrientations) {
+  for (auto [Matrix, Vector] :
+       std::vector<std::pair<std::string, std::string>>{{"row * n + k", "k"},
+                                                        {"k * n + col", "k"},
+                                                        {"(size_t)k * n + col", "(size_t)k"},
+                                                        {"i * NY + j", "j"}}) {
+    KernelFeatures F;
+    F.Dimensions = 1;
+    bool J = Vector == "j";
+    F.Loops = {loop(J ? "j" : "k", "n", "1", J ? "++j" : "++k")};
+    F.Accesses = {access("A", Matrix.c_str(), false, AccessPattern::Other, 0),
+                  access("x", Vector.c_str(), false, AccessPattern::Broadcast, 0),
+                  access("y", "row", true, AccessPattern::Coalesced)};
+    EXPECT_EQ(kernelKind(F), "matvec") << Matrix << " * " << Vector;
+    EXPECT_FALSE(factsFor(F, {}).get("matmul_like").value()) << Matrix;
+    EXPECT_EQ(factsFor(F, {}).get("kind_matvec"), 1) << Matrix;
+  }
 }
 
 TEST(KernelFacts, GridStrideLoopStaysElementwise) {
