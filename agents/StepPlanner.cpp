@@ -100,6 +100,13 @@ double StepPlanner::value(const transform::Transform &T, const transform::ParamS
   return V;
 }
 
+double StepPlanner::winGain(const transform::Transform &T, const transform::ParamSet &Point,
+                            const memory::Facts &NodeFacts) const {
+  memory::Yield Y =
+      memory::posteriorYield(prior(T.id(), NodeFacts), evidence(T.id(), paramsText(Point)));
+  return std::log(std::max(1.0, Y.Speedup));
+}
+
 void StepPlanner::observe(llvm::StringRef Transform, const transform::ParamSet &Point, bool Win,
                           double Gain) {
   Tried[Transform.str()][paramsText(Point)].add(1, Win, Gain);

@@ -61,6 +61,12 @@ public:
   double value(const transform::Transform &T, const transform::ParamSet &Point, size_t Index,
                const memory::Facts &NodeFacts, BlockedFn Blocked) const;
 
+  // The log of the gain T at Point makes where it wins (its yield's speedup,
+  // moved by experience as value() is): what a step could make up of its
+  // node's lag behind the best variant.
+  double winGain(const transform::Transform &T, const transform::ParamSet &Point,
+                 const memory::Facts &NodeFacts) const;
+
   // The outcome of a try in this run: a win is a verified gain of at least
   // memory::MinWinGain over the variant the step was applied to.
   void observe(llvm::StringRef Transform, const transform::ParamSet &Point, bool Win, double Gain);

@@ -88,6 +88,9 @@ std::vector<std::string> clangArgs() {
   Args.push_back("-D__shared__=__attribute__((shared))");
   Args.push_back("-D__syncthreads()=((void)0)");
   Args.push_back("-D__ldg(p)=(*(p))");
+  // gridDim for variants that add a grid-stride loop (the prelude's builtins
+  // reach a unit only where the original kernel uses them).
+  Args.push_back("-DgridDim=blockDim");
   return Args;
 }
 
@@ -333,6 +336,39 @@ TEST(KernelPlanner, TheOrderComesFromTheSkillFiles) {
   ASSERT_FALSE(Compute.empty());
   EXPECT_TRUE(startsWith(Compute[0], "restrict-readonly")) << joined(Compute);
   EXPECT_GT(firstOf(Compute, "block-size"), 0u) << joined(Compute);
+}
+
+// A covariance matrix, one thread a column pair's row (PolyBench's covar):
+// both inner-loop-parallel and loop-to-grid restructure it.
+const char *const Columns = R"(
+#pragma kopt optimize launch(grid: (m + 255) / 256; block: 256) args(m = 2048, n = 2048) buffers(data[n * m] in, symmat[m * m] out) noalias
+__global__ void covar(int m, int n, const float *data, float *symmat) {
+  int j1 = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j1 < m)
+    for (int j2 = j1; j2 < m; j2++) {
+      float s = 0.0f;
+      for (int i = 0; i < n; i++)
+        s += data[i * m + j1] * data[i * m + j2];
+      symmat[j1 * m + j2] = s;
+    }
+}
+)";
+
+TEST(KernelPlanner, ARestructuringThatCanBeatTheBestIsStillTried) {
+  // inner-loop-parallel made the strongest prior, so it is tried first and
+  // wins 30x; loop-to-grid on the original, whose wins are 20x by its skill
+  // file, could still beat that and comes before polishing the 30x variant.
+  PlannedRun T(Columns, computeBound());
+  T.Skills = withYieldModel("inner-loop-parallel", "has_loops", 12.0, 0.95);
+  T.R.Budget.Evaluations = 8;
+  T.Eval.Rules = {{"kopt_lane", Verdict::Faster, 30.0},
+                  {"gridDim.y * blockDim.y", Verdict::Faster, 400.0}};
+  OptimizeResult O = T.run();
+  std::vector<std::string> Steps = evaluatedSteps(O);
+  ASSERT_FALSE(Steps.empty());
+  EXPECT_TRUE(startsWith(Steps[0], "inner-loop-parallel")) << joined(Steps);
+  EXPECT_LT(firstOf(Steps, "loop-to-grid"), Steps.size()) << joined(Steps);
+  EXPECT_NEAR(O.BestOutcome.Speedup, 400.0, 1e-9) << joined(Steps);
 }
 
 TEST(KernelPlanner, SimilarityIsOnFactsNotNames) {
