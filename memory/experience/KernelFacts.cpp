@@ -133,79 +133,119 @@ bool isTreeLoop(const LoopFeature &L) {
 
 bool isGridStride(const LoopFeature &L) { return llvm::StringRef(L.Step).contains("gridDim"); }
 
-// Index names Var and some other variable: a matrix operand (A[row * K + k],
-// A[k][col]), not a vector one (x[k], x[k + 1], x[(size_t)k]).
-bool indexesMoreThan(llvm::StringRef Index, llvm::StringRef Var) {
+// Whether Word is a variable, not a type or keyword a cast spells.
+bool isVariableWord(llvm::StringRef Word) {
   static const std::set<std::string, std::less<>> TypeWords = {
       "int",     "long",     "short",   "char",     "unsigned",  "signed", "size_t",
       "int32_t", "uint32_t", "int64_t", "uint64_t", "ptrdiff_t", "const",  "static_cast"};
-  for (size_t I = 0; I < Index.size();) {
-    if (!llvm::isAlpha(Index[I]) && Index[I] != '_') {
-      // Skip a number's digits and suffix (1u, 0x10) with it.
-      size_t End = I + 1;
-      if (llvm::isDigit(Index[I]))
-        while (End < Index.size() && (llvm::isAlnum(Index[End]) || Index[End] == '_'))
+  return !TypeWords.count(Word);
+}
+
+// Whether Text names a variable other than Var (casts and numbers aside).
+bool namesOtherThan(llvm::StringRef Text, llvm::StringRef Var) {
+  for (size_t I = 0; I < Text.size();) {
+    if (!llvm::isAlpha(Text[I]) && Text[I] != '_') {
+      size_t End = I + 1; // A number's digits and suffix (1u, 0x10) go with it.
+      if (llvm::isDigit(Text[I]))
+        while (End < Text.size() && (llvm::isAlnum(Text[End]) || Text[End] == '_'))
           ++End;
       I = End;
       continue;
     }
     size_t End = I;
-    while (End < Index.size() && (llvm::isAlnum(Index[End]) || Index[End] == '_'))
+    while (End < Text.size() && (llvm::isAlnum(Text[End]) || Text[End] == '_'))
       ++End;
-    llvm::StringRef Word = Index.slice(I, End);
-    if (Word != Var && !TypeWords.count(Word))
+    llvm::StringRef Word = Text.slice(I, End);
+    if (Word != Var && isVariableWord(Word))
       return true;
     I = End;
   }
   return false;
 }
 
-// The operands a loop over k reads with indices that use k: how many are
-// matrices (k and another index) and how many vectors (k alone), and whether
-// k is scaled in one of them (a row or column stride).
+// The top-level additive terms of an index ("row * n + k" -> "row * n", "k").
+std::vector<llvm::StringRef> additiveTerms(llvm::StringRef Index) {
+  std::vector<llvm::StringRef> Terms;
+  int Depth = 0;
+  size_t Start = 0;
+  for (size_t I = 0; I < Index.size(); ++I) {
+    char C = Index[I];
+    Depth += (C == '(' || C == '[') - (C == ')' || C == ']');
+    if (Depth == 0 && (C == '+' || C == '-') && I > Start) {
+      Terms.push_back(Index.slice(Start, I).trim());
+      Start = I + 1;
+    }
+  }
+  Terms.push_back(Index.substr(Start).trim());
+  return Terms;
+}
+
+// A matrix operand's index: a row or column stride and another index beside
+// k (A[row * K + k], A[k * N + col], A[(size_t)k * n + j]). x[k], x[k + 1],
+// x[k * stride] and x[k + offset] are vectors.
+bool matrixIndex(llvm::StringRef Index, llvm::StringRef Var) {
+  if (!Index.contains('*'))
+    return false;
+  std::vector<llvm::StringRef> Terms = additiveTerms(Index);
+  return Terms.size() >= 2 && llvm::any_of(Terms, [&](llvm::StringRef T) {
+           return !mentions(T, Var) && namesOtherThan(T, Var);
+         });
+}
+
+// What a loop over k reads with indices that use k: the arrays, the matrix
+// operands (distinct reads with a stride and another index) and the vector
+// ones (k alone); whether k is scaled in one (a row or column stride), and
+// whether the loop writes along k (an elementwise pass over a row, not a
+// product).
 struct ProductOperands {
+  std::set<std::string> Params;
   unsigned Matrices = 0, Vectors = 0;
-  bool Scaled = false;
+  bool Scaled = false, WritesAlongK = false;
 };
 
 ProductOperands operandsOf(const KernelFeatures &F, size_t L) {
   ProductOperands Out;
   const std::string &K = F.Loops[L].InductionVar;
-  if (K.empty())
+  if (K.empty() || isGridStride(F.Loops[L])) // A grid-stride loop walks threads, not k.
     return Out;
-  std::map<std::string, bool> Matrix; // Param -> read as a matrix somewhere.
+  std::set<std::pair<std::string, std::string>> Matrices;
+  std::set<std::string> Vectors;
   for (const MemoryAccess &A : F.Accesses) {
-    if (A.Loop != int(L) || !A.Read || !mentions(A.Index, K))
+    if (A.Loop != int(L) || !mentions(A.Index, K))
       continue;
-    Matrix[A.Param] |= indexesMoreThan(A.Index, K);
+    Out.WritesAlongK |= A.Write;
+    if (!A.Read)
+      continue;
+    Out.Params.insert(A.Param);
     Out.Scaled |= scaled(A.Index, K);
+    if (matrixIndex(A.Index, K))
+      Matrices.insert({A.Param, A.Index});
+    else
+      Vectors.insert(A.Param);
   }
-  for (const auto &[Param, IsMatrix] : Matrix)
-    ++(IsMatrix ? Out.Matrices : Out.Vectors);
+  Out.Matrices = static_cast<unsigned>(Matrices.size());
+  Out.Vectors = static_cast<unsigned>(Vectors.size());
   return Out;
 }
 
-// A loop over k reads two matrices whose indices use k, k scaled in one of
-// them: A[row * K + k] * B[k * N + col]. A dot product x[k] * y[k] is not
-// matmul-like, and neither is a matrix-vector product, in either orientation
-// (A[row * n + k] * x[k], A[k * n + col] * x[k]).
+// A loop over k reads two arrays whose indices use k, k scaled in one of them,
+// and no vector: A[row * K + k] * B[k * N + col]. A dot product x[k] * y[k] is
+// not matmul-like, and neither is a matrix-vector product, in either
+// orientation (A[row * n + k] * x[k], A[k * n + col] * x[k]).
 bool matmulLike(const KernelFeatures &F) {
-  for (size_t L = 0; L < F.Loops.size(); ++L) {
-    ProductOperands O = operandsOf(F, L);
-    if (O.Matrices >= 2 && O.Scaled)
+  for (size_t L = 0; L < F.Loops.size(); ++L)
+    if (ProductOperands O = operandsOf(F, L); O.Params.size() >= 2 && O.Scaled && O.Vectors == 0)
       return true;
-  }
   return false;
 }
 
-// A loop over k reads a matrix and a vector with k: y = A x or y = A^T x,
-// whichever index the grid walks.
+// A loop over k reads a matrix and a vector with k and writes nothing along
+// k: y = A x or y = A^T x, whichever index the grid walks (gesummv's two
+// matrices times one vector too).
 bool matvecLike(const KernelFeatures &F) {
-  for (size_t L = 0; L < F.Loops.size(); ++L) {
-    ProductOperands O = operandsOf(F, L);
-    if (O.Matrices >= 1 && O.Vectors >= 1)
+  for (size_t L = 0; L < F.Loops.size(); ++L)
+    if (ProductOperands O = operandsOf(F, L); O.Matrices >= 1 && O.Vectors >= 1 && !O.WritesAlongK)
       return true;
-  }
   return false;
 }
 

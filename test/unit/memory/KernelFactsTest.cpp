@@ -133,6 +133,10 @@ TEST(KernelFacts, DotProductIsNotMatmul) {
   EXPECT_FALSE(factsFor(F, {}).get("matmul_like").value());
   F.Accesses[1].Index = "k * m + col";
   EXPECT_TRUE(factsFor(F, {}).get("matmul_like").value());
+  // Two matrices each times a vector (gesummv) are matrix-vector products.
+  F.Accesses.push_back(access("v", "k", false, AccessPattern::Broadcast, 0));
+  EXPECT_FALSE(factsFor(F, {}).get("matmul_like").value());
+  EXPECT_EQ(kernelKind(F), "matvec");
 }
 
 // y = A x with one thread a row, and y = A^T x with one thread a column (the
