@@ -88,12 +88,20 @@ TEST_F(EvaluatorGuards, IdenticalVariantVerifiesAndIsNotFaster) {
   EXPECT_EQ(O.Samples, O.Variant.Samples);
   EXPECT_FALSE(O.TimingCall.empty());
   EXPECT_GT(O.Seconds, 0);
-  // A screen of it: verified on every seed, and not faster.
+  // A screen of it: verified on every seed, and not faster. A screen is a
+  // lenient first look (its false alarms are what confirm() is for; one came
+  // in 1 of 4 runs on the H100): where it says promising, the confirmation
+  // must say not faster.
   auto S = Eval->screen(source(Saxpy), saxpyWorkload().Launch);
   ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
-  EXPECT_EQ(S->Result, Verdict::NotFaster) << S->TimingCall;
+  EXPECT_TRUE(S->Result == Verdict::NotFaster || S->Result == Verdict::Promising) << S->TimingCall;
   EXPECT_EQ(S->SeedsVerified, 3u);
   EXPECT_EQ(S->Stage, TimingStage::Screen);
+  if (S->Result == Verdict::Promising) {
+    auto C = Eval->confirm(source(Saxpy), saxpyWorkload().Launch);
+    ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
+    EXPECT_EQ(C->Result, Verdict::NotFaster) << C->TimingCall;
+  }
 }
 
 TEST_F(EvaluatorGuards, OneWrongElementIsNamed) {
