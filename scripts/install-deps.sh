@@ -11,6 +11,8 @@ packages=(
   libyaml-cpp-dev libcurl4-openssl-dev nlohmann-json3-dev libgtest-dev libhiredis-dev
   # real servers for the remote-cache tests (test/lit/remote)
   redis-server nginx
+  # kopt_optimize_target() keeps a target's compiler launcher (test/lit/cmake/optimize-target-ccache)
+  ccache
 )
 
 sudo_if_needed() {
