@@ -60,6 +60,10 @@ llvm::Expected<ResolvedCompiler> resolveCompiler(const std::vector<std::string> 
   size_t First = 0;
   for (; First < Args.size(); ++First) {
     std::optional<std::string> L = launcher(Args[First], Env);
+    if (!L && isKnownLauncherName(llvm::sys::path::filename(Args[First])))
+      // As the shell would say: a launcher that is not there fails the compile.
+      return llvm::createStringError("compiler launcher '%s' not found%s", Args[First].c_str(),
+                                     llvm::StringRef(Args[First]).contains('/') ? "" : " on PATH");
     if (!L)
       break;
     Result.Launchers.push_back(*L);
