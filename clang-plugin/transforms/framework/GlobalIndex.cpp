@@ -57,7 +57,7 @@ std::optional<GlobalIndex> asGlobalIndex(const clang::BinaryOperator *Add) {
     return std::nullopt;
   std::vector<const clang::Expr *> Terms;
   addends(Add, Terms);
-  GlobalIndex Index{Add, nullptr, nullptr};
+  GlobalIndex Index{Add, nullptr, nullptr, Terms.size() > 2};
   for (const clang::Expr *T : Terms) {
     if (!Index.Product && isProduct(T, "blockIdx", "blockDim"))
       Index.Product = T;

@@ -23,6 +23,7 @@ struct GlobalIndex {
   const clang::Expr *Whole;   // k + 1 + blockIdx.x * blockDim.x + threadIdx.x
   const clang::Expr *Product; // blockIdx.x * blockDim.x
   const clang::Expr *Thread;  // threadIdx.x
+  bool Offset = false;        // Whole has addends besides those two (k, 1).
 };
 
 struct GlobalIndexShape {

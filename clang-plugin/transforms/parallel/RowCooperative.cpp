@@ -84,12 +84,10 @@ public:
         return llvm::createStringError("the kernel has no loop over a row");
       // One block a row: the row is the block's index, after any offset.
       for (const GlobalIndex &Index : Shape->Indices) {
-        const auto *Sum = llvm::cast<clang::BinaryOperator>(Index.Whole);
-        bool Offset = Sum->getLHS() != Index.Product && Sum->getLHS() != Index.Thread;
         bool Failed =
-            Offset ? AST.Rewrite.ReplaceText(Index.Product->getSourceRange(), "blockIdx.x") ||
-                         AST.Rewrite.ReplaceText(Index.Thread->getSourceRange(), "0")
-                   : AST.Rewrite.ReplaceText(Index.Whole->getSourceRange(), "blockIdx.x");
+            Index.Offset ? AST.Rewrite.ReplaceText(Index.Product->getSourceRange(), "blockIdx.x") ||
+                               AST.Rewrite.ReplaceText(Index.Thread->getSourceRange(), "0")
+                         : AST.Rewrite.ReplaceText(Index.Whole->getSourceRange(), "blockIdx.x");
         if (Failed)
           return unsupported(AST, Index.Whole->getBeginLoc(), "cannot rewrite the global index");
       }
