@@ -2,6 +2,7 @@
 
 #include <llvm/ADT/STLExtras.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace kopt::agents {
@@ -83,7 +84,7 @@ memory::Evidence StepPlanner::evidence(llvm::StringRef Transform, const std::str
 double StepPlanner::value(const transform::Transform &T, const transform::ParamSet &Point,
                           size_t Index, const memory::Facts &NodeFacts, BlockedFn Blocked) const {
   llvm::StringRef Id = T.id();
-  memory::Yield Y = memory::posteriorYield(prior(Id, NodeFacts), evidence(Id, paramsText(Point)));
+  memory::Yield Y = posterior(Id, Point, NodeFacts);
   double V = Y.value() * std::pow(PointDecay, static_cast<double>(Index));
   // A normalization that may unblock an idiom transform is worth that too.
   if (const memory::Skill *S = skillOf(Id)) {
@@ -102,9 +103,13 @@ double StepPlanner::value(const transform::Transform &T, const transform::ParamS
 
 double StepPlanner::winGain(const transform::Transform &T, const transform::ParamSet &Point,
                             const memory::Facts &NodeFacts) const {
-  memory::Yield Y =
-      memory::posteriorYield(prior(T.id(), NodeFacts), evidence(T.id(), paramsText(Point)));
-  return std::log(std::max(1.0, Y.Speedup));
+  return std::log(std::max(1.0, posterior(T.id(), Point, NodeFacts).Speedup));
+}
+
+memory::Yield StepPlanner::posterior(llvm::StringRef Transform, const transform::ParamSet &Point,
+                                     const memory::Facts &NodeFacts) const {
+  return memory::posteriorYield(prior(Transform, NodeFacts),
+                                evidence(Transform, paramsText(Point)));
 }
 
 void StepPlanner::observe(llvm::StringRef Transform, const transform::ParamSet &Point, bool Win,

@@ -80,6 +80,10 @@ public:
 
 private:
   memory::Yield prior(llvm::StringRef Transform, const memory::Facts &NodeFacts) const;
+  // The prior moved by the evidence for Transform at Point: what value() and
+  // winGain() read.
+  memory::Yield posterior(llvm::StringRef Transform, const transform::ParamSet &Point,
+                          const memory::Facts &NodeFacts) const;
   memory::Evidence evidence(llvm::StringRef Transform, const std::string &Params) const;
 
   using EvidenceByPoint = std::map<std::string, memory::Evidence, std::less<>>;
