@@ -126,6 +126,17 @@ Coefficient scale(const Coefficient &C, const clang::Expr *Factor, const clang::
   return symbolic(C.text() + " * " + Text);
 }
 
+Coefficient scale(const Coefficient &C, int64_t Factor) {
+  if (!C.Affine || C.isZero() || Factor == 1)
+    return C;
+  if (!C.Symbolic) {
+    Coefficient Out;
+    Out.Value = C.Value * Factor;
+    return Out;
+  }
+  return symbolic("(" + C.Text + ") * " + std::to_string(Factor));
+}
+
 Coefficient coefficient(const clang::Expr *E, const clang::ASTContext &Ctx, unsigned Hops) {
   E = strip(E);
   if (!dependsOnThreadX(E))
@@ -267,7 +278,7 @@ std::optional<PointerBase> resolvePointerParam(const clang::Expr *E) {
       std::optional<PointerBase> Base =
           resolvePointerParam(LeftIsPointer ? Bin->getLHS() : Bin->getRHS());
       if (Base)
-        Base->Offsets.push_back(LeftIsPointer ? Bin->getRHS() : Bin->getLHS());
+        Base->Offsets.push_back({LeftIsPointer ? Bin->getRHS() : Bin->getLHS()});
       return Base;
     }
     if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(E)) {
@@ -276,7 +287,7 @@ std::optional<PointerBase> resolvePointerParam(const clang::Expr *E) {
         return std::nullopt;
       std::optional<PointerBase> Base = resolvePointerParam(Sub->getBase());
       if (Base)
-        Base->Offsets.push_back(Sub->getIdx());
+        Base->Offsets.push_back({Sub->getIdx()});
       return Base;
     }
     return std::nullopt;
@@ -284,13 +295,13 @@ std::optional<PointerBase> resolvePointerParam(const clang::Expr *E) {
   return std::nullopt;
 }
 
-IndexClass classifyIndex(llvm::ArrayRef<const clang::Expr *> Terms, const clang::ASTContext &Ctx) {
-  for (const clang::Expr *T : Terms)
-    if (anySubExpr(T, isLoad))
+IndexClass classifyIndex(llvm::ArrayRef<IndexTerm> Terms, const clang::ASTContext &Ctx) {
+  for (const IndexTerm &T : Terms)
+    if (anySubExpr(T.Expr, isLoad))
       return {AccessPattern::Indirect, ""};
   Coefficient C;
-  for (const clang::Expr *T : Terms)
-    C = add(C, coefficient(T, Ctx, 0), /*Subtract=*/false);
+  for (const IndexTerm &T : Terms)
+    C = add(C, scale(coefficient(T.Expr, Ctx, 0), T.Scale), /*Subtract=*/false);
   if (!C.Affine)
     return {AccessPattern::Other, ""};
   if (C.isZero())

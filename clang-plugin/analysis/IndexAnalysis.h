@@ -41,11 +41,18 @@ bool referencesVar(const clang::Expr *E, const clang::VarDecl *V);
 // The parameters E reads, in order of first use.
 std::vector<const clang::ParmVarDecl *> referencedParams(const clang::Expr *E);
 
+// One term of an element index: Expr elements, times Scale (a row of a
+// multidimensional array parameter, A[i][k] on float A[N][M]: i scaled by M).
+struct IndexTerm {
+  const clang::Expr *Expr = nullptr;
+  int64_t Scale = 1;
+};
+
 // A pointer expression resolved to the parameter it points into, with the
 // offsets added on the way (p + off, a local copy q = p + off, &p[off]).
 struct PointerBase {
   const clang::ParmVarDecl *Param = nullptr;
-  std::vector<const clang::Expr *> Offsets;
+  std::vector<IndexTerm> Offsets;
 };
 std::optional<PointerBase> resolvePointerParam(const clang::Expr *E);
 
@@ -54,6 +61,6 @@ struct IndexClass {
   AccessPattern Pattern = AccessPattern::Other;
   std::string Stride; // For Strided.
 };
-IndexClass classifyIndex(llvm::ArrayRef<const clang::Expr *> Terms, const clang::ASTContext &Ctx);
+IndexClass classifyIndex(llvm::ArrayRef<IndexTerm> Terms, const clang::ASTContext &Ctx);
 
 } // namespace kopt::frontend

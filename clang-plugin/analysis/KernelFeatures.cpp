@@ -104,6 +104,20 @@ const clang::VarDecl *namedVar(const clang::Expr *E) {
   return Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
 }
 
+// How many scalars a value of type T holds: 1, or the product of a constant
+// array's extents; none for an array without a constant size.
+std::optional<int64_t> scalarsIn(clang::QualType T, const clang::ASTContext &Ctx) {
+  int64_t N = 1;
+  while (T->isArrayType()) {
+    const clang::ConstantArrayType *A = Ctx.getAsConstantArrayType(T);
+    if (!A)
+      return std::nullopt;
+    N *= int64_t(A->getSize().getZExtValue());
+    T = A->getElementType();
+  }
+  return N;
+}
+
 enum AccessUse : unsigned { UseRead = 1, UseWrite = 2, UseAddress = 4 };
 
 class FeatureVisitor : public clang::RecursiveASTVisitor<FeatureVisitor> {
@@ -169,9 +183,26 @@ public:
     return true;
   }
 
+  // A[i][k] on a parameter float A[N][M] is one access at i * M + k, recorded
+  // at the outer subscript (the one read or written); the inner A[i] is a row.
   bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr *E) {
-    if (std::optional<PointerBase> Base = resolvePointerParam(E->getBase())) {
-      Base->Offsets.push_back(E->getIdx());
+    if (E->getType()->isArrayType())
+      return true;
+    std::vector<IndexTerm> Levels;
+    const clang::ArraySubscriptExpr *Level = E;
+    for (;;) {
+      std::optional<int64_t> Elements = scalarsIn(Level->getType(), Ctx);
+      if (!Elements)
+        return true;
+      Levels.push_back({Level->getIdx(), *Elements});
+      const auto *Row =
+          llvm::dyn_cast<clang::ArraySubscriptExpr>(Level->getBase()->IgnoreParenImpCasts());
+      if (!Row || !Row->getType()->isArrayType())
+        break;
+      Level = Row;
+    }
+    if (std::optional<PointerBase> Base = resolvePointerParam(Level->getBase())) {
+      Base->Offsets.insert(Base->Offsets.end(), Levels.rbegin(), Levels.rend());
       addAccess(E, *Base);
     }
     return true;
@@ -340,8 +371,16 @@ private:
     MemoryAccess A;
     A.Param = Base.Param->getNameAsString();
     std::vector<std::string> Terms;
-    for (const clang::Expr *Offset : Base.Offsets)
-      Terms.push_back(sourceText(Offset->getSourceRange(), Ctx));
+    for (const IndexTerm &Offset : Base.Offsets) {
+      std::string Text = sourceText(Offset.Expr->getSourceRange(), Ctx);
+      if (Offset.Scale != 1) {
+        const clang::Expr *Bare = Offset.Expr->IgnoreImpCasts();
+        if (!llvm::isa<clang::DeclRefExpr, clang::IntegerLiteral, clang::ParenExpr>(Bare))
+          Text = "(" + Text + ")";
+        Text += " * " + std::to_string(Offset.Scale);
+      }
+      Terms.push_back(std::move(Text));
+    }
     A.Index = Terms.empty() ? std::string(1, '0') : llvm::join(Terms, " + ");
     IndexClass Class = classifyIndex(Base.Offsets, Ctx);
     A.Pattern = Class.Pattern;
@@ -454,8 +493,8 @@ private:
         if (!IV)
           continue;
         bool UsesIV = false;
-        for (const clang::Expr *T : AccessTerms[I])
-          UsesIV = UsesIV || referencesVar(T, IV);
+        for (const IndexTerm &T : AccessTerms[I])
+          UsesIV = UsesIV || referencesVar(T.Expr, IV);
         if (UsesIV)
           continue;
         auto [It, New] = Groups.try_emplace({Loop, A.Param, A.Index}, F.RepeatedAccesses.size());
@@ -481,9 +520,9 @@ private:
   llvm::DenseMap<const clang::Stmt *, std::string> Unrolled;
   llvm::DenseMap<const clang::Expr *, unsigned> Uses;
   std::vector<int> LoopStack;
-  std::vector<int> ParentLoop;                               // Per loop.
-  std::vector<const clang::VarDecl *> InductionVars;         // Per loop; null where unknown.
-  std::vector<std::vector<const clang::Expr *>> AccessTerms; // Per access.
+  std::vector<int> ParentLoop;                       // Per loop.
+  std::vector<const clang::VarDecl *> InductionVars; // Per loop; null where unknown.
+  std::vector<std::vector<IndexTerm>> AccessTerms;   // Per access.
 };
 } // namespace
 

@@ -201,6 +201,10 @@ struct ProductOperands {
   std::set<std::string> Params;
   unsigned Matrices = 0, Vectors = 0;
   bool Scaled = false, WritesAlongK = false;
+  // Matrix operands read in different patterns across a warp: rows chosen by
+  // different thread indices (A[i * K + k] and B[j * K + k], i from y and j
+  // from x), not two views of one row.
+  bool RowsFromDifferentThreads = false;
 };
 
 ProductOperands operandsOf(const KernelFeatures &F, size_t L) {
@@ -209,6 +213,7 @@ ProductOperands operandsOf(const KernelFeatures &F, size_t L) {
   if (K.empty() || isGridStride(F.Loops[L])) // A grid-stride loop walks threads, not k.
     return Out;
   std::set<std::pair<std::string, std::string>> Matrices;
+  std::set<AccessPattern> MatrixPatterns;
   std::set<std::string> Vectors;
   for (const MemoryAccess &A : F.Accesses) {
     if (A.Loop != int(L) || !mentions(A.Index, K))
@@ -218,24 +223,36 @@ ProductOperands operandsOf(const KernelFeatures &F, size_t L) {
       continue;
     Out.Params.insert(A.Param);
     Out.Scaled |= scaled(A.Index, K);
-    if (matrixIndex(A.Index, K))
+    if (matrixIndex(A.Index, K)) {
       Matrices.insert({A.Param, A.Index});
-    else
+      MatrixPatterns.insert(A.Pattern);
+    } else
       Vectors.insert(A.Param);
   }
   Out.Matrices = static_cast<unsigned>(Matrices.size());
   Out.Vectors = static_cast<unsigned>(Vectors.size());
+  Out.RowsFromDifferentThreads = MatrixPatterns.size() >= 2;
   return Out;
 }
 
 // A loop over k reads two arrays whose indices use k, k scaled in one of them,
-// and no vector: A[row * K + k] * B[k * N + col]. A dot product x[k] * y[k] is
-// not matmul-like, and neither is a matrix-vector product, in either
-// orientation (A[row * n + k] * x[k], A[k * n + col] * x[k]).
+// and no vector: A[row * K + k] * B[k * N + col]. Or it reads two rows along
+// k that different threads choose, a product with a transposed operand or a
+// rank-k update: A[i * K + k] * B[j * K + k], A[i][k] * A[j][k] (k unscaled:
+// with k scaled in both, A[k * n + j1] * A[k * n + j2], j2 is often a loop's,
+// as in a covariance kernel with one thread a column). A dot product
+// x[k] * y[k] is not matmul-like, nor one row times another that the same
+// thread index chooses, nor a matrix-vector product, in either orientation
+// (A[row * n + k] * x[k], A[k * n + col] * x[k]).
 bool matmulLike(const KernelFeatures &F) {
-  for (size_t L = 0; L < F.Loops.size(); ++L)
-    if (ProductOperands O = operandsOf(F, L); O.Params.size() >= 2 && O.Scaled && O.Vectors == 0)
+  for (size_t L = 0; L < F.Loops.size(); ++L) {
+    ProductOperands O = operandsOf(F, L);
+    if (O.Vectors > 0)
+      continue;
+    if ((O.Params.size() >= 2 && O.Scaled) ||
+        (O.Matrices >= 2 && !O.Scaled && O.RowsFromDifferentThreads && !O.WritesAlongK))
       return true;
+  }
   return false;
 }
 

@@ -138,8 +138,8 @@ std::vector<IndexedAccess> AccessIndexer::accessesIn(const clang::Stmt *S) const
       Index.push_back(*L);
     }
     Linear Offset;
-    for (const clang::Expr *O : Root->Offsets) {
-      std::optional<Linear> L = linear(O);
+    for (const frontend::IndexTerm &O : Root->Offsets) { // Pointer arithmetic: scale 1.
+      std::optional<Linear> L = linear(O.Expr);
       if (!L)
         return Out.push_back(A);
       Offset = Offset + *L;

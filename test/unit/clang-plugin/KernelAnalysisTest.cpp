@@ -132,6 +132,41 @@ TEST(KernelAnalysis, ReadsAndWrites) {
   EXPECT_EQ(F.Atomics[0].Name, "atomicAdd");
 }
 
+// A 2-D or 3-D array parameter (PolyBench's DATA_TYPE A[N][M]): one access
+// at the flattened index, read or written where the element is, classified
+// across the warp like its flattened spelling.
+TEST(KernelAnalysis, MultidimensionalArrayParameters) {
+  KernelFeatures F =
+      features("#define N 64\n#define M 32\n"
+               "__global__ void k(float C[N][N], float A[N][M], float T[4][N][M]) {\n"
+               "  int j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+               "  int i = blockIdx.y * blockDim.y + threadIdx.y;\n"
+               "  C[i][j] *= 2.0f;\n"
+               "  for (int k = 0; k < M; k++)\n"
+               "    C[i][j] += A[i][k] * A[j][k] + T[1][(i + 1)][k];\n"
+               "}\n");
+  ASSERT_EQ(F.Accesses.size(), 5u);
+  const MemoryAccess &Scale = F.Accesses[0];
+  EXPECT_EQ(Scale.Param, "C");
+  EXPECT_EQ(Scale.Index, "i * 64 + j");
+  EXPECT_TRUE(Scale.Read && Scale.Write);
+  EXPECT_EQ(Scale.Pattern, AccessPattern::Coalesced);
+  EXPECT_EQ(F.Accesses[1].Index, "i * 64 + j");
+  EXPECT_TRUE(F.Accesses[1].Read && F.Accesses[1].Write);
+  EXPECT_EQ(F.Accesses[2].Index, "i * 32 + k");
+  EXPECT_EQ(F.Accesses[2].Pattern, AccessPattern::Broadcast);
+  EXPECT_TRUE(F.Accesses[2].Read && !F.Accesses[2].Write);
+  EXPECT_EQ(F.Accesses[3].Index, "j * 32 + k");
+  EXPECT_EQ(F.Accesses[3].Pattern, AccessPattern::Strided);
+  EXPECT_EQ(F.Accesses[3].Stride, "32");
+  EXPECT_EQ(F.Accesses[4].Param, "T");
+  EXPECT_EQ(F.Accesses[4].Index, "1 * 2048 + (i + 1) * 32 + k");
+  // C[i][j] is the same element on every iteration of the k loop.
+  ASSERT_EQ(F.RepeatedAccesses.size(), 1u);
+  EXPECT_EQ(F.RepeatedAccesses[0].Param, "C");
+  EXPECT_TRUE(F.RepeatedAccesses[0].Write);
+}
+
 TEST(KernelAnalysis, RepeatedAccessInALoop) {
   KernelFeatures F = features("__global__ void k(float *y, const float *x, int n) {\n"
                               "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"

@@ -139,6 +139,33 @@ TEST(KernelFacts, DotProductIsNotMatmul) {
   EXPECT_EQ(kernelKind(F), "matvec");
 }
 
+// Products that read both operands along rows, k unscaled: C = A B^T with
+// rows and columns from different thread indices, and the rank-k update
+// C += A A^T, one array read at two rows. One row times another that the same
+// thread index chooses is not a product of matrices.
+TEST(KernelFacts, ProductsWithATransposedOperandAreMatmul) {
+  KernelFeatures F;
+  F.Dimensions = 2;
+  F.Loops = {loop("k", "K", "1", "k++")};
+  F.Accesses = {access("A", "i * K + k", false, AccessPattern::Broadcast, 0),
+                access("B", "j * K + k", false, AccessPattern::Strided, 0),
+                access("C", "i * N + j", true, AccessPattern::Coalesced)};
+  EXPECT_EQ(kernelKind(F), "matmul");
+  F.Accesses[1].Param = "A"; // syrk: A[i][k] * A[j][k].
+  EXPECT_EQ(kernelKind(F), "matmul");
+  EXPECT_TRUE(factsFor(F, {}).get("matmul_like").value());
+  F.Accesses[1].Index = "i * K + k"; // The same row twice: a squared norm.
+  F.Accesses[1].Pattern = AccessPattern::Broadcast;
+  EXPECT_NE(kernelKind(F), "matmul");
+  F.Accesses[1] = access("B", "i * ldb + k", false, AccessPattern::Broadcast, 0);
+  EXPECT_NE(kernelKind(F), "matmul"); // Rows of two arrays, one thread index.
+  // k scaled in both (data[k * M + j1] * data[k * M + j2], j2 a loop's):
+  // not this rule's.
+  F.Accesses[0] = access("D", "k * M + j1", false, AccessPattern::Coalesced, 0);
+  F.Accesses[1] = access("D", "k * M + j2", false, AccessPattern::Broadcast, 0);
+  EXPECT_NE(kernelKind(F), "matmul");
+}
+
 // y = A x with one thread a row, and y = A^T x with one thread a column (the
 // two kernels of PolyBench's atax or mvt), in flattened and 2-D spellings and
 // with a cast: the same kind, and neither is matmul-like.
