@@ -99,6 +99,22 @@ bool readsLocal(const clang::Expr *E, const clang::FunctionDecl &Kernel) {
   return Found;
 }
 
+// Whether the locals E reads are all declared by S's declarations before the
+// loop.
+bool readsOnlyDecls(const clang::Expr *E, const Shape &S, const clang::FunctionDecl &Kernel) {
+  bool Only = true;
+  forEachStmt(E, [&](const clang::Stmt *St) {
+    const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(St);
+    const auto *V = Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
+    if (!isLocalOf(V, Kernel))
+      return;
+    Only = Only && llvm::any_of(S.Decls, [&](const clang::DeclStmt *D) {
+             return llvm::is_contained(D->decls(), V);
+           });
+  });
+  return Only;
+}
+
 // The way from the kernel's body down to the loop: blocks and ifs without
 // else; before the loop only declarations without effects, early returns and
 // the accumulator's declaration.
@@ -159,12 +175,20 @@ llvm::Expected<Shape> analyze(UnitAST &U) {
   S.LoopStmt = &outermostLoopStmt(U, *S.M.Loop);
   if (S.LoopStmt != S.M.Loop)
     return unsupported(U, S.M.Loop->getBeginLoc(), "the k loop carries a #pragma");
-  if (readsLocal(S.M.K.Init, U.Kernel) || readsLocal(S.M.K.Bound, U.Kernel))
+  if (!S.M.BoundsDim && (readsLocal(S.M.K.Init, U.Kernel) || readsLocal(S.M.K.Bound, U.Kernel)))
     return unsupported(U, S.M.Loop->getBeginLoc(), "the k loop's bounds read local variables");
   if (llvm::Error E = findAccumulator(U, S))
     return E;
   if (llvm::Error E = walkToLoop(U, S))
     return E;
+  // Triangular bounds are evaluated at other positions than the thread's own:
+  // they may read declarations before the loop (recomputed there), nothing
+  // else of the kernel's.
+  if (S.M.BoundsDim)
+    for (const clang::Expr *E : {S.M.K.Init, S.M.K.Bound})
+      if (!readsOnlyDecls(E, S, U.Kernel))
+        return unsupported(U, S.M.Loop->getBeginLoc(),
+                           "the k loop's bounds read a variable that is not declared before it");
   bool X = false, Y = false;
   for (const Guard &G : S.Guards) {
     bool GX = readsThreadPosition(G.Cond, 'x'), GY = readsThreadPosition(G.Cond, 'y');
@@ -375,6 +399,44 @@ llvm::Error rewriteBlockedMatmul(UnitAST &U, const Blocking &T, unsigned &Line) 
               "threadIdx.x + " + std::to_string(T.Side) + "u * kopt_j");
   };
 
+  // The bounds checks that do not read Other's position, as "(c) && ...".
+  auto GuardsWithout = [&](char Other) -> llvm::Expected<std::string> {
+    std::string Text;
+    for (const Guard &C : S.Guards) {
+      if (readsThreadPosition(C.Cond, Other))
+        continue;
+      llvm::Expected<clang::CharSourceRange> R = fileRange(U, C.Cond->getSourceRange());
+      if (!R)
+        return R.takeError();
+      llvm::Expected<std::string> G = Phase(*R, {});
+      if (!G)
+        return G.takeError();
+      Text += (C.Negated ? "!(" : "(") + *G + ") && ";
+    }
+    return Text;
+  };
+  // The declarations before the loop that Reads need, at the position in
+  // scope (kopt_gx or kopt_gy).
+  auto EmitDecls = [&](std::vector<const clang::Expr *> Reads) -> llvm::Error {
+    for (const clang::DeclStmt *D : neededDecls(S, std::move(Reads))) {
+      llvm::Expected<clang::CharSourceRange> R = statementRange(U, *D);
+      if (!R)
+        return R.takeError();
+      llvm::Expected<std::string> Decl = Phase(*R, {});
+      if (!Decl)
+        return Decl.takeError();
+      OS << "  " << *Decl << "\n";
+    }
+    return llvm::Error::success();
+  };
+  const char BD = S.M.BoundsDim;
+  const char NotBD = BD == 'y' ? 'x' : 'y';
+  const std::string BoundsLane = BD ? laneIndex(BD) : "";
+  std::vector<const clang::Expr *> BoundsReads = {S.M.K.Init, S.M.K.Bound};
+  for (const Guard &C : S.Guards)
+    if (BD && !readsThreadPosition(C.Cond, NotBD))
+      BoundsReads.push_back(C.Cond);
+
   if (T.TY == 1 && T.TX == 1)
     OS << "{ // kopt smem-tiling: " << T.Side << " x " << T.Side << " tiles\n";
   else
@@ -397,25 +459,49 @@ llvm::Error rewriteBlockedMatmul(UnitAST &U, const Blocking &T, unsigned &Line) 
      << std::string(S.OpenBlocks, '}') << "\n  }\n"
      << label(*Prefix, "kopt_init_next") << "}\n";
 
-  OS << "for (" << KType << " kopt_kt = (" << *Init << "); kopt_kt " << Cmp << " (" << *Bound
-     << "); kopt_kt += " << BK << ") {\n";
+  if (BD) {
+    // A triangular loop: the tile runs over the union of its positions' k
+    // ranges (those that pass the bounds checks); each thread keeps its own
+    // positions' ranges for the updates.
+    int64_t Count = BD == 'y' ? T.TY : T.TX;
+    llvm::Expected<std::string> In = GuardsWithout(NotBD);
+    if (!In)
+      return In.takeError();
+    OS << "long long kopt_klo = 0x7fffffffffffffffLL, kopt_khi = -0x7fffffffffffffffLL - 1;\n"
+       << "#pragma unroll 1\nfor (int kopt_t = 0; kopt_t < " << T.extent(BD) << "; ++kopt_t) {\n"
+       << "  const unsigned int kopt_g" << BD << " = blockIdx." << BD << " * " << T.extent(BD)
+       << "u + kopt_t;\n";
+    if (llvm::Error E = EmitDecls(BoundsReads))
+      return E;
+    OS << "  if (" << *In << "true) {\n"
+       << "    const long long kopt_a = (" << *Init << "), kopt_b = (" << *Bound << ");\n"
+       << "    kopt_klo = kopt_a < kopt_klo ? kopt_a : kopt_klo;\n"
+       << "    kopt_khi = kopt_b > kopt_khi ? kopt_b : kopt_khi;\n  }\n}\n"
+       << "long long kopt_lo[" << Count << "], kopt_hi[" << Count << "];\n"
+       << "#pragma unroll\nfor (int " << BoundsLane << " = 0; " << BoundsLane << " < " << Count
+       << "; ++" << BoundsLane << ") {\n"
+       << "  const unsigned int kopt_g" << BD << " = blockIdx." << BD << " * " << T.extent(BD)
+       << "u + threadIdx." << BD << " + " << T.Side << "u * " << BoundsLane << ";\n";
+    if (llvm::Error E = EmitDecls(BoundsReads))
+      return E;
+    // An empty range where the position is out of bounds (the bounds are
+    // not evaluated there).
+    OS << "  const bool kopt_in = " << *In << "true;\n"
+       << "  kopt_lo[" << BoundsLane << "] = kopt_in ? (long long)(" << *Init << ") : 1;\n"
+       << "  kopt_hi[" << BoundsLane << "] = kopt_in ? (long long)(" << *Bound << ") : 0;\n}\n"
+       << "for (long long kopt_kt = kopt_klo; kopt_kt " << Cmp << " kopt_khi; kopt_kt += " << BK
+       << ") {\n";
+  } else {
+    OS << "for (" << KType << " kopt_kt = (" << *Init << "); kopt_kt " << Cmp << " (" << *Bound
+       << "); kopt_kt += " << BK << ") {\n";
+  }
   for (const auto &[Dim, Operand] : {std::pair{RowDim, S.M.Row}, std::pair{ColDim, S.M.Col}}) {
     int64_t Extent = T.extent(Dim);
     int64_t Loads = Extent * T.BK / (T.Side * T.Side);
     bool KFastest = Pad[Dim] != 0;
-    std::string Guards;
-    for (const Guard &C : S.Guards) {
-      char Other = Dim == 'y' ? 'x' : 'y';
-      if (readsThreadPosition(C.Cond, Other))
-        continue;
-      llvm::Expected<clang::CharSourceRange> R = fileRange(U, C.Cond->getSourceRange());
-      if (!R)
-        return R.takeError();
-      llvm::Expected<std::string> G = Phase(*R, {});
-      if (!G)
-        return G.takeError();
-      Guards += (C.Negated ? "!(" : "(") + *G + ") && ";
-    }
+    llvm::Expected<std::string> Guards = GuardsWithout(Dim == 'y' ? 'x' : 'y');
+    if (!Guards)
+      return Guards.takeError();
     llvm::Expected<clang::CharSourceRange> OperandRange = fileRange(U, Operand->getSourceRange());
     if (!OperandRange)
       return OperandRange.takeError();
@@ -435,19 +521,23 @@ llvm::Error rewriteBlockedMatmul(UnitAST &U, const Blocking &T, unsigned &Line) 
     for (const Guard &C : S.Guards)
       if (!readsThreadPosition(C.Cond, Dim == 'y' ? 'x' : 'y'))
         Reads.push_back(C.Cond);
-    for (const clang::DeclStmt *D : neededDecls(S, Reads)) {
-      llvm::Expected<clang::CharSourceRange> R = statementRange(U, *D);
-      if (!R)
-        return R.takeError();
-      llvm::Expected<std::string> Decl = Phase(*R, {});
-      if (!Decl)
-        return Decl.takeError();
-      OS << "  " << *Decl << "\n";
-    }
-    OS << "  const " << KType << " " << S.M.K.Var->getName() << " = kopt_kt + kopt_q;\n"
-       << "  " << tileName(Dim) << "[kopt_q][kopt_p] = (" << Guards << S.M.K.Var->getName() << " "
-       << Cmp << " (" << *Bound << ")) ? " << *Value << " : static_cast<"
-       << typeText(Operand->getType(), U) << ">(0);\n}\n";
+    if (Dim == BD)
+      Reads.insert(Reads.end(), {S.M.K.Init, S.M.K.Bound});
+    if (llvm::Error E = EmitDecls(Reads))
+      return E;
+    std::string KName = S.M.K.Var->getName().str();
+    // In range: the loop's own test, where the bounds follow this operand's
+    // position; the tile's union where they follow the other's.
+    std::string InRange = KName + " " + Cmp + " (" + *Bound + ")";
+    if (Dim == BD)
+      InRange = KName + " >= (" + *Init + ") && " + InRange;
+    else if (BD)
+      InRange = "kopt_kt + kopt_q " + Cmp + " kopt_khi";
+    OS << "  const " << KType << " " << KName << " = "
+       << (BD ? "static_cast<" + KType + ">(kopt_kt + kopt_q)" : std::string("kopt_kt + kopt_q"))
+       << ";\n"
+       << "  " << tileName(Dim) << "[kopt_q][kopt_p] = (" << *Guards << InRange << ") ? " << *Value
+       << " : static_cast<" << typeText(Operand->getType(), U) << ">(0);\n}\n";
   }
   OS << "__syncthreads();\n"
      << "#pragma unroll\nfor (int kopt_kk = 0; kopt_kk < " << BK << "; ++kopt_kk) {\n";
@@ -461,7 +551,10 @@ llvm::Error rewriteBlockedMatmul(UnitAST &U, const Blocking &T, unsigned &Line) 
   }
   OS << "#pragma unroll\n  for (int kopt_i = 0; kopt_i < " << T.TY << "; ++kopt_i)\n"
      << "#pragma unroll\n  for (int kopt_j = 0; kopt_j < " << T.TX << "; ++kopt_j)";
-  if (S.M.PlainProduct) // Zeros past the end add nothing.
+  if (BD) // Each position's own k range.
+    OS << " {\n    if (kopt_kt + kopt_kk >= kopt_lo[" << BoundsLane << "] && kopt_kt + kopt_kk "
+       << Cmp << " kopt_hi[" << BoundsLane << "]) {\n      " << *Update << "\n    }\n  }\n";
+  else if (S.M.PlainProduct) // Zeros past the end add nothing.
     OS << " {\n    " << *Update << "\n  }\n";
   else
     OS << " {\n    if (kopt_kt + kopt_kk " << Cmp << " (" << *Bound << ")) {\n      " << *Update

@@ -9,6 +9,9 @@
 // coalesced for transposed operands), then every thread reads TY values of
 // the row operand and TX of the column operand into registers and does
 // TY x TX updates of its accumulators. smem-tiling is the case TY = TX = 1.
+// Where the k range follows the row or the column (a triangular loop), the
+// tile runs over the union of its positions' ranges and every load of that
+// operand and every update checks its own position's range.
 //
 // The kernel's code around the loop runs once for each of a thread's
 // positions ("virtual threads"): the code before the loop (declarations and

@@ -75,9 +75,22 @@ bool namesLocalOf(const clang::Stmt *S, clang::SourceRange Range, const clang::S
   return false;
 }
 
+// Whether E reads the thread's position in Dim other than through K (the
+// loop's counter, which starts at the row in a triangular loop).
+bool readsPositionBesides(const clang::Stmt *S, char Dim, const clang::VarDecl *K) {
+  if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(S))
+    return Ref->getDecl() != K && readsThreadPosition(Ref, Dim);
+  if (const auto *E = llvm::dyn_cast<clang::Expr>(S); E && frontend::asIndexBuiltin(E))
+    return readsThreadPosition(E, Dim);
+  for (const clang::Stmt *Child : S->children())
+    if (Child && readsPositionBesides(Child, Dim, K))
+      return true;
+  return false;
+}
+
 // The one dimension (x or y) whose thread position E reads, or 0.
-char positionDim(const clang::Expr *E) {
-  bool X = readsThreadPosition(E, 'x'), Y = readsThreadPosition(E, 'y');
+char positionDim(const clang::Expr *E, const clang::VarDecl *K) {
+  bool X = readsPositionBesides(E, 'x', K), Y = readsPositionBesides(E, 'y', K);
   return X == Y ? 0 : X ? 'x' : 'y';
 }
 
@@ -178,8 +191,6 @@ std::string mismatch(const UnitAST &U, const clang::ForStmt &Loop, MatmulIdiom &
   std::optional<CountedLoop> K = countedLoop(Loop, U);
   if (!K)
     return "the loop is not 'for (int k = a; k < b; ++k)'";
-  if (readsThreadIdx(K->Init) || readsThreadIdx(K->Bound))
-    return "the loop's bounds differ between threads";
   StmtContents Contents = inspectStmt(*Loop.getBody());
   if (Contents.Barrier || Contents.Atomic || Contents.WarpIntrinsic || Contents.Control ||
       Contents.Shared || Contents.UserCall)
@@ -201,11 +212,21 @@ std::string mismatch(const UnitAST &U, const clang::ForStmt &Loop, MatmulIdiom &
   if (namesLocalOf(A, Loop.getBody()->getSourceRange(), SM) ||
       namesLocalOf(B, Loop.getBody()->getSourceRange(), SM))
     return "an operand uses a variable of the loop body";
-  char DimA = positionDim(A), DimB = positionDim(B);
+  char DimA = positionDim(A, K->Var), DimB = positionDim(B, K->Var);
   if (!DimA || !DimB || DimA == DimB)
     return "the operands do not follow the thread's row and column";
   if (readsPositionOutside(Loop.getBody(), A, B))
     return "the loop body reads the thread's position outside its operands";
+  // Bounds that follow one position (triangular loops) run over the union of
+  // a tile's ranges, each update checked against its own position's range.
+  char BoundsDim = 0;
+  if (readsThreadIdx(K->Init) || readsThreadIdx(K->Bound)) {
+    bool X = readsThreadPosition(K->Init, 'x') || readsThreadPosition(K->Bound, 'x');
+    bool Y = readsThreadPosition(K->Init, 'y') || readsThreadPosition(K->Bound, 'y');
+    if (X == Y)
+      return "the loop's bounds differ between threads other than by the row or the column";
+    BoundsDim = X ? 'x' : 'y';
+  }
   Out.Loop = &Loop;
   Out.K = *K;
   Out.RowAccess = A;
@@ -214,6 +235,7 @@ std::string mismatch(const UnitAST &U, const clang::ForStmt &Loop, MatmulIdiom &
   Out.Col = widenOperand(U, B, Loop);
   Out.RowDim = DimA;
   Out.ColDim = DimB;
+  Out.BoundsDim = BoundsDim;
   Out.PlainProduct = isProductOf(Loop.getBody(), Out.Row, Out.Col);
   return "";
 }

@@ -26,6 +26,10 @@ struct MatmulIdiom {
   // The accesses themselves (the last subscript of A[i][k]).
   const clang::ArraySubscriptExpr *RowAccess = nullptr, *ColAccess = nullptr;
   char RowDim = 'y', ColDim = 'x';
+  // 0 where every thread runs the same k range; else the one dimension whose
+  // position the bounds follow (a triangular loop: for (k = i + 1; k < M;
+  // ++k), i the row).
+  char BoundsDim = 0;
   // The body is `acc += Row * Col` (or `acc = acc + Row * Col`) alone:
   // zero-filled tiles leave it exact.
   bool PlainProduct = false;
