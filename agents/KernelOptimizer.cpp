@@ -169,6 +169,9 @@ private:
   std::set<std::string> Seen;            // Variants by content hash.
   std::set<std::string> DeadSteps;       // Steps whose variant failed (wrong, crashed, ...).
   std::map<std::string, unsigned> Unfit; // Per node and transform: points that did not apply.
+  // Per node and transform: why its first point did not apply. A second point
+  // refused for the same reason is refused for the code, not its parameters.
+  std::map<std::string, std::string> UnfitWhy;
   std::map<std::string, unsigned> Points;
   OptimizeResult Result;
   double BestSpeedup = 1;
@@ -203,7 +206,10 @@ void Search::addNode(Node N) {
   for (auto &[T, Space] : Spaces) {
     if (!Planner->isEnabledByAnother(T->id()))
       continue;
+    double ApplyStart = elapsed();
     if (auto Made = transform::applyStep(*N.View, N.Made, R.ClangArgs, {T, Space.front()}); !Made) {
+      ++Result.UnfitSteps;
+      Result.UnfitSeconds += elapsed() - ApplyStart;
       llvm::consumeError(Made.takeError());
       N.Blocked.insert(T->id().str());
     }
@@ -297,14 +303,21 @@ llvm::Expected<bool> Search::tryCandidate(const Candidate &C) {
   transform::Step S{C.T, C.Point};
   std::string Key = stepText(S);
   std::string NodeKey = std::to_string(C.NodeIndex) + "|" + C.T->id().str();
-  if (DeadSteps.count(Key))
+  // A transform that fits no point of this node (the probe in addNode, or
+  // a reason that did not depend on the point): each apply is a parse or
+  // more, which a short budget cannot spare.
+  if (DeadSteps.count(Key) || Parent.Blocked.count(C.T->id().str()))
     return false;
   std::vector<transform::Step> Chain = Parent.Chain;
   Chain.push_back(S);
+  double ApplyStart = elapsed();
   auto Made = transform::applyStep(*Parent.View, Parent.Made, R.ClangArgs, S);
   if (!Made) { // The transform does not fit this code: not an attempt.
-    llvm::consumeError(Made.takeError());
-    if (++Unfit[NodeKey] >= Points[NodeKey])
+    ++Result.UnfitSteps;
+    Result.UnfitSeconds += elapsed() - ApplyStart;
+    std::string Why = llvm::toString(Made.takeError());
+    auto [First, New] = UnfitWhy.try_emplace(NodeKey, Why);
+    if (++Unfit[NodeKey] >= Points[NodeKey] || (!New && First->second == Why))
       Nodes[C.NodeIndex].Blocked.insert(C.T->id().str());
     return false;
   }

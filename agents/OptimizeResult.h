@@ -53,6 +53,10 @@ struct OptimizeResult {
   std::vector<std::string> BestSteps;
   evaluator::VariantOutcome BestOutcome;
   double Seconds = 0;
+  // Steps whose transform did not fit the code (a parse and more each, no
+  // evaluation), and the time they took: where a short budget can go.
+  unsigned UnfitSteps = 0;
+  double UnfitSeconds = 0;
   std::string StopReason;      // "evaluation budget spent", ... ("" : the search ran out of ideas).
   std::optional<LlmSpend> Llm; // Set by the llm engine.
 };

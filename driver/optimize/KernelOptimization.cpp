@@ -211,9 +211,14 @@ nlohmann::json evaluationSummary(const agents::OptimizeResult &O) {
       Total += A.EvalSeconds;
       Longest = std::max(Longest, A.EvalSeconds);
     }
-  return {{"count", Count},         {"variants", O.Trajectory.size()},
-          {"seconds", Total},       {"mean_seconds", Count ? Total / Count : 0.0},
-          {"max_seconds", Longest}, {"loop_seconds", O.Seconds}};
+  return {{"count", Count},
+          {"variants", O.Trajectory.size()},
+          {"seconds", Total},
+          {"mean_seconds", Count ? Total / Count : 0.0},
+          {"max_seconds", Longest},
+          {"loop_seconds", O.Seconds},
+          {"unfit_steps", O.UnfitSteps},
+          {"unfit_seconds", O.UnfitSeconds}};
 }
 } // namespace
 
@@ -320,11 +325,17 @@ std::string describeEvaluations(const memory::CacheEntry &E) {
   if (It == E.Timing.end() || !It->is_object())
     return "";
   unsigned Count = It->value("count", 0u);
+  unsigned Unfit = It->value("unfit_steps", 0u);
+  std::string UnfitText =
+      Unfit ? llvm::formatv("; {0} step{1} that did not fit the code, {2:F1} s", Unfit,
+                            Unfit == 1 ? "" : "s", It->value("unfit_seconds", 0.0))
+                  .str()
+            : "";
   return llvm::formatv("{0} evaluation{1} in {2:F1} s (mean {3:F2} s, longest {4:F2} s; loop "
-                       "{5:F1} s)",
+                       "{5:F1} s{6})",
                        Count, Count == 1 ? "" : "s", It->value("seconds", 0.0),
                        It->value("mean_seconds", 0.0), It->value("max_seconds", 0.0),
-                       It->value("loop_seconds", 0.0))
+                       It->value("loop_seconds", 0.0), UnfitText)
       .str();
 }
 

@@ -421,3 +421,36 @@ TEST(KernelPlanner, RemappedLaunchIsMappedForEachRecordedLaunch) {
   }
   EXPECT_GT(Remapped, 0u) << "no block-size variant was evaluated";
 }
+
+// A kernel that looks like a product to the facts but that the blocked
+// rewrite refuses (syr2k: two products in one update): the planner values
+// register-blocking and smem-tiling first, their probe refuses them, and no
+// point of either is applied again on that variant. Each refused apply is a
+// parse or more that a short budget cannot spare.
+TEST(KernelPlanner, ATransformRefusedForTheCodeIsNotAppliedAgainAtOtherPoints) {
+  PlannedRun T(R"(
+#define N 256
+#define M 128
+__global__ void syr2k(const float *__restrict__ a, const float *__restrict__ b,
+                      float *__restrict__ c) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  int i = blockIdx.y * blockDim.y + threadIdx.y;
+  if ((i < N) && (j < N)) {
+    c[i * N + j] *= 0.5f;
+    for (int k = 0; k < M; k++)
+      c[i * N + j] += a[i * M + k] * b[j * M + k] + b[i * M + k] * a[j * M + k];
+  }
+}
+)",
+               computeBound());
+  ASSERT_TRUE(memory::factsFor(T.K.Features, T.Metrics).get("matmul_like").value());
+  OptimizeResult O = T.run();
+  // The probes of register-blocking and smem-tiling, on the original and on
+  // the scalar-replaced variant where that one was evaluated: nothing else.
+  unsigned Nodes = 1;
+  for (const Attempt &A : O.Trajectory)
+    Nodes += A.Evaluated && A.Steps.size() == 1 && startsWith(A.Steps[0], "scalar-replacement");
+  EXPECT_LE(O.UnfitSteps, 2 * Nodes) << joined(evaluatedSteps(O));
+  EXPECT_GE(O.UnfitSteps, 2u);
+  EXPECT_EQ(firstOf(evaluatedSteps(O), "register-blocking"), evaluatedSteps(O).size());
+}
