@@ -79,8 +79,9 @@ llvm::Error findAccumulator(const UnitAST &U, Shape &S) {
     if (!V || !isLocalOf(V, U.Kernel) || V == S.Acc || V == S.M.K.Var ||
         contains(SM, BodyRange, V->getLocation()))
       return;
-    if (contains(SM, S.M.Row->getSourceRange(), Ref->getLocation()) ||
-        contains(SM, S.M.Col->getSourceRange(), Ref->getLocation()))
+    if (llvm::any_of(S.M.Operands, [&](const MatmulOperand &O) {
+          return contains(SM, O.Value->getSourceRange(), Ref->getLocation());
+        }))
       return; // Operands are evaluated where they are loaded.
     Why = "the loop body reads '" + V->getNameAsString() + "' besides its operands";
   });
@@ -309,8 +310,16 @@ std::string label(llvm::StringRef Phase, llvm::StringRef Name) {
   return Phase.contains("goto " + Name.str()) ? "  " + Name.str() + ":;\n" : "";
 }
 
-std::string tileName(char Dim) { return std::string("kopt_tile_") + Dim; }
-std::string fragName(char Dim) { return std::string("kopt_frag_") + Dim; }
+// An operand's tile and fragment: kopt_tile_y for the first one of y,
+// kopt_tile_y1 for a second (a sum of products).
+std::string operandSuffix(const MatmulIdiom &M, size_t Index) {
+  size_t Before = 0;
+  for (size_t I = 0; I < Index; ++I)
+    Before += M.Operands[I].Dim == M.Operands[Index].Dim;
+  return std::string(1, M.Operands[Index].Dim) + (Before ? std::to_string(Before) : "");
+}
+std::string tileName(const MatmulIdiom &M, size_t I) { return "kopt_tile_" + operandSuffix(M, I); }
+std::string fragName(const MatmulIdiom &M, size_t I) { return "kopt_frag_" + operandSuffix(M, I); }
 std::string laneIndex(char Dim) { return Dim == 'y' ? "kopt_i" : "kopt_j"; }
 
 } // namespace
@@ -329,7 +338,6 @@ llvm::Error rewriteBlockedMatmul(UnitAST &U, const Blocking &T, unsigned &Line) 
   std::string Acc = S.Acc->getNameAsString();
   std::string AccType = typeText(S.Acc->getType(), U);
   std::string AccSlot = "kopt_acc[kopt_i][kopt_j]";
-  char RowDim = S.M.RowDim, ColDim = S.M.ColDim;
 
   // The code before the loop, for one position: the accumulator's start.
   // Each phase leaves out the declarations it does not read (nvcc would warn).
@@ -364,9 +372,10 @@ llvm::Error rewriteBlockedMatmul(UnitAST &U, const Blocking &T, unsigned &Line) 
   llvm::Expected<clang::CharSourceRange> LoopBody = statementRange(U, *S.M.Loop->getBody());
   if (!LoopBody)
     return LoopBody.takeError();
-  std::vector<TextEdit> BodyEdits = {
-      {S.M.Row->getSourceRange(), fragName(RowDim) + "[" + laneIndex(RowDim) + "]"},
-      {S.M.Col->getSourceRange(), fragName(ColDim) + "[" + laneIndex(ColDim) + "]"}};
+  std::vector<TextEdit> BodyEdits;
+  for (size_t I = 0; I < S.M.Operands.size(); ++I)
+    BodyEdits.push_back({S.M.Operands[I].Value->getSourceRange(),
+                         fragName(S.M, I) + "[" + laneIndex(S.M.Operands[I].Dim) + "]"});
   forEachStmt(S.M.Loop->getBody(), [&](const clang::Stmt *St) {
     if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(St); Ref && Ref->getDecl() == S.Acc)
       BodyEdits.push_back({Ref->getSourceRange(), AccSlot});
@@ -442,13 +451,13 @@ llvm::Error rewriteBlockedMatmul(UnitAST &U, const Blocking &T, unsigned &Line) 
   else
     OS << "{ // kopt register-blocking: " << T.TY << " x " << T.TX << " outputs a thread, "
        << T.extent('y') << " x " << T.extent('x') << " tiles, k step " << BK << "\n";
-  std::map<char, int64_t> Pad;
-  for (const auto &[Dim, Operand] : {std::pair{RowDim, S.M.Row}, std::pair{ColDim, S.M.Col}}) {
+  std::vector<int64_t> Pad;
+  for (size_t I = 0; I < S.M.Operands.size(); ++I) {
+    const MatmulOperand &O = S.M.Operands[I];
     // Loads walk k fastest where k is unit stride; padding spreads them over banks.
-    Pad[Dim] =
-        unitStrideInK(Dim == RowDim ? *S.M.RowAccess : *S.M.ColAccess, S.M.K.Var) ? 32 / T.BK : 0;
-    OS << "__shared__ " << typeText(Operand->getType(), U) << " " << tileName(Dim) << "[" << BK
-       << "][" << T.extent(Dim) + Pad[Dim] << "];\n";
+    Pad.push_back(unitStrideInK(*O.Access, S.M.K.Var) ? 32 / T.BK : 0);
+    OS << "__shared__ " << typeText(O.Value->getType(), U) << " " << tileName(S.M, I) << "[" << BK
+       << "][" << T.extent(O.Dim) + Pad[I] << "];\n";
   }
   OS << AccType << " kopt_acc[" << T.TY << "][" << T.TX << "];\n"
      << "const int kopt_tid = threadIdx.y * " << T.Side << " + threadIdx.x;\n";
@@ -495,10 +504,12 @@ llvm::Error rewriteBlockedMatmul(UnitAST &U, const Blocking &T, unsigned &Line) 
     OS << "for (" << KType << " kopt_kt = (" << *Init << "); kopt_kt " << Cmp << " (" << *Bound
        << "); kopt_kt += " << BK << ") {\n";
   }
-  for (const auto &[Dim, Operand] : {std::pair{RowDim, S.M.Row}, std::pair{ColDim, S.M.Col}}) {
+  for (size_t I = 0; I < S.M.Operands.size(); ++I) {
+    const char Dim = S.M.Operands[I].Dim;
+    const clang::Expr *Operand = S.M.Operands[I].Value;
     int64_t Extent = T.extent(Dim);
     int64_t Loads = Extent * T.BK / (T.Side * T.Side);
-    bool KFastest = Pad[Dim] != 0;
+    bool KFastest = Pad[I] != 0;
     llvm::Expected<std::string> Guards = GuardsWithout(Dim == 'y' ? 'x' : 'y');
     if (!Guards)
       return Guards.takeError();
@@ -536,18 +547,20 @@ llvm::Error rewriteBlockedMatmul(UnitAST &U, const Blocking &T, unsigned &Line) 
     OS << "  const " << KType << " " << KName << " = "
        << (BD ? "static_cast<" + KType + ">(kopt_kt + kopt_q)" : std::string("kopt_kt + kopt_q"))
        << ";\n"
-       << "  " << tileName(Dim) << "[kopt_q][kopt_p] = (" << *Guards << InRange << ") ? " << *Value
-       << " : static_cast<" << typeText(Operand->getType(), U) << ">(0);\n}\n";
+       << "  " << tileName(S.M, I) << "[kopt_q][kopt_p] = (" << *Guards << InRange << ") ? "
+       << *Value << " : static_cast<" << typeText(Operand->getType(), U) << ">(0);\n}\n";
   }
   OS << "__syncthreads();\n"
      << "#pragma unroll\nfor (int kopt_kk = 0; kopt_kk < " << BK << "; ++kopt_kk) {\n";
-  for (const auto &[Dim, Operand] : {std::pair{RowDim, S.M.Row}, std::pair{ColDim, S.M.Col}}) {
+  for (size_t I = 0; I < S.M.Operands.size(); ++I) {
+    const char Dim = S.M.Operands[I].Dim;
     int64_t Count = Dim == 'y' ? T.TY : T.TX;
     std::string Lane = laneIndex(Dim);
-    OS << "  " << typeText(Operand->getType(), U) << " " << fragName(Dim) << "[" << Count
-       << "];\n#pragma unroll\n  for (int " << Lane << " = 0; " << Lane << " < " << Count << "; ++"
-       << Lane << ")\n    " << fragName(Dim) << "[" << Lane << "] = " << tileName(Dim)
-       << "[kopt_kk][threadIdx." << Dim << " + " << T.Side << " * " << Lane << "];\n";
+    OS << "  " << typeText(S.M.Operands[I].Value->getType(), U) << " " << fragName(S.M, I) << "["
+       << Count << "];\n#pragma unroll\n  for (int " << Lane << " = 0; " << Lane << " < " << Count
+       << "; ++" << Lane << ")\n    " << fragName(S.M, I) << "[" << Lane
+       << "] = " << tileName(S.M, I) << "[kopt_kk][threadIdx." << Dim << " + " << T.Side << " * "
+       << Lane << "];\n";
   }
   OS << "#pragma unroll\n  for (int kopt_i = 0; kopt_i < " << T.TY << "; ++kopt_i)\n"
      << "#pragma unroll\n  for (int kopt_j = 0; kopt_j < " << T.TX << "; ++kopt_j)";

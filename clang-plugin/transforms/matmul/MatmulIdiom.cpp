@@ -172,19 +172,23 @@ const clang::Expr *widenOperand(const UnitAST &U, const clang::Expr *Access,
   return Best;
 }
 
-// Whether S reads threadIdx or blockIdx outside the ranges of Skip.
-bool readsPositionOutside(const clang::Stmt *S, const clang::Expr *SkipA,
-                          const clang::Expr *SkipB) {
-  if (S == SkipA || S == SkipB)
+// Whether S reads threadIdx or blockIdx outside the operands Skip.
+bool readsPositionOutside(const clang::Stmt *S,
+                          const std::vector<const clang::ArraySubscriptExpr *> &Skip) {
+  if (llvm::is_contained(Skip, S))
     return false;
   if (const auto *E = llvm::dyn_cast<clang::Expr>(S))
     if (std::optional<frontend::IndexBuiltin> B = frontend::asIndexBuiltin(E))
       return B->Var == "threadIdx" || B->Var == "blockIdx";
   for (const clang::Stmt *Child : S->children())
-    if (Child && readsPositionOutside(Child, SkipA, SkipB))
+    if (Child && readsPositionOutside(Child, Skip))
       return true;
   return false;
 }
+
+// More operands than this: a tile each is more shared memory and registers
+// than the blocked rewrite should spend.
+constexpr size_t MaxOperands = 4;
 
 // Why Loop is not the idiom, or empty.
 std::string mismatch(const UnitAST &U, const clang::ForStmt &Loop, MatmulIdiom &Out) {
@@ -202,20 +206,27 @@ std::string mismatch(const UnitAST &U, const clang::ForStmt &Loop, MatmulIdiom &
     for (const clang::ArraySubscriptExpr *E : Scan.Subscripts)
       if (W == E)
         return "the loop body writes memory it indexes by k";
-  if (Scan.Subscripts.size() != 2)
-    return "the loop body does not read exactly two operands indexed by k";
-  const clang::ArraySubscriptExpr *A = Scan.Subscripts[0], *B = Scan.Subscripts[1];
-  if (!A->getType()->isArithmeticType() || !B->getType()->isArithmeticType())
-    return "an operand is not a number";
-  if (directUses(A, K->Var) + directUses(B, K->Var) != Scan.Uses)
-    return "k is used outside the two operands' indices";
-  if (namesLocalOf(A, Loop.getBody()->getSourceRange(), SM) ||
-      namesLocalOf(B, Loop.getBody()->getSourceRange(), SM))
-    return "an operand uses a variable of the loop body";
-  char DimA = positionDim(A, K->Var), DimB = positionDim(B, K->Var);
-  if (!DimA || !DimB || DimA == DimB)
+  const std::vector<const clang::ArraySubscriptExpr *> &Ops = Scan.Subscripts;
+  if (Ops.size() < 2)
+    return "the loop body reads fewer than two operands indexed by k";
+  if (Ops.size() > MaxOperands)
+    return "the loop body reads more than " + std::to_string(MaxOperands) +
+           " operands indexed by k";
+  unsigned KUses = 0;
+  std::set<char> Dims;
+  for (const clang::ArraySubscriptExpr *E : Ops) {
+    if (!E->getType()->isArithmeticType())
+      return "an operand is not a number";
+    if (namesLocalOf(E, Loop.getBody()->getSourceRange(), SM))
+      return "an operand uses a variable of the loop body";
+    KUses += directUses(E, K->Var);
+    Dims.insert(positionDim(E, K->Var));
+  }
+  if (KUses != Scan.Uses)
+    return "k is used outside the operands' indices";
+  if (Dims.count(0) || Dims.size() != 2)
     return "the operands do not follow the thread's row and column";
-  if (readsPositionOutside(Loop.getBody(), A, B))
+  if (readsPositionOutside(Loop.getBody(), Ops))
     return "the loop body reads the thread's position outside its operands";
   // Bounds that follow one position (triangular loops) run over the union of
   // a tile's ranges, each update checked against its own position's range.
@@ -229,14 +240,11 @@ std::string mismatch(const UnitAST &U, const clang::ForStmt &Loop, MatmulIdiom &
   }
   Out.Loop = &Loop;
   Out.K = *K;
-  Out.RowAccess = A;
-  Out.ColAccess = B;
-  Out.Row = widenOperand(U, A, Loop);
-  Out.Col = widenOperand(U, B, Loop);
-  Out.RowDim = DimA;
-  Out.ColDim = DimB;
+  for (const clang::ArraySubscriptExpr *E : Ops)
+    Out.Operands.push_back({widenOperand(U, E, Loop), E, positionDim(E, K->Var)});
   Out.BoundsDim = BoundsDim;
-  Out.PlainProduct = isProductOf(Loop.getBody(), Out.Row, Out.Col);
+  Out.PlainProduct =
+      Ops.size() == 2 && isProductOf(Loop.getBody(), Out.Operands[0].Value, Out.Operands[1].Value);
   return "";
 }
 } // namespace

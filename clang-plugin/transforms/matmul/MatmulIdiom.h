@@ -1,13 +1,15 @@
-// The matmul idiom: a counted loop over k whose body reads two operands,
-// one indexed by k and the thread's position in one dimension (A[row*K+k],
-// A[row][k] or A[k*M+row], row from y), the other by k and the other
-// dimension (B[k*N+col], B[k][col] or B[col*K+k], col from x). The two may be
-// the same array (a rank-k update, A[i][k] * A[j][k]). Outside its operands
-// the body reads no thread position. The tiled transforms stage both operands
-// through shared memory.
+// The matmul idiom: a counted loop over k whose body reads operands, each
+// indexed by k and the thread's position in one dimension (A[row*K+k],
+// A[row][k] or A[k*M+row], row from y; B[k*N+col], B[k][col] or B[col*K+k],
+// col from x), at least one for each dimension. Two may be the same array (a
+// rank-k update, A[i][k] * A[j][k]); more than two make a sum of products
+// (syr2k). Outside its operands the body reads no thread position. The tiled transforms stage both
+// operands through shared memory.
 #pragma once
 
 #include "clang-plugin/transforms/framework/AstEdit.h"
+
+#include <vector>
 
 namespace clang {
 class ArraySubscriptExpr;
@@ -15,17 +17,23 @@ class ArraySubscriptExpr;
 
 namespace kopt::transform {
 
+// One operand of the product: an access indexed by k and the thread's
+// position in Dim only, or the access times factors the loop does not
+// change, as the code groups them: in `alpha * A[i*K+k] * B[k*N+j]` the row
+// operand is `alpha * A[i*K+k]`.
+struct MatmulOperand {
+  const clang::Expr *Value = nullptr;
+  const clang::ArraySubscriptExpr *Access = nullptr; // The last subscript of A[i][k].
+  char Dim = 'y';
+};
+
 struct MatmulIdiom {
   const clang::ForStmt *Loop = nullptr;
   CountedLoop K;
-  // Row: depends on the thread's position in RowDim only; Col: in ColDim
-  // only. Each is its access, or the access times factors the loop does not
-  // change, as the code groups them: in `alpha * A[i*K+k] * B[k*N+j]` the
-  // row operand is `alpha * A[i*K+k]`.
-  const clang::Expr *Row = nullptr, *Col = nullptr;
-  // The accesses themselves (the last subscript of A[i][k]).
-  const clang::ArraySubscriptExpr *RowAccess = nullptr, *ColAccess = nullptr;
-  char RowDim = 'y', ColDim = 'x';
+  // In source order; at least one follows each of x and y. Two is a
+  // product; more are a sum of products over the same k (a rank-2k update,
+  // A[i][k] * B[j][k] + B[i][k] * A[j][k]).
+  std::vector<MatmulOperand> Operands;
   // 0 where every thread runs the same k range; else the one dimension whose
   // position the bounds follow (a triangular loop: for (k = i + 1; k < M;
   // ++k), i the row).

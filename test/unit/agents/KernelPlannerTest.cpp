@@ -423,7 +423,8 @@ TEST(KernelPlanner, RemappedLaunchIsMappedForEachRecordedLaunch) {
 }
 
 // A kernel that looks like a product to the facts but that the blocked
-// rewrite refuses (syr2k: two products in one update): the planner values
+// rewrite refuses (three products in one update: more operands than it
+// stages): the planner values
 // register-blocking and smem-tiling first, their probe refuses them, and no
 // point of either is applied again on that variant. Each refused apply is a
 // parse or more that a short budget cannot spare.
@@ -438,7 +439,8 @@ __global__ void syr2k(const float *__restrict__ a, const float *__restrict__ b,
   if ((i < N) && (j < N)) {
     c[i * N + j] *= 0.5f;
     for (int k = 0; k < M; k++)
-      c[i * N + j] += a[i * M + k] * b[j * M + k] + b[i * M + k] * a[j * M + k];
+      c[i * N + j] += a[i * M + k] * b[j * M + k] + b[i * M + k] * a[j * M + k] +
+                      a[i * M + k] * a[j * M + k];
   }
 }
 )",

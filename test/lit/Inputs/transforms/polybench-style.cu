@@ -54,6 +54,27 @@ __global__ void rank_k_update(DATA_TYPE alpha, DATA_TYPE beta, DATA_TYPE *a, DAT
 	}
 }
 
+// The symmetric rank-2k update: two products summed in one update, each
+// operand a row of a or b, alpha in both terms.
+#pragma kopt optimize launch(grid: (ROWS + 31) / 32, (ROWS + 7) / 8; block: 32, 8) \
+    args(alpha = 0.5f, beta = 2.0f) buffers(a[ROWS * DEPTH] in, b[ROWS * DEPTH] in, c[ROWS * ROWS] inout) \
+    noalias
+__global__ void rank_2k_update(DATA_TYPE alpha, DATA_TYPE beta, DATA_TYPE *a, DATA_TYPE *b, DATA_TYPE *c)
+{
+	int j = blockIdx.x * blockDim.x + threadIdx.x;
+	int i = blockIdx.y * blockDim.y + threadIdx.y;
+
+	if ((i < ROWS) && (j < ROWS))
+	{
+		c[i * ROWS + j] *= beta;
+		int k;
+		for (k = 0; k < DEPTH; k++)
+		{
+			c[i * ROWS + j] += alpha * a[i * DEPTH + k] * b[j * DEPTH + k] + alpha * b[i * DEPTH + k] * a[j * DEPTH + k];
+		}
+	}
+}
+
 // Two products in a chain, one kernel each: tmp = alpha * a * b, then
 // d = beta * d + tmp * e.
 #pragma kopt optimize launch(grid: (COLS + 31) / 32, (ROWS + 7) / 8; block: 32, 8) \
