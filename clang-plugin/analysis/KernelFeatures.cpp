@@ -284,8 +284,15 @@ private:
       L.UnrollCount = It->second;
     }
     const clang::VarDecl *IV = nullptr;
-    if (auto *For = llvm::dyn_cast<clang::ForStmt>(S))
+    if (auto *For = llvm::dyn_cast<clang::ForStmt>(S)) {
       IV = describeFor(*For, L);
+      noteBoundParams(For->getInit(), L);
+      noteBoundParams(For->getCond(), L);
+    } else if (auto *While = llvm::dyn_cast<clang::WhileStmt>(S)) {
+      noteBoundParams(While->getCond(), L);
+    } else if (auto *Do = llvm::dyn_cast<clang::DoStmt>(S)) {
+      noteBoundParams(Do->getCond(), L);
+    }
     int Index = static_cast<int>(F.Loops.size());
     F.Loops.push_back(std::move(L));
     InductionVars.push_back(IV);
@@ -294,6 +301,31 @@ private:
     bool Continue = TraverseChildren();
     LoopStack.pop_back();
     return Continue;
+  }
+
+  // The pointer parameters whose elements S reads (through locals too).
+  void noteBoundParams(const clang::Stmt *S, LoopFeature &L) {
+    const clang::Expr *E = llvm::dyn_cast_or_null<clang::Expr>(S);
+    if (const auto *Decl = llvm::dyn_cast_or_null<clang::DeclStmt>(S); Decl && Decl->isSingleDecl())
+      if (const auto *V = llvm::dyn_cast<clang::VarDecl>(Decl->getSingleDecl()))
+        E = V->getInit();
+    if (!E)
+      return;
+    anySubExpr(E, [&](const clang::Expr *Sub) {
+      const clang::Expr *Pointer = nullptr;
+      if (const auto *A = llvm::dyn_cast<clang::ArraySubscriptExpr>(Sub))
+        Pointer = A->getBase();
+      else if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(Sub);
+               U && U->getOpcode() == clang::UO_Deref)
+        Pointer = U->getSubExpr();
+      if (Pointer)
+        if (std::optional<PointerBase> Base = resolvePointerParam(Pointer)) {
+          std::string Name = Base->Param->getNameAsString();
+          if (!llvm::is_contained(L.BoundParams, Name))
+            L.BoundParams.push_back(Name);
+        }
+      return false;
+    });
   }
 
   // Induction variable, init, comparison, bound and step of a for loop.

@@ -28,6 +28,10 @@ struct LoopFeature {
   bool Canonical = false;  // init; i CMP bound; additive step.
   bool Unroll = false;     // Under '#pragma unroll'.
   std::string UnrollCount; // '#pragma unroll 4': "4".
+  // Pointer parameters whose elements the loop's start or condition reads,
+  // directly or through locals: a CSR row's `for (j = rowptr[r]; j <
+  // rowptr[r + 1]; ...)`. Its trip counts are data.
+  std::vector<std::string> BoundParams{};
 };
 
 enum class AccessPattern : uint8_t {

@@ -51,6 +51,7 @@ public:
     checkSkills();
     if (P.hasWorkload() && checkComplete()) {
       checkDirections();
+      checkDataBoundLoops();
       resolveLaunches();
     }
     std::stable_sort(
@@ -145,6 +146,24 @@ private:
         diag(Diag::WrittenInput, B.AccessToken, {K.Kernel, B.Name, It->second});
       else if (auto Maybe = K.Body->MaybeWritten.find(B.Name); Maybe != K.Body->MaybeWritten.end())
         diag(Diag::MaybeWrittenInput, B.AccessToken, {K.Kernel, B.Name, Maybe->second});
+    }
+  }
+
+  // An integer buffer that bounds a loop, with the default inputs: random
+  // values in [0, 16) make its trip counts, so the timing the search ranks
+  // variants by may not be the application's (a CSR kernel's empty rows).
+  void checkDataBoundLoops() {
+    if (!K.Body || !P.Buffers)
+      return;
+    for (const BufferSpec &B : *P.Buffers) {
+      auto It = K.Body->LoopBoundsFrom.find(B.Name);
+      if (It == K.Body->LoopBoundsFrom.end() || B.Range)
+        continue;
+      auto Param =
+          llvm::find_if(K.Params, [&](const KernelParam &KP) { return KP.Name == B.Name; });
+      if (Param != K.Params.end() && Param->Pointee == ParamCategory::Integer)
+        diag(Diag::LoopBoundsFromRandomInput, B.NameToken,
+             {K.Kernel, std::to_string(It->second), B.Name});
     }
   }
 
@@ -357,6 +376,9 @@ KernelBodyUse bodyUseOf(const KernelFeatures &F) {
     else
       Use.MaybeWritten.try_emplace(E.Param, E.How + " at " + Line(E.Line));
   }
+  for (const LoopFeature &L : F.Loops)
+    for (const std::string &Param : L.BoundParams)
+      Use.LoopBoundsFrom.try_emplace(Param, L.Line);
   Use.MayUseThreadYZ = Use.MayUseBlockYZ = false;
   for (llvm::StringRef B : F.IndexBuiltins) {
     if (B.ends_with(".x"))

@@ -32,6 +32,9 @@ struct KernelBodyUse {
   // Pointer parameters it hands to code the analysis does not follow, with how
   // ("passed to 'helper' at line 9"): they may be written.
   std::map<std::string, std::string> MaybeWritten;
+  // Pointer parameters whose elements bound a loop, with the loop's line
+  // (CSR row pointers): the evaluator's random inputs set its trip counts.
+  std::map<std::string, unsigned> LoopBoundsFrom;
   bool MayUseThreadYZ = true; // False: only x components of threadIdx/blockDim.
   bool MayUseBlockYZ = true;  // False: only x components of blockIdx/gridDim.
 };

@@ -76,7 +76,8 @@ Json featuresToJson(const frontend::KernelFeatures &F) {
                      {"increment", optionalText(L.Increment)},
                      {"canonical", L.Canonical},
                      {"unroll", L.Unroll},
-                     {"unroll_count", optionalText(L.UnrollCount)}});
+                     {"unroll_count", optionalText(L.UnrollCount)},
+                     {"bound_params", L.BoundParams}});
   Json Accesses = Json::array();
   for (const frontend::MemoryAccess &A : F.Accesses)
     Accesses.push_back({{"param", A.Param},
