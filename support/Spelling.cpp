@@ -24,4 +24,8 @@ std::optional<std::string> closestSpelling(llvm::StringRef Word,
   return Choice;
 }
 
+std::string didYouMean(const std::optional<std::string> &Suggestion, llvm::StringRef Suffix) {
+  return Suggestion ? "; did you mean '" + *Suggestion + Suffix.str() + "'?" : "";
+}
+
 } // namespace kopt

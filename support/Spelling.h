@@ -16,4 +16,8 @@ std::optional<std::string> closestSpelling(llvm::StringRef Word,
                                            llvm::ArrayRef<llvm::StringRef> Candidates,
                                            unsigned MaxDistance, bool IgnoreCase = false);
 
+// The hint a message ends with: "; did you mean 'X'?" (X then Suffix, as in
+// "out="), or nothing where there is no suggestion.
+std::string didYouMean(const std::optional<std::string> &Suggestion, llvm::StringRef Suffix = "");
+
 } // namespace kopt

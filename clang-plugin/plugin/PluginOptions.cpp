@@ -17,10 +17,8 @@ llvm::Expected<PluginOptions> parsePluginArgs(llvm::ArrayRef<std::string> Args) 
       continue;
     }
     std::string Message = "unknown argument '" + Arg.str() + "'";
-    if (std::optional<std::string> Close = closestSpelling(Key, {"out"}, 2))
-      Message += "; did you mean '" + *Close + "='?";
-    else
-      Message += "; expected " + Usage.str();
+    std::string Hint = didYouMean(closestSpelling(Key, {"out"}, 2), "=");
+    Message += Hint.empty() ? "; expected " + Usage.str() : Hint;
     return llvm::createStringError(Message);
   }
   return Options;

@@ -79,9 +79,7 @@ std::string suggestKernel(const std::vector<const frontend::KernelSummary *> &Ke
   }
   std::vector<llvm::StringRef> Candidates(Names.begin(), Names.end());
   unsigned MaxDistance = std::max<unsigned>(2, static_cast<unsigned>(Name.size()) / 3);
-  std::optional<std::string> Near =
-      closestSpelling(Name, Candidates, MaxDistance, /*IgnoreCase=*/true);
-  return Near ? "; did you mean '" + *Near + "'?" : "";
+  return didYouMean(closestSpelling(Name, Candidates, MaxDistance, /*IgnoreCase=*/true));
 }
 
 llvm::Expected<const frontend::KernelSummary *>

@@ -64,8 +64,7 @@ int koptMain(const std::vector<std::string> &Args) {
   const Subcommand *Command = findSubcommand(Name);
   if (!Command) {
     std::string Message = "unknown subcommand '" + Name.str() + "'";
-    if (std::optional<std::string> Near = nearest(Name))
-      Message += "; did you mean '" + *Near + "'?";
+    Message += didYouMean(nearest(Name));
     reportError("kopt", Message + " (see kopt --help)");
     return 1;
   }

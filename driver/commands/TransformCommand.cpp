@@ -99,9 +99,9 @@ llvm::Expected<std::vector<transform::Step>> parseSteps(const std::vector<std::s
       std::vector<llvm::StringRef> Ids;
       for (const std::unique_ptr<transform::Transform> &Known : transform::allTransforms())
         Ids.push_back(Known->id());
-      std::optional<std::string> Near = closestSpelling(Spec->Id, Ids, 3, /*IgnoreCase=*/true);
-      return llvm::createStringError("no transform named '%s'%s", Spec->Id.c_str(),
-                                     Near ? ("; did you mean '" + *Near + "'?").c_str() : "");
+      return llvm::createStringError(
+          "no transform named '" + Spec->Id + "'" +
+          didYouMean(closestSpelling(Spec->Id, Ids, 3, /*IgnoreCase=*/true)));
     }
     Steps.push_back({T, std::move(Spec->Params)});
   }

@@ -1,5 +1,7 @@
 #include "driver/config/KoptConfigFile.h"
 
+#include "support/Spelling.h"
+
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 #include <yaml-cpp/yaml.h>
@@ -48,8 +50,7 @@ llvm::Error loadConfigFile(const std::string &Path, KoptOptions &Options) {
     std::string Where = position(Path, Entry.first.Mark());
     if (!findOption(Key)) {
       std::string Message = Where + ": error: unknown option '" + Key + "'";
-      if (std::optional<std::string> Near = suggestOption(Key))
-        Message += "; did you mean '" + *Near + "'?";
+      Message += didYouMean(suggestOption(Key));
       return llvm::createStringError(Message);
     }
     OptionKind Kind = findOption(Key)->Kind;

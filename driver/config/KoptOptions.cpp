@@ -278,8 +278,7 @@ llvm::Expected<SplitCommandLine> splitKoptFlags(const std::vector<std::string> &
     const OptionSpec *Spec = findOption(Key);
     if (!Spec) {
       std::string Message = "unknown option '" + Name.str() + "'";
-      if (std::optional<std::string> Near = suggestOption(Name))
-        Message += "; did you mean '" + *Near + "'?";
+      Message += didYouMean(suggestOption(Name));
       return llvm::createStringError(Message);
     }
     if (!HasValue && Spec->Kind != OptionKind::Bool)

@@ -48,9 +48,7 @@ llvm::Error parseAttribute(RemoteSpec &Spec, llvm::StringRef Shown, llvm::String
     (Name == "connect-timeout" ? Spec.ConnectTimeoutMs : Spec.OperationTimeoutMs) = Ms;
     return llvm::Error::success();
   }
-  std::string Hint;
-  if (std::optional<std::string> Near = closestSpelling(Name, Attributes, 3))
-    Hint = "; did you mean '" + *Near + "'?";
+  std::string Hint = didYouMean(closestSpelling(Name, Attributes, 3));
   return bad(Shown, "unknown attribute '" + Name + "' (known: " +
                         llvm::join(std::begin(Attributes), std::end(Attributes), ", ") + ")" +
                         Hint);

@@ -88,8 +88,7 @@ llvm::Error SkillLibrary::checkToggles(const std::vector<SkillToggle> &Toggles) 
     if (find(T.Id))
       continue;
     std::string Message = "unknown skill '" + T.Id + "'";
-    if (std::optional<std::string> Close = closestSpelling(T.Id, Ids, 3))
-      Message += "; did you mean '" + *Close + "'?";
+    Message += didYouMean(closestSpelling(T.Id, Ids, 3));
     return llvm::createStringError(Message);
   }
   return llvm::Error::success();

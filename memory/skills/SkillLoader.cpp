@@ -97,9 +97,7 @@ private:
       std::string Key = KV.first.as<std::string>();
       if (llvm::is_contained(Fields, Key))
         continue;
-      std::string Hint;
-      if (std::optional<std::string> Close = closestSpelling(Key, Fields, 3))
-        Hint = "; did you mean '" + *Close + "'?";
+      std::string Hint = didYouMean(closestSpelling(Key, Fields, 3));
       return errorAt(KV.first.Mark(), Key, "unknown field" + Hint);
     }
     if (llvm::Error E = readStrings(Root, S))

@@ -257,9 +257,7 @@ private:
     std::vector<llvm::StringRef> Names;
     for (const FactInfo &F : knownFacts())
       Names.push_back(F.Name);
-    if (std::optional<std::string> Close = closestSpelling(Name, Names, 3))
-      return "; did you mean '" + *Close + "'?";
-    return "";
+    return didYouMean(closestSpelling(Name, Names, 3));
   }
 };
 } // namespace
