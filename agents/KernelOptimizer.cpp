@@ -147,6 +147,8 @@ private:
   // in the planner's order, PointsPerStep of each).
   void addNode(Node N);
   std::optional<size_t> pickCandidate();
+  // Step S applied to node N's code; a refusal is counted, with its time.
+  llvm::Expected<transform::ChainResult> applyCounted(const Node &N, const transform::Step &S);
   // Applies, reviews and evaluates one candidate; false where it did not fit.
   llvm::Expected<bool> tryCandidate(const Candidate &C);
   // Screen, then confirm a promising variant that would beat the best.
@@ -206,10 +208,7 @@ void Search::addNode(Node N) {
   for (auto &[T, Space] : Spaces) {
     if (!Planner->isEnabledByAnother(T->id()))
       continue;
-    double ApplyStart = elapsed();
-    if (auto Made = transform::applyStep(*N.View, N.Made, R.ClangArgs, {T, Space.front()}); !Made) {
-      ++Result.UnfitSteps;
-      Result.UnfitSeconds += elapsed() - ApplyStart;
+    if (auto Made = applyCounted(N, {T, Space.front()}); !Made) {
       llvm::consumeError(Made.takeError());
       N.Blocked.insert(T->id().str());
     }
@@ -233,6 +232,17 @@ void Search::addNode(Node N) {
     for (size_t I : Order)
       Pending.push_back({Index, T, Space[I], I});
   }
+}
+
+llvm::Expected<transform::ChainResult> Search::applyCounted(const Node &N,
+                                                            const transform::Step &S) {
+  double Before = elapsed();
+  auto Made = transform::applyStep(*N.View, N.Made, R.ClangArgs, S);
+  if (!Made) {
+    ++Result.UnfitSteps;
+    Result.UnfitSeconds += elapsed() - Before;
+  }
+  return Made;
 }
 
 std::optional<size_t> Search::pickCandidate() {
@@ -310,11 +320,8 @@ llvm::Expected<bool> Search::tryCandidate(const Candidate &C) {
     return false;
   std::vector<transform::Step> Chain = Parent.Chain;
   Chain.push_back(S);
-  double ApplyStart = elapsed();
-  auto Made = transform::applyStep(*Parent.View, Parent.Made, R.ClangArgs, S);
+  auto Made = applyCounted(Parent, S);
   if (!Made) { // The transform does not fit this code: not an attempt.
-    ++Result.UnfitSteps;
-    Result.UnfitSeconds += elapsed() - ApplyStart;
     std::string Why = llvm::toString(Made.takeError());
     auto [First, New] = UnfitWhy.try_emplace(NodeKey, Why);
     if (++Unfit[NodeKey] >= Points[NodeKey] || (!New && First->second == Why))

@@ -108,26 +108,9 @@ Coefficient add(const Coefficient &A, const Coefficient &B, bool Subtract) {
   return symbolic(A.text() + (Subtract ? " - (" + B.text() + ")" : " + " + B.text()));
 }
 
-// C times Factor, an expression independent of threadIdx.x.
-Coefficient scale(const Coefficient &C, const clang::Expr *Factor, const clang::ASTContext &Ctx) {
-  if (!C.Affine || C.isZero())
-    return C;
-  if (std::optional<int64_t> N = constantValue(Factor, Ctx)) {
-    if (!C.Symbolic) {
-      Coefficient Out;
-      Out.Value = C.Value * *N;
-      return Out;
-    }
-    return symbolic("(" + C.Text + ") * " + std::to_string(*N));
-  }
-  std::string Text = exprText(Factor, Ctx);
-  if (!C.Symbolic && C.Value == 1)
-    return symbolic(Text);
-  return symbolic(C.text() + " * " + Text);
-}
-
+// C times a constant.
 Coefficient scale(const Coefficient &C, int64_t Factor) {
-  if (!C.Affine || C.isZero() || Factor == 1)
+  if (!C.Affine || C.isZero())
     return C;
   if (!C.Symbolic) {
     Coefficient Out;
@@ -135,6 +118,18 @@ Coefficient scale(const Coefficient &C, int64_t Factor) {
     return Out;
   }
   return symbolic("(" + C.Text + ") * " + std::to_string(Factor));
+}
+
+// C times Factor, an expression independent of threadIdx.x.
+Coefficient scale(const Coefficient &C, const clang::Expr *Factor, const clang::ASTContext &Ctx) {
+  if (!C.Affine || C.isZero())
+    return C;
+  if (std::optional<int64_t> N = constantValue(Factor, Ctx))
+    return scale(C, *N);
+  std::string Text = exprText(Factor, Ctx);
+  if (!C.Symbolic && C.Value == 1)
+    return symbolic(Text);
+  return symbolic(C.text() + " * " + Text);
 }
 
 Coefficient coefficient(const clang::Expr *E, const clang::ASTContext &Ctx, unsigned Hops) {
@@ -300,8 +295,10 @@ IndexClass classifyIndex(llvm::ArrayRef<IndexTerm> Terms, const clang::ASTContex
     if (anySubExpr(T.Expr, isLoad))
       return {AccessPattern::Indirect, ""};
   Coefficient C;
-  for (const IndexTerm &T : Terms)
-    C = add(C, scale(coefficient(T.Expr, Ctx, 0), T.Scale), /*Subtract=*/false);
+  for (const IndexTerm &T : Terms) {
+    Coefficient Term = coefficient(T.Expr, Ctx, 0);
+    C = add(C, T.Scale == 1 ? Term : scale(Term, T.Scale), /*Subtract=*/false);
+  }
   if (!C.Affine)
     return {AccessPattern::Other, ""};
   if (C.isZero())

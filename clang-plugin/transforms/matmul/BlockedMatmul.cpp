@@ -408,19 +408,26 @@ llvm::Error rewriteBlockedMatmul(UnitAST &U, const Blocking &T, unsigned &Line) 
               "threadIdx.x + " + std::to_string(T.Side) + "u * kopt_j");
   };
 
-  // The bounds checks that do not read Other's position, as "(c) && ...".
+  // The bounds checks that do not read Other's position: those a position of
+  // the other dimension alone can test (a load, a bound at that position).
+  auto ChecksWithout = [&](char Other) {
+    std::vector<const Guard *> Kept;
+    for (const Guard &C : S.Guards)
+      if (!readsThreadPosition(C.Cond, Other))
+        Kept.push_back(&C);
+    return Kept;
+  };
+  // Those checks as "(c) && ...".
   auto GuardsWithout = [&](char Other) -> llvm::Expected<std::string> {
     std::string Text;
-    for (const Guard &C : S.Guards) {
-      if (readsThreadPosition(C.Cond, Other))
-        continue;
-      llvm::Expected<clang::CharSourceRange> R = fileRange(U, C.Cond->getSourceRange());
+    for (const Guard *C : ChecksWithout(Other)) {
+      llvm::Expected<clang::CharSourceRange> R = fileRange(U, C->Cond->getSourceRange());
       if (!R)
         return R.takeError();
       llvm::Expected<std::string> G = Phase(*R, {});
       if (!G)
         return G.takeError();
-      Text += (C.Negated ? "!(" : "(") + *G + ") && ";
+      Text += (C->Negated ? "!(" : "(") + *G + ") && ";
     }
     return Text;
   };
@@ -442,9 +449,9 @@ llvm::Error rewriteBlockedMatmul(UnitAST &U, const Blocking &T, unsigned &Line) 
   const char NotBD = BD == 'y' ? 'x' : 'y';
   const std::string BoundsLane = BD ? laneIndex(BD) : "";
   std::vector<const clang::Expr *> BoundsReads = {S.M.K.Init, S.M.K.Bound};
-  for (const Guard &C : S.Guards)
-    if (BD && !readsThreadPosition(C.Cond, NotBD))
-      BoundsReads.push_back(C.Cond);
+  if (BD)
+    for (const Guard *C : ChecksWithout(NotBD))
+      BoundsReads.push_back(C->Cond);
 
   if (T.TY == 1 && T.TX == 1)
     OS << "{ // kopt smem-tiling: " << T.Side << " x " << T.Side << " tiles\n";
@@ -529,9 +536,8 @@ llvm::Error rewriteBlockedMatmul(UnitAST &U, const Blocking &T, unsigned &Line) 
     OS << "  const unsigned int kopt_g" << Dim << " = blockIdx." << Dim << " * " << Extent
        << "u + kopt_p;\n";
     std::vector<const clang::Expr *> Reads = {Operand};
-    for (const Guard &C : S.Guards)
-      if (!readsThreadPosition(C.Cond, Dim == 'y' ? 'x' : 'y'))
-        Reads.push_back(C.Cond);
+    for (const Guard *C : ChecksWithout(Dim == 'y' ? 'x' : 'y'))
+      Reads.push_back(C->Cond);
     if (Dim == BD)
       Reads.insert(Reads.end(), {S.M.K.Init, S.M.K.Bound});
     if (llvm::Error E = EmitDecls(Reads))

@@ -213,18 +213,19 @@ std::string mismatch(const UnitAST &U, const clang::ForStmt &Loop, MatmulIdiom &
     return "the loop body reads more than " + std::to_string(MaxOperands) +
            " operands indexed by k";
   unsigned KUses = 0;
-  std::set<char> Dims;
+  std::vector<char> Dims;
   for (const clang::ArraySubscriptExpr *E : Ops) {
     if (!E->getType()->isArithmeticType())
       return "an operand is not a number";
     if (namesLocalOf(E, Loop.getBody()->getSourceRange(), SM))
       return "an operand uses a variable of the loop body";
     KUses += directUses(E, K->Var);
-    Dims.insert(positionDim(E, K->Var));
+    Dims.push_back(positionDim(E, K->Var));
   }
   if (KUses != Scan.Uses)
     return "k is used outside the operands' indices";
-  if (Dims.count(0) || Dims.size() != 2)
+  if (llvm::is_contained(Dims, 0) || !llvm::is_contained(Dims, 'x') ||
+      !llvm::is_contained(Dims, 'y'))
     return "the operands do not follow the thread's row and column";
   if (readsPositionOutside(Loop.getBody(), Ops))
     return "the loop body reads the thread's position outside its operands";
@@ -240,8 +241,8 @@ std::string mismatch(const UnitAST &U, const clang::ForStmt &Loop, MatmulIdiom &
   }
   Out.Loop = &Loop;
   Out.K = *K;
-  for (const clang::ArraySubscriptExpr *E : Ops)
-    Out.Operands.push_back({widenOperand(U, E, Loop), E, positionDim(E, K->Var)});
+  for (size_t I = 0; I < Ops.size(); ++I)
+    Out.Operands.push_back({widenOperand(U, Ops[I], Loop), Ops[I], Dims[I]});
   Out.BoundsDim = BoundsDim;
   Out.PlainProduct =
       Ops.size() == 2 && isProductOf(Loop.getBody(), Out.Operands[0].Value, Out.Operands[1].Value);
