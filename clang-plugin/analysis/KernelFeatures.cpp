@@ -502,8 +502,9 @@ private:
     clang::BinaryOperatorKind Op = Bin.getOpcode();
     if (Bound == Bin.getLHS()) // The thread on the right: as if it were on the left.
       Op = clang::BinaryOperator::reverseComparisonOp(Op);
-    bool Below = Op == clang::BO_LT || Op == clang::BO_LE;
-    bool Above = Op == clang::BO_GT || Op == clang::BO_GE;
+    // tid == 0 (one thread works) bounds the threads as tid < 1 does.
+    bool Below = Op == clang::BO_LT || Op == clang::BO_LE || Op == clang::BO_EQ;
+    bool Above = Op == clang::BO_GT || Op == clang::BO_GE || Op == clang::BO_NE;
     return Exit ? Above : Below;
   }
 

@@ -203,3 +203,31 @@ __global__ void self_sum(int n, float *v) {
       v[i] += src[k];
   }
 }
+
+// One thread does all the work (the others of a full block wait at the guard):
+// Gram-Schmidt's column norm as PolyBench-GPU writes it, the sum in a local.
+#pragma kopt optimize launch(grid: 1; block: 256) args(k = 3) \
+    buffers(a[NS * NV] in, r[NV * NV] inout) noalias
+__global__ void norm_one_thread(float *a, float *r, int k) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (tid == 0) {
+    float nrm = 0.0;
+    int i;
+    for (i = 0; i < NS; i++) {
+      nrm += a[i * NV + k] * a[i * NV + k];
+    }
+    r[k * NV + k] = sqrt(nrm);
+  }
+}
+
+// The same idea with an early exit and the sum in global memory: a dot
+// product into out[0] by the grid's first thread.
+#pragma kopt optimize launch(grid: 1; block: 32) args(n = 1000) \
+    buffers(x[n] in, y[n] in, out[1] out) noalias
+__global__ void dot_one_thread(int n, const double *x, const double *y, double *out) {
+  if (blockIdx.x * blockDim.x + threadIdx.x != 0)
+    return;
+  out[0] = 0.0;
+  for (int i = 0; i < n; ++i)
+    out[0] += x[i] * y[i];
+}
