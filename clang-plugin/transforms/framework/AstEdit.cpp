@@ -46,10 +46,11 @@ bool isBuiltin(const clang::Expr *E, llvm::StringRef Var, char Dim) {
 }
 
 // The syntactic node of an index builtin, as the visitor below meets it.
+// Casts are looked through as asIndexBuiltin does: `(int)threadIdx.x`.
 const clang::Expr *builtinNode(const clang::Expr *E) {
-  E = E->IgnoreParenImpCasts();
+  E = E->IgnoreParenCasts();
   if (const auto *PO = llvm::dyn_cast<clang::PseudoObjectExpr>(E))
-    return PO->getSyntacticForm()->IgnoreParenImpCasts();
+    return PO->getSyntacticForm()->IgnoreParenCasts();
   return E;
 }
 

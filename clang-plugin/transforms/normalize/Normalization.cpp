@@ -9,11 +9,15 @@ namespace kopt::transform {
 
 llvm::ArrayRef<NormalizationPass> idiomNormalizations() {
   static const NormalizationPass Passes[] = {
-      {"counter-scoping", scopeLoopCounters},
-      {"index-inlining", inlineIndexLocals},
-      {"loop-invariant-hoisting", hoistLoopInvariants},
+      {"geometry-aliases", inlineGeometryAliases}, {"counter-scoping", scopeLoopCounters},
+      {"index-inlining", inlineIndexLocals},       {"loop-invariant-hoisting", hoistLoopInvariants},
       {"scalar-replacement", promoteAccumulators},
   };
+  return Passes;
+}
+
+llvm::ArrayRef<NormalizationPass> geometryNormalizations() {
+  static const NormalizationPass Passes[] = {{"geometry-aliases", inlineGeometryAliases}};
   return Passes;
 }
 

@@ -34,15 +34,19 @@ struct NormalizationPass {
 };
 
 // The passes, each in its own file.
+llvm::Expected<std::string> inlineGeometryAliases(UnitAST &U, const NormalizeOptions &Options);
 llvm::Expected<std::string> scopeLoopCounters(UnitAST &U, const NormalizeOptions &Options);
 llvm::Expected<std::string> inlineIndexLocals(UnitAST &U, const NormalizeOptions &Options);
 llvm::Expected<std::string> hoistLoopInvariants(UnitAST &U, const NormalizeOptions &Options);
 llvm::Expected<std::string> promoteAccumulators(UnitAST &U, const NormalizeOptions &Options);
 
-// What the matmul family (and row-cooperative) runs, in this order: counters
-// into their loops, index locals into subscripts, invariant declarations out
+// What the matmul family (and row-cooperative) runs, in this order: aliases
+// of threadIdx/blockIdx/blockDim replaced by what they name, counters into
+// their loops, index locals into subscripts, invariant declarations out
 // of loops, global accumulators into registers.
 llvm::ArrayRef<NormalizationPass> idiomNormalizations();
+// What the transforms that rewrite the thread's position run: the aliases only.
+llvm::ArrayRef<NormalizationPass> geometryNormalizations();
 
 struct Normalized {
   std::string UnitText;

@@ -3,6 +3,7 @@
 #include "clang-plugin/transforms/framework/AstEdit.h"
 #include "clang-plugin/transforms/framework/AstWalk.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
+#include "clang-plugin/transforms/normalize/Normalization.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>
@@ -542,7 +543,7 @@ unsigned CooperativePlanner::reductions() const { return P->Reductions; }
 llvm::Expected<CooperativeRewrite> rewriteCooperative(const TransformInput &In,
                                                       const LaneGroup &Group) {
   CooperativeRewrite Out;
-  llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &AST) -> llvm::Error {
+  auto Edit = [&](UnitAST &AST) -> llvm::Error {
     if (AST.Kernel.hasAttr<clang::CUDALaunchBoundsAttr>())
       return llvm::createStringError("the kernel has __launch_bounds__");
     std::vector<PositionSum> Sums;
@@ -578,10 +579,12 @@ llvm::Expected<CooperativeRewrite> rewriteCooperative(const TransformInput &In,
     Out.Loops = Plan.loops();
     Out.Reductions = Plan.reductions();
     return llvm::Error::success();
-  });
+  };
+  llvm::Expected<NormalizedRewrite> Text = rewriteNormalized(In, geometryNormalizations(), Edit);
   if (!Text)
     return Text.takeError();
-  Out.Unit = std::move(*Text);
+  Out.Unit = std::move(Text->UnitText);
+  Out.Steps = std::move(Text->Steps);
   return Out;
 }
 

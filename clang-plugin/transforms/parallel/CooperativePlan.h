@@ -46,10 +46,12 @@ private:
 // The whole rewrite for a kernel whose threads differ only in their global x
 // (and, where Group.TwoD, y) positions, blockIdx * blockDim + threadIdx: the
 // plan above, the positions the group's, the prologue, the kernel's
-// attributes.
+// attributes. Where the kernel names its geometry through locals (int tx =
+// threadIdx.x), they are inlined first.
 struct CooperativeRewrite {
   std::string Unit;
   unsigned Loops = 0, Reductions = 0;
+  std::vector<std::string> Steps; // Normalizations it needed (geometry aliases).
 };
 llvm::Expected<CooperativeRewrite> rewriteCooperative(const TransformInput &In,
                                                       const LaneGroup &Group);

@@ -14,6 +14,7 @@
 //            columns, covariance).
 #include "clang-plugin/transforms/framework/TransformFactories.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
+#include "clang-plugin/transforms/normalize/Normalization.h"
 #include "clang-plugin/transforms/parallel/CooperativePlan.h"
 
 #include <llvm/ADT/StringRef.h>
@@ -82,10 +83,11 @@ public:
     llvm::Expected<CooperativeRewrite> Out = rewriteCooperative(In, Group);
     if (!Out)
       return Out.takeError();
-    return TransformOutput{std::move(Out->Unit), Group.launch(),
-                           Group.describe() + " (" + std::to_string(Out->Loops) +
-                               " loops spread, " + std::to_string(Out->Reductions) +
-                               " reductions)"};
+    return TransformOutput{
+        std::move(Out->Unit), Group.launch(),
+        chainSummary(Out->Steps, Group.describe() + " (" + std::to_string(Out->Loops) +
+                                     " loops spread, " + std::to_string(Out->Reductions) +
+                                     " reductions)")};
   }
 };
 } // namespace

@@ -13,6 +13,7 @@
 //   threads: the threads of each block.
 #include "clang-plugin/transforms/framework/TransformFactories.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
+#include "clang-plugin/transforms/normalize/Normalization.h"
 #include "clang-plugin/transforms/parallel/CooperativePlan.h"
 
 #include <llvm/ADT/StringRef.h>
@@ -70,9 +71,11 @@ public:
       return Out.takeError();
     if (Out->Reductions == 0)
       return llvm::createStringError("the kernel's loops fold nothing: no k range to split");
-    return TransformOutput{std::move(Out->Unit), Group.launch(),
-                           Group.describe() + " (" + std::to_string(Out->Loops) + " loops split, " +
-                               std::to_string(Out->Reductions) + " reductions)"};
+    return TransformOutput{
+        std::move(Out->Unit), Group.launch(),
+        chainSummary(Out->Steps, Group.describe() + " (" + std::to_string(Out->Loops) +
+                                     " loops split, " + std::to_string(Out->Reductions) +
+                                     " reductions)")};
   }
 };
 } // namespace

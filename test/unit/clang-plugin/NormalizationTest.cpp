@@ -189,6 +189,52 @@ __global__ void g(const float *A, float *C, int n, int i) {
   EXPECT_EQ(R.Summary, "");
 }
 
+// geometry-aliases
+
+TEST(GeometryAliases, NamedGeometryBecomesTheBuiltins) {
+  Result R = run(inlineGeometryAliases, R"(
+__global__ void g(const float *A, float *C, int n) {
+  int bx = blockIdx.x, by = blockIdx.y;
+  const unsigned tx = threadIdx.x;
+  int ty = threadIdx.y;
+  int row = by * blockDim.y + ty;
+  int col = bx * blockDim.x + tx;
+  if (ty - 1 < 0 && row < n && col < n)
+    C[row * n + col] = A[row * n + col];
+})");
+  EXPECT_EQ(R.Summary, "inlined the thread geometry bx, by, tx, ty");
+  EXPECT_EQ(R.Error, "");
+  // int aliases keep their signedness (ty - 1 < 0 is true in row 0); the
+  // unsigned one needs no cast.
+  EXPECT_NE(R.Text.find("int row = ((int)blockIdx.y) * blockDim.y + ((int)threadIdx.y);"),
+            std::string::npos)
+      << R.Text;
+  EXPECT_NE(R.Text.find("int col = ((int)blockIdx.x) * blockDim.x + threadIdx.x;"),
+            std::string::npos)
+      << R.Text;
+  EXPECT_NE(R.Text.find("if (((int)threadIdx.y) - 1 < 0"), std::string::npos) << R.Text;
+  EXPECT_EQ(R.Text.find("bx ="), std::string::npos) << R.Text;
+}
+
+// An alias that changes, or whose address or a reference escapes, or that
+// shares a declaration with something else, stays as written.
+TEST(GeometryAliases, ChangedOrEscapingAliasesStay) {
+  Result R = run(inlineGeometryAliases, R"(
+__device__ void use(int *p);
+__global__ void g(float *C, int n) {
+  int tx = threadIdx.x;
+  int ty = threadIdx.y;
+  int tz = threadIdx.z, k = n;
+  int bx = blockIdx.x;
+  int &r = bx;
+  tx += 1;
+  use(&ty);
+  C[tx + ty + tz + k + r] = 0;
+})");
+  EXPECT_EQ(R.Summary, "");
+  EXPECT_EQ(R.Error, "");
+}
+
 // loop-invariant-hoisting
 
 TEST(LoopInvariantHoisting, InvariantDeclarationsLeaveTheLoop) {

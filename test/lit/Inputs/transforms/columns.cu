@@ -231,3 +231,19 @@ __global__ void dot_one_thread(int n, const double *x, const double *y, double *
   for (int i = 0; i < n; ++i)
     out[0] += x[i] * y[i];
 }
+
+// A row sum with the geometry through named locals (tid, bid), as course
+// notes write it.
+#pragma kopt optimize launch(grid: (rows + 127) / 128; block: 128) args(rows = 300, cols = 500) \
+    buffers(m[rows * cols] in, s[rows] out) noalias
+__global__ void row_sum_named(int rows, int cols, const float *m, float *s) {
+  int tid = threadIdx.x;
+  int bid = blockIdx.x;
+  int row = bid * blockDim.x + tid;
+  if (row < rows) {
+    float acc = 0.0f;
+    for (int c = 0; c < cols; c++)
+      acc += m[row * cols + c];
+    s[row] = acc;
+  }
+}

@@ -98,3 +98,21 @@ __global__ void matVec2D(const float (*A)[N_DIM], const float *x, float *y) {
       y[i] += A[i][j] * x[j];
   }
 }
+
+// The thread geometry through named locals, as the CUDA samples and course
+// notes write it (bx, by, tx, ty; two in one declaration).
+#pragma kopt optimize launch(grid: (n + 15) / 16, (m + 15) / 16; block: 16, 16) \
+    args(m = 100, n = 70, p = 50) buffers(A[m * p] in, B[p * n] in, C[m * n] out) noalias
+__global__ void matMulNamedGeometry(const float *A, const float *B, float *C, int m, int n, int p) {
+  int bx = blockIdx.x, by = blockIdx.y;
+  const int tx = threadIdx.x;
+  const int ty = threadIdx.y;
+  int Row = by * blockDim.y + ty;
+  int Col = bx * blockDim.x + tx;
+  if (Row < m && Col < n) {
+    float Pvalue = 0;
+    for (int k = 0; k < p; ++k)
+      Pvalue += A[Row * p + k] * B[k * n + Col];
+    C[Row * n + Col] = Pvalue;
+  }
+}
