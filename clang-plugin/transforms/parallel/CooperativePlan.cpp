@@ -389,8 +389,9 @@ private:
     return llvm::Error::success();
   }
 
-  // Every store goes to p[j] or p[E + j] (E the same in all iterations), and
-  // the loop touches p nowhere else: iterations are independent.
+  // Every store goes to p[j], p[E + j] or p[j * C + E] (E the same in all
+  // iterations, C a nonzero constant), and the loop touches p nowhere else:
+  // iterations are independent.
   llvm::Error checkMap(const clang::ForStmt &For, const LoopCounter &L,
                        const std::vector<const Write *> &Memory,
                        const std::set<const clang::VarDecl *> &Locals) {
@@ -402,15 +403,32 @@ private:
           return false;
       return true;
     };
-    // j or E + j.
+    // j, or j times a nonzero constant (a column of a row-major array:
+    // a[j * N + col]), so that iterations reach distinct elements.
+    auto Scaled = [&](const clang::Expr *E) {
+      E = E->IgnoreParenImpCasts();
+      if (isVarRef(E, L.Var))
+        return true;
+      const auto *Mul = llvm::dyn_cast<clang::BinaryOperator>(E);
+      if (!Mul || Mul->getOpcode() != clang::BO_Mul)
+        return false;
+      for (auto [Var, Factor] : {std::pair(Mul->getLHS(), Mul->getRHS()),
+                                 std::pair(Mul->getRHS(), Mul->getLHS())}) {
+        std::optional<llvm::APSInt> C = Factor->getIntegerConstantExpr(U.Ctx);
+        if (isVarRef(Var, L.Var) && C && *C != 0)
+          return true;
+      }
+      return false;
+    };
+    // That, plus E the same in all iterations.
     auto Moves = [&](const clang::Expr *Index) {
       Index = Index->IgnoreParenImpCasts();
-      if (isVarRef(Index, L.Var))
+      if (Scaled(Index))
         return true;
       const auto *Add = llvm::dyn_cast<clang::BinaryOperator>(Index);
       return Add && Add->getOpcode() == clang::BO_Add &&
-             ((isVarRef(Add->getLHS(), L.Var) && Invariant(Add->getRHS())) ||
-              (isVarRef(Add->getRHS(), L.Var) && Invariant(Add->getLHS())));
+             ((Scaled(Add->getLHS()) && Invariant(Add->getRHS())) ||
+              (Scaled(Add->getRHS()) && Invariant(Add->getLHS())));
     };
     for (const Write *W : Memory) {
       std::optional<Subscripted> S = W->Subscript ? subscripted(W->Subscript) : std::nullopt;
@@ -424,7 +442,7 @@ private:
       }
       if (Moving != 1 || Staying + 1 != S->Indices.size())
         return unsupported(U, W->At->getBeginLoc(),
-                           "a store whose index is not j or E + j for the loop's j");
+                           "a store whose index is not j, E + j or j * C + E for the loop's j");
       std::string Text = indexText(U, *S);
       if (Text.empty())
         return unsupported(U, W->At->getBeginLoc(), "a store index from a macro");

@@ -247,3 +247,31 @@ __global__ void row_sum_named(int rows, int cols, const float *m, float *s) {
     s[row] = acc;
   }
 }
+
+// Gram-Schmidt's update of a later column j: the projection summed over the
+// rows into r in global memory, then every row of column j updated with it
+// (a store a row apart in each iteration: a[i * NV + j]).
+#pragma kopt optimize launch(grid: (NV + 255) / 256; block: 256) args(k = 2) \
+    buffers(a[NS * NV] inout, r[NV * NV] inout, q[NS * NV] in) noalias
+__global__ void column_update(float *a, float *r, float *q, int k) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if ((j > k) && (j < NV)) {
+    r[k * NV + j] = 0.0;
+    int i;
+    for (i = 0; i < NS; i++)
+      r[k * NV + j] += q[i * NV + k] * a[i * NV + j];
+    for (i = 0; i < NS; i++)
+      a[i * NV + j] -= q[i * NV + k] * r[k * NV + j];
+  }
+}
+
+// The same update with the row length a parameter: where n is 0 every
+// iteration stores to one element, so the loop is not spread.
+#pragma kopt optimize launch(grid: (n + 255) / 256; block: 256) args(m = 40, n = 30) \
+    buffers(a[m * n] inout, q[m] in, r[n] in) noalias
+__global__ void column_update_n(int m, int n, float *a, const float *q, const float *r) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j < n)
+    for (int i = 0; i < m; i++)
+      a[i * n + j] -= q[i] * r[j];
+}
