@@ -68,6 +68,13 @@ struct Node {
   std::set<std::string> Blocked; // Transforms with no point that fits this variant.
 };
 
+// Transforms that only add an attribute (__launch_bounds__), a pragma
+// (#pragma unroll) or swap math calls for intrinsics: the kernel's loops,
+// indices and aliasing stay as they were.
+bool keepsStructure(llvm::StringRef Transform) {
+  return Transform == "launch-bounds" || Transform == "unroll" || Transform == "fast-math";
+}
+
 // One step the planner may take: a transform at one point on one node.
 struct Candidate {
   size_t NodeIndex;
@@ -387,6 +394,10 @@ llvm::Expected<bool> Search::tryCandidate(const Candidate &C) {
   if (Outcome.Result == Verdict::Faster || Outcome.Result == Verdict::Promising || Unblocks) {
     double Speedup = Outcome.Speedup > 0 ? Outcome.Speedup : Parent.Speedup;
     Node Child{Chain, std::move(*Made), Speedup, nullptr, {}, {}};
+    // An attribute, a pragma or a math intrinsic makes no transform fit that
+    // did not fit the parent: those refusals need no parse again.
+    if (keepsStructure(C.T->id()))
+      Child.Blocked = Parent.Blocked;
     if (Outcome.Result == Verdict::Faster && Outcome.Speedup > BestSpeedup) {
       BestSpeedup = Outcome.Speedup;
       Best = Child;

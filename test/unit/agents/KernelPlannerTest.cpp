@@ -456,3 +456,35 @@ __global__ void syr2k(const float *__restrict__ a, const float *__restrict__ b,
   EXPECT_GE(O.UnfitSteps, 2u);
   EXPECT_EQ(firstOf(evaluatedSteps(O), "register-blocking"), evaluatedSteps(O).size());
 }
+
+TEST(KernelPlanner, RefusalsCarryOverStepsThatKeepTheCode) {
+  // The row-apart store with a runtime stride keeps the cooperative
+  // transforms out; two unroll factors win. Their variants have the
+  // original's loops and indices: what did not fit the original is not
+  // applied to them again.
+  PlannedRun T(R"(
+__global__ void column_update(int m, int n, float *a, const float *q, const float *r) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j < n)
+    for (int i = 0; i < m; i++)
+      a[i * n + j] -= q[i] * r[j];
+}
+)",
+               memoryBound());
+  T.R.Budget.Evaluations = 12;
+  T.Eval.Rules = {{"#pragma unroll 8", Verdict::Faster, 1.6},
+                  {"#pragma unroll", Verdict::Faster, 1.3}};
+  OptimizeResult O = T.run();
+  unsigned KeptCode = 0;
+  for (const Attempt &A : O.Trajectory)
+    KeptCode +=
+        A.Evaluated && A.Result == Verdict::Faster &&
+        (startsWith(A.Steps.back(), "unroll") || startsWith(A.Steps.back(), "launch-bounds"));
+  ASSERT_GE(KeptCode, 1u) << joined(evaluatedSteps(O));
+  // The original's refusals only, one or two applies a transform that does
+  // not fit (18 here when each variant applied them again).
+  unsigned OnOriginal = 0;
+  for (const auto &Tr : transform::allTransforms())
+    OnOriginal += !Tr->parameterSpace(T.K).empty();
+  EXPECT_LE(O.UnfitSteps, 2 * OnOriginal) << joined(evaluatedSteps(O));
+}
