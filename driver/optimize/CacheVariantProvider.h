@@ -43,6 +43,12 @@ private:
                                                                    const TuContext &Tu,
                                                                    const memory::CacheKey &Key,
                                                                    const std::string &Miss);
+  // Whether a cached Entry may be used with the kernel's current recording
+  // (issue 17): yes where the entry was verified on it, or this machine cannot
+  // verify (then with one note); else after the variant is verified on the
+  // launches beyond, which widens the stored entry. False: it failed there.
+  llvm::Expected<bool> usableOnRecording(const frontend::KernelSummary &K, const TuContext &Tu,
+                                         const memory::CacheKey &Key, memory::CacheEntry &Entry);
   // Why this machine cannot optimize for Arch now, or "" where it can.
   std::string cannotOptimize(const TuContext &Tu);
   memory::ResultCache Cache;
