@@ -95,6 +95,14 @@ CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuConte
   return ProvidedVariant{*Entry->Variant, describeEntry(*Entry) + " (" + Source + ")"};
 }
 
+llvm::Expected<memory::GpuLock> CacheVariantProvider::lockGpu(const std::string &Where) {
+  std::string LockPath = memory::GpuLock::defaultPath();
+  return memory::GpuLock::acquire(LockPath, [&] {
+    Log.note(Where + "waiting for the GPU: another kopt process is optimizing on it (lock " +
+             LockPath + ")");
+  });
+}
+
 llvm::Expected<bool> CacheVariantProvider::usableOnRecording(const frontend::KernelSummary &K,
                                                              const TuContext &Tu,
                                                              const memory::CacheKey &Key,
@@ -118,11 +126,7 @@ llvm::Expected<bool> CacheVariantProvider::usableOnRecording(const frontend::Ker
   if (!Job)
     return Job.takeError();
   Job->RecordingDirs = Dirs;
-  std::string LockPath = memory::GpuLock::defaultPath();
-  auto Lock = memory::GpuLock::acquire(LockPath, [&] {
-    Log.note(Where + "waiting for the GPU: another kopt process is verifying on it (lock " +
-             LockPath + ")");
-  });
+  auto Lock = lockGpu(Where);
   if (!Lock)
     return Lock.takeError();
   std::vector<uint32_t> Ids = Recorded->uncoveredIds();
@@ -194,11 +198,7 @@ CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuC
   if (Budget && Budget->remaining() <= 0)
     return Skip(BudgetSpent());
   // One kernel timed at a time on this GPU, whatever else the build runs.
-  std::string LockPath = memory::GpuLock::defaultPath();
-  auto Lock = memory::GpuLock::acquire(LockPath, [&] {
-    Log.note(Where + "waiting for the GPU: another kopt process is optimizing on it (lock " +
-             LockPath + ")");
-  });
+  auto Lock = lockGpu(Where);
   if (!Lock)
     return Lock.takeError();
   if (Budget) { // Others may have spent it while this one waited.
