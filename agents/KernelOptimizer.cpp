@@ -146,6 +146,24 @@ llvm::Expected<std::string> unitFromVariant(const frontend::KernelSummary &Origi
   return Text.substr(0, Old.Begin) + Code + Text.substr(Old.End);
 }
 
+llvm::Expected<evaluator::VariantLaunch> variantLaunchFor(const evaluator::Workload &Work,
+                                                          const frontend::LaunchMapping &Mapping) {
+  auto Dims =
+      frontend::evaluateLaunchMapping(Mapping, dimsOf(Work.Launch), integerScalars(Work.Args));
+  if (!Dims)
+    return Dims.takeError();
+  evaluator::VariantLaunch Out(geometryOf(*Dims));
+  for (const evaluator::RecordedLaunch &Rec : Work.Recorded) {
+    auto Mapped =
+        frontend::evaluateLaunchMapping(Mapping, dimsOf(Rec.Launch), integerScalars(Rec.Args));
+    if (!Mapped)
+      return llvm::createStringError("for recorded launch " + Rec.describe() + ": " +
+                                     llvm::toString(Mapped.takeError()));
+    Out.Recorded.push_back(geometryOf(*Mapped));
+  }
+  return Out;
+}
+
 namespace {
 // The search's state: nodes, their candidate steps, short-term memory.
 class Search {
@@ -293,24 +311,6 @@ std::optional<size_t> Search::pickCandidate() {
 llvm::Expected<evaluator::VariantLaunch>
 Search::launchOf(const frontend::LaunchMapping &Mapping) const {
   return variantLaunchFor(R.Work, Mapping);
-}
-
-llvm::Expected<evaluator::VariantLaunch> variantLaunchFor(const evaluator::Workload &Work,
-                                                          const frontend::LaunchMapping &Mapping) {
-  auto Dims =
-      frontend::evaluateLaunchMapping(Mapping, dimsOf(Work.Launch), integerScalars(Work.Args));
-  if (!Dims)
-    return Dims.takeError();
-  evaluator::VariantLaunch Out(geometryOf(*Dims));
-  for (const evaluator::RecordedLaunch &Rec : Work.Recorded) {
-    auto Mapped =
-        frontend::evaluateLaunchMapping(Mapping, dimsOf(Rec.Launch), integerScalars(Rec.Args));
-    if (!Mapped)
-      return llvm::createStringError("for recorded launch " + Rec.describe() + ": " +
-                                     llvm::toString(Mapped.takeError()));
-    Out.Recorded.push_back(geometryOf(*Mapped));
-  }
-  return Out;
 }
 
 llvm::Expected<evaluator::VariantOutcome> Search::measure(const std::string &Unit,

@@ -121,11 +121,12 @@ llvm::Expected<bool> CacheVariantProvider::usableOnRecording(const frontend::Ker
              Recorded->Coverage.Why + "): " + Why);
     return true;
   }
-  auto Job =
-      jobFor(K, Tu.SourcePath, Tu.NvccFlags, Tu.ClangArgs, Tu.Options, Cache.config().UserDir);
-  if (!Job)
-    return Job.takeError();
-  Job->RecordingDirs = Dirs;
+  KernelJob Job; // No engine: the variant is only verified.
+  Job.Kernel = &K;
+  Job.File = Tu.SourcePath;
+  Job.NvccFlags = Tu.NvccFlags;
+  Job.ClangArgs = Tu.ClangArgs;
+  Job.RecordingDirs = Dirs;
   auto Lock = lockGpu(Where);
   if (!Lock)
     return Lock.takeError();
@@ -133,7 +134,7 @@ llvm::Expected<bool> CacheVariantProvider::usableOnRecording(const frontend::Ker
   Log.note(Where + "re-verifying the cached variant on the new recording (" +
            std::to_string(Ids.size()) + " launches beyond those verified; " +
            Recorded->Coverage.Why + ")");
-  auto Checked = recheckCachedVariant(*Job, *Entry.Variant, Ids, *Eval);
+  auto Checked = recheckCachedVariant(Job, *Entry.Variant, Ids, *Eval);
   if (!Checked)
     return Checked.takeError();
   if (!Checked->passed()) {

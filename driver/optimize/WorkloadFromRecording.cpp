@@ -158,9 +158,9 @@ std::optional<KernelRecording> readKernelRecording(const frontend::KernelSummary
     }
     Out.Launches.push_back({D.Launch.Id,
                             D.Count,
-                            D.Count,
                             {D.Launch.Grid, D.Launch.Block, D.Launch.SharedBytes},
-                            std::move(*Args)});
+                            std::move(*Args),
+                            D.Count});
   }
   return Out;
 }

@@ -53,7 +53,12 @@ std::string LaunchDescription::describe(const std::vector<std::string> &Names) c
   std::string Values;
   for (size_t I = 0; I < Scalars.size(); ++I)
     Values += scalarName(Names, I) + " = " + number(Scalars[I]) + "; ";
-  return "#" + std::to_string(Id) + " (" + Values + geometryText(*this) + ")";
+  std::string Text = "#";
+  return Text.append(std::to_string(Id))
+      .append(" (")
+      .append(Values)
+      .append(geometryText(*this))
+      .append(")");
 }
 
 std::string recordingDigest(const std::vector<LaunchDescription> &Recording) {
@@ -61,7 +66,7 @@ std::string recordingDigest(const std::vector<LaunchDescription> &Recording) {
   for (const LaunchDescription &L : Recording) {
     std::string Line = geometryText(L);
     for (double S : L.Scalars)
-      Line += " " + number(S);
+      Line.append(" ").append(number(S)); // Not " " + ...: gcc 12's -Wrestrict misfires.
     Lines.push_back(std::move(Line));
   }
   std::sort(Lines.begin(), Lines.end());

@@ -119,6 +119,7 @@ doc["checksum"] = "sha256:" + hashlib.sha256(dump.encode()).hexdigest()
 json.dump(doc, open(path, "w"), indent=1, ensure_ascii=False)
 PY
 kcc=$(dirname "$kopt")/kcc
+export KOPT_NVCC="$nvcc"
 "$kcc" --kopt-mode=cache-only --kopt-cache-dir="$half/cache" -arch="$arch" -c "$half/solver.cu" -o "$half/hit.o" \
   > "$half/hit.txt" 2>&1 || { cat "$half/hit.txt"; fail "kcc failed on the cached entry"; }
 grep -q 'not verified on the new recording' "$half/hit.txt" && fail "the recording verified on was called new"
