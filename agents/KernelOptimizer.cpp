@@ -130,6 +130,47 @@ variantFromUnit(const frontend::KernelSummary &Original, llvm::StringRef UnitTex
   return V;
 }
 
+llvm::Expected<std::string> unitFromVariant(const frontend::KernelSummary &Original,
+                                            const frontend::KernelVariant &V,
+                                            const std::vector<std::string> &ClangArgs) {
+  auto Summary =
+      transform::summarizeUnit(Original.Unit.Text, Original.Name, ClangArgs, Original.Pragma);
+  if (!Summary)
+    return Summary.takeError();
+  const frontend::SourceSpan &Old = Summary->Unit.Definition;
+  std::string Code = V.Code;
+  if (!V.VariantName.empty()) { // Named as the original again, where variantFromUnit renamed it.
+    llvm::StringRef Short = llvm::StringRef(V.VariantName).rsplit("::").second;
+    if (Short.empty())
+      Short = V.VariantName;
+    size_t Global = Code.find("__global__");
+    size_t At = Code.find(Short.str(), Global == std::string::npos ? 0 : Global);
+    if (At == std::string::npos || !Short.ends_with("_kopt"))
+      return llvm::createStringError("cannot find the variant's name in its code");
+    Code.erase(At + Short.size() - 5, 5);
+  }
+  const std::string &Text = Original.Unit.Text;
+  return Text.substr(0, Old.Begin) + Code + Text.substr(Old.End);
+}
+
+llvm::Expected<evaluator::VariantLaunch> variantLaunchFor(const evaluator::Workload &Work,
+                                                          const frontend::LaunchMapping &Mapping) {
+  auto Dims =
+      frontend::evaluateLaunchMapping(Mapping, dimsOf(Work.Launch), integerScalars(Work.Args));
+  if (!Dims)
+    return Dims.takeError();
+  evaluator::VariantLaunch Out(geometryOf(*Dims));
+  for (const evaluator::RecordedLaunch &Rec : Work.Recorded) {
+    auto Mapped =
+        frontend::evaluateLaunchMapping(Mapping, dimsOf(Rec.Launch), integerScalars(Rec.Args));
+    if (!Mapped)
+      return llvm::createStringError("for recorded launch " + Rec.describe() + ": " +
+                                     llvm::toString(Mapped.takeError()));
+    Out.Recorded.push_back(geometryOf(*Mapped));
+  }
+  return Out;
+}
+
 namespace {
 // The search's state: nodes, their candidate steps, short-term memory.
 class Search {
@@ -161,9 +202,7 @@ private:
   // Screen, then confirm a promising variant that would beat the best.
   llvm::Expected<evaluator::VariantOutcome> measure(const std::string &Unit,
                                                     const evaluator::VariantLaunch &Launch);
-  // Where a variant with launch mapping Mapping runs: the workload's launch
-  // and each recorded launch, mapped with that launch's own dimensions and
-  // scalars (a recorded k changes a grid that depends on k).
+  // variantLaunchFor on the request's workload.
   llvm::Expected<evaluator::VariantLaunch> launchOf(const frontend::LaunchMapping &Mapping) const;
 
   const OptimizeRequest &R;
@@ -278,20 +317,7 @@ std::optional<size_t> Search::pickCandidate() {
 
 llvm::Expected<evaluator::VariantLaunch>
 Search::launchOf(const frontend::LaunchMapping &Mapping) const {
-  auto Dims =
-      frontend::evaluateLaunchMapping(Mapping, dimsOf(R.Work.Launch), integerScalars(R.Work.Args));
-  if (!Dims)
-    return Dims.takeError();
-  evaluator::VariantLaunch Out(geometryOf(*Dims));
-  for (const evaluator::RecordedLaunch &Rec : R.Work.Recorded) {
-    auto Mapped =
-        frontend::evaluateLaunchMapping(Mapping, dimsOf(Rec.Launch), integerScalars(Rec.Args));
-    if (!Mapped)
-      return llvm::createStringError("for recorded launch " + Rec.describe() + ": " +
-                                     llvm::toString(Mapped.takeError()));
-    Out.Recorded.push_back(geometryOf(*Mapped));
-  }
-  return Out;
+  return variantLaunchFor(R.Work, Mapping);
 }
 
 llvm::Expected<evaluator::VariantOutcome> Search::measure(const std::string &Unit,

@@ -58,4 +58,17 @@ variantFromUnit(const frontend::KernelSummary &Original, llvm::StringRef UnitTex
                 const std::optional<frontend::LaunchMapping> &Launch,
                 const std::vector<std::string> &ClangArgs);
 
+// The inverse of variantFromUnit: the unit the evaluator compiles for a
+// stored variant, Original's unit with the variant's definition in place of
+// the kernel's (named as the original again).
+llvm::Expected<std::string> unitFromVariant(const frontend::KernelSummary &Original,
+                                            const frontend::KernelVariant &Variant,
+                                            const std::vector<std::string> &ClangArgs);
+
+// Where a variant with launch mapping Mapping runs on Work: the workload's
+// launch and each recorded launch, mapped with that launch's own dimensions
+// and scalars (a recorded k changes a grid that depends on k).
+llvm::Expected<evaluator::VariantLaunch> variantLaunchFor(const evaluator::Workload &Work,
+                                                          const frontend::LaunchMapping &Mapping);
+
 } // namespace kopt::agents

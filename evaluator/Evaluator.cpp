@@ -93,6 +93,7 @@ llvm::Expected<Baseline> Evaluator::setOriginal(const KernelSource &Source, cons
   B.Timing = Answer->at("timing").get<TimingSummary>();
   B.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Begin).count();
   B.ProfileSeconds = Answer->value("profile_seconds", 0.0);
+  B.Weighted = Answer->value("weighted", json());
   if (Answer->contains("profile"))
     B.Counters = Answer->at("profile").get<Profile>();
   else if (!Options.Profile)
@@ -188,6 +189,7 @@ llvm::Expected<VariantOutcome> Evaluator::request(const KernelSource &Variant,
   Out.PValue = Answer->value("p_value", 1.0);
   Out.Samples = Answer->value("samples", 0u);
   Out.TimingCall = Answer->value("timing_call", "");
+  Out.Weighted = Answer->value("weighted", json());
   return Timed(Out);
 }
 

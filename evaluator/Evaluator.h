@@ -48,6 +48,10 @@ struct Baseline {
   Profile Counters;           // One launch's hardware counters, or why there are none.
   double Seconds = 0;         // Wall time of setOriginal: compile, runs, timing, profile.
   double ProfileSeconds = 0;  // Of which the profile.
+  // With recorded launches: the launches timing is weighted over, each one's
+  // share of the application's time in the kernel (WeightedTiming.h); null
+  // where variants are timed on the workload's one launch.
+  nlohmann::json Weighted;
 };
 
 enum class Verdict : uint8_t {
@@ -74,7 +78,11 @@ struct VariantOutcome {
   TimingStage Stage = TimingStage::Full;
   unsigned Samples = 0;   // Interleaved samples a side (0: screened on the verification runs).
   std::string TimingCall; // Why the measurement stopped where it did (SequentialTest.h).
-  double Seconds = 0;     // Wall time of the evaluation, compile to verdict.
+  // Timed on recorded launches (WeightedTiming.h): Speedup, Original and
+  // Variant are the application's mean time per launch, and this says on
+  // which launches, with their shares and speedups. Null otherwise.
+  nlohmann::json Weighted;
+  double Seconds = 0; // Wall time of the evaluation, compile to verdict.
 };
 
 // What an optimization loop needs from the evaluator: measure the original

@@ -3,11 +3,13 @@
 #include "evaluator/GpuSession.h"
 #include "evaluator/RunComparison.h"
 #include "evaluator/SequentialTest.h"
+#include "evaluator/WeightedTiming.h"
 #include "evaluator/WorkerProtocol.h"
 #include "recorder/RecordingFormat.h"
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -29,6 +31,10 @@ constexpr double LongKernelMs = 20;
 constexpr size_t MinLongSamples = 3;
 bool longKernel(double Ms) { return Ms >= LongKernelMs; }
 
+// Timed samples of the original alone on each recorded launch: the weights of
+// the weighted timing need its time there, not a test.
+constexpr unsigned RecordedBaselineSamples = 3;
+
 class WorkerState {
 public:
   explicit WorkerState(int Out) : OutFd(Out) {}
@@ -46,12 +52,28 @@ private:
   // Compiles, loads and verifies a variant on every seed. Fills Answer with
   // the verdict where it fails (then false), else with what verification found.
   bool compileAndVerify(const json &Request, const LaunchGeometry &Launch,
+                        const std::vector<LaunchGeometry> &RecordedLaunches,
                         const std::vector<uint64_t> &VerifySeeds, json &Answer,
                         LoadedKernel &Variant, std::vector<double> &RunMs);
+  // The variant's launch for each recorded launch: as the request sends them
+  // (a variant that remaps the launch), or each recorded launch's own (one
+  // that keeps it); empty where a remapping variant came without them.
+  std::vector<LaunchGeometry> recordedLaunchesOf(const json &Request,
+                                                 const LaunchGeometry &Launch) const;
   // The interleaved measurement for Stage, its call in Answer.
   json timeAgainstOriginal(TimingStage Stage, const LoadedKernel &Variant,
-                           const LaunchGeometry &Launch, const std::vector<double> &VariantRunMs,
+                           const LaunchGeometry &Launch,
+                           const std::vector<LaunchGeometry> &RecordedLaunches,
+                           const std::vector<double> &VariantRunMs,
                            const std::vector<uint64_t> &VerifySeeds, json Answer);
+  // The sequential test on the application's mean time per launch
+  // (WeightedTiming.h): original and variant interleaved on each timed
+  // recorded launch, up to each look, then combined. Leaves W prepared again.
+  json timeWeighted(TimingStage Stage, const LoadedKernel &Variant,
+                    const std::vector<LaunchGeometry> &RecordedLaunches, json Answer);
+  // The original alone on every recorded launch, and the plan of the weighted
+  // timing from those times; a failure answer, or null. Leaves W prepared again.
+  json planWeighted();
   // A run-timed kernel's full test or confirmation (SequentialTest.h): the
   // variant's verification runs, and timed runs while the looks need them,
   // against the original's pool.
@@ -67,6 +89,10 @@ private:
                       double Deadline, unsigned &Verified, double &WorstRatio);
   // The recorded launch's buffer contents before it, by buffer argument.
   llvm::Expected<std::vector<std::vector<uint8_t>>> recordedInputs(const RecordedLaunch &R);
+  // W becomes R's workload, prepared, with R's recorded inputs on
+  // RecordedSeed; every buffer is compared (an input the variant changes
+  // fails as a wrong output). A failure answer, or null.
+  json useRecorded(const Workload &Seeded, const RecordedLaunch &R);
 
   // Variants verified on every session seed and screened promising, kept
   // loaded for their confirmation, by the exact request that made them.
@@ -94,6 +120,7 @@ private:
   GpuSession::TimingBudget Budget;
   std::string RecordingPath; // Of Recording, read once.
   recorder::Recording Recording;
+  WeightedPlan Weighted; // Empty: timed on W.Launch (no recording, or a run-timed kernel).
 };
 
 json errorAnswer(const std::string &Message) { return {{"status", "error"}, {"message", Message}}; }
@@ -110,6 +137,36 @@ void putCall(json &Answer, const LookDecision &D) {
 
 json compileRecord(const CompiledKernel &K) {
   return {{"compiler", K.Compiler}, {"log", K.Log}, {"seconds", K.Seconds}};
+}
+
+// The weighted timing's launches, as answers report them: each one's share of
+// the original's total time and its time there, measured alone.
+json planJson(const WeightedPlan &Plan, const std::vector<RecordedLaunch> &Recorded) {
+  json Launches = json::array();
+  for (const TimedLaunch &T : Plan.Launches) {
+    const RecordedLaunch &R = Recorded[T.Index];
+    Launches.push_back({{"id", R.Id},
+                        {"launch", R.describe()},
+                        {"count", R.Count},
+                        {"weight", R.Weight},
+                        {"share", T.Share},
+                        {"baseline_ms", T.OriginalMs}});
+  }
+  uint64_t Total = 0;
+  for (const RecordedLaunch &R : Recorded)
+    Total += R.Weight;
+  return {{"mean_ms", Plan.MeanMs}, {"application_launches", Total}, {"launches", Launches}};
+}
+
+// Where a weighted measurement looks: the sequential test's looks, up to and
+// at the sample limit.
+std::vector<unsigned> lookSizes(const SequentialDesign &D, unsigned MaxSamples) {
+  std::vector<unsigned> Looks = {D.FirstLook};
+  Looks.insert(Looks.end(), D.FasterLooks.begin(), D.FasterLooks.end());
+  std::sort(Looks.begin(), Looks.end());
+  std::erase_if(Looks, [&](unsigned N) { return N >= MaxSamples; });
+  Looks.push_back(std::max(MaxSamples, 1u));
+  return Looks;
 }
 
 void WorkerState::answerAndExit(const json &Answer, int Status) {
@@ -204,6 +261,23 @@ WorkerState::recordedInputs(const RecordedLaunch &R) {
   return Inputs;
 }
 
+json WorkerState::useRecorded(const Workload &Seeded, const RecordedLaunch &R) {
+  Workload Run = Seeded;
+  Run.Args = R.Args;
+  for (KernelArg &A : Run.Args)
+    if (auto *B = std::get_if<BufferArg>(&A.Value); B && B->Dir == Direction::In)
+      B->Dir = Direction::InOut;
+  Run.Launch = R.Launch;
+  W = Run;
+  auto Inputs = recordedInputs(R);
+  if (!Inputs)
+    return errorAnswer(llvm::toString(Inputs.takeError()));
+  if (auto E = Session->prepare(Run))
+    return errorAnswer(llvm::toString(std::move(E)));
+  Session->setRecordedInputs(std::move(*Inputs));
+  return nullptr;
+}
+
 json WorkerState::verifyRecorded(const LoadedKernel &Variant,
                                  const std::vector<LaunchGeometry> &Launches, double Deadline,
                                  unsigned &Verified, double &WorstRatio) {
@@ -211,25 +285,8 @@ json WorkerState::verifyRecorded(const LoadedKernel &Variant,
   json Failure;
   for (size_t I = 0; I < Seeded.Recorded.size() && Failure.is_null(); ++I) {
     const RecordedLaunch &R = Seeded.Recorded[I];
-    // Every buffer starts from its recorded contents, so each one is compared
-    // with the original's: an input the variant changes fails as a wrong output.
-    Workload Run = Seeded;
-    Run.Args = R.Args;
-    for (KernelArg &A : Run.Args)
-      if (auto *B = std::get_if<BufferArg>(&A.Value); B && B->Dir == Direction::In)
-        B->Dir = Direction::InOut;
-    Run.Launch = R.Launch;
-    W = Run;
-    auto Inputs = recordedInputs(R);
-    if (!Inputs) {
-      Failure = errorAnswer(llvm::toString(Inputs.takeError()));
+    if (Failure = useRecorded(Seeded, R); !Failure.is_null())
       break;
-    }
-    if (auto E = Session->prepare(Run)) {
-      Failure = errorAnswer(llvm::toString(std::move(E)));
-      break;
-    }
-    Session->setRecordedInputs(std::move(*Inputs));
     if (!reference(GpuSession::RecordedSeed, Failure))
       break;
     RunResult Got = Session->run(Variant, Launches[I], GpuSession::RecordedSeed, Deadline);
@@ -292,6 +349,7 @@ json WorkerState::setOriginal(const json &Request) {
   forgetVerified();
   ReferenceMs.clear();
   Pool.clear();
+  Weighted = {};
   if (HasOriginal)
     Session->unload(Original);
   HasOriginal = false;
@@ -373,10 +431,61 @@ json WorkerState::setOriginal(const json &Request) {
     Answer["profile_seconds"] =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - Begin).count();
   }
+  // A run-timed kernel stays timed on its runs of W.Launch: a weighted test
+  // would take several of its long runs a look on each recorded launch.
+  if (!W.Recorded.empty() && !RunTimedKernel) {
+    if (Failure = planWeighted(); !Failure.is_null())
+      return Failure;
+    if (!Weighted.empty())
+      Answer["weighted"] = planJson(Weighted, W.Recorded);
+  }
   return Answer;
 }
 
+json WorkerState::planWeighted() {
+  const Workload Seeded = W;
+  std::vector<uint64_t> Weights;
+  std::vector<double> Ms;
+  json Failure;
+  for (const RecordedLaunch &R : Seeded.Recorded) {
+    if (Failure = useRecorded(Seeded, R); !Failure.is_null())
+      break;
+    GpuSession::TimingBudget Alone = Budget;
+    Alone.MaxSamples = RecordedBaselineSamples;
+    Alone.DeadlineSeconds = Watchdog;
+    RunFailure Why;
+    auto Samples = Session->time({{&Original, R.Launch}}, GpuSession::RecordedSeed, Alone, Why,
+                                 [](llvm::ArrayRef<std::vector<double>>, double) { return false; });
+    if (!Samples) {
+      Failure = failedRun(
+          {Why, "recorded launch " + R.describe() + ": " + llvm::toString(Samples.takeError()), {}},
+          "the original kernel");
+      break;
+    }
+    Weights.push_back(R.Weight);
+    Ms.push_back(summarize((*Samples)[0]).MedianMs);
+  }
+  W = Seeded;
+  if (auto E = Session->prepare(W); E && Failure.is_null())
+    Failure = errorAnswer(llvm::toString(std::move(E)));
+  if (Failure.is_null())
+    Weighted = planWeightedTiming(Weights, Ms);
+  return Failure;
+}
+
+std::vector<LaunchGeometry> WorkerState::recordedLaunchesOf(const json &Request,
+                                                            const LaunchGeometry &Launch) const {
+  std::vector<LaunchGeometry> Launches;
+  if (Request.contains("recorded_launches"))
+    Launches = Request["recorded_launches"].get<std::vector<LaunchGeometry>>();
+  else if (Launch == W.Launch)
+    for (const RecordedLaunch &R : W.Recorded)
+      Launches.push_back(R.Launch);
+  return Launches;
+}
+
 bool WorkerState::compileAndVerify(const json &Request, const LaunchGeometry &Launch,
+                                   const std::vector<LaunchGeometry> &RecordedLaunches,
                                    const std::vector<uint64_t> &VerifySeeds, json &Answer,
                                    LoadedKernel &Variant, std::vector<double> &RunMs) {
   auto Compiled =
@@ -443,22 +552,14 @@ bool WorkerState::compileAndVerify(const json &Request, const LaunchGeometry &La
     ++Verified;
   }
   if (!W.Recorded.empty()) {
-    // A variant that keeps the launch runs with each recorded launch's
-    // geometry; one that remaps it comes with its launch for each.
-    std::vector<LaunchGeometry> Launches;
-    if (Request.contains("recorded_launches"))
-      Launches = Request["recorded_launches"].get<std::vector<LaunchGeometry>>();
-    else if (Launch == W.Launch)
-      for (const RecordedLaunch &R : W.Recorded)
-        Launches.push_back(R.Launch);
-    if (Launches.size() != W.Recorded.size()) {
+    if (RecordedLaunches.size() != W.Recorded.size()) {
       Session->unload(Variant);
       Answer["verdict"] = "wrong";
       Answer["detail"] = "the variant remaps the launch, and its launches for the recorded "
                          "launches are missing";
       return false;
     }
-    json Failure = verifyRecorded(Variant, Launches, Deadline, Verified, WorstRatio);
+    json Failure = verifyRecorded(Variant, RecordedLaunches, Deadline, Verified, WorstRatio);
     if (!Failure.is_null()) {
       Session->unload(Variant);
       if (Failure.contains("verdict"))
@@ -522,6 +623,7 @@ json WorkerState::timeOnRuns(TimingStage Stage, const LoadedKernel &Variant,
 
 json WorkerState::timeAgainstOriginal(TimingStage Stage, const LoadedKernel &Variant,
                                       const LaunchGeometry &Launch,
+                                      const std::vector<LaunchGeometry> &RecordedLaunches,
                                       const std::vector<double> &VariantRunMs,
                                       const std::vector<uint64_t> &VerifySeeds, json Answer) {
   SequentialDesign Design;
@@ -544,6 +646,8 @@ json WorkerState::timeAgainstOriginal(TimingStage Stage, const LoadedKernel &Var
   }
   if (RunTimedKernel)
     return timeOnRuns(Stage, Variant, Launch, VariantRunMs, std::move(Answer));
+  if (!Weighted.empty() && RecordedLaunches.size() == W.Recorded.size())
+    return timeWeighted(Stage, Variant, RecordedLaunches, std::move(Answer));
   double Deadline = std::max(1.0, SlowdownCap * OriginalMs / 1000);
   GpuSession::TimingBudget Timing = Budget;
   Timing.DeadlineSeconds = std::max(Deadline, Watchdog);
@@ -570,6 +674,92 @@ json WorkerState::timeAgainstOriginal(TimingStage Stage, const LoadedKernel &Var
   return Put(D, &*Samples);
 }
 
+json WorkerState::timeWeighted(TimingStage Stage, const LoadedKernel &Variant,
+                               const std::vector<LaunchGeometry> &RecordedLaunches, json Answer) {
+  SequentialDesign Design;
+  SequentialTiming Plan(Design, Stage,
+                        {Budget.MaxSamples,
+                         Stage == TimingStage::Screen ? Budget.ScreenSeconds : Budget.MaxSeconds,
+                         Budget.TargetNoise});
+  const size_t Timed = Weighted.Launches.size();
+  std::vector<std::vector<double>> OriginalRuns(Timed), VariantRuns(Timed);
+  std::vector<double> O, V;
+  const Workload Seeded = W;
+  const auto Begin = std::chrono::steady_clock::now();
+  json Failure;
+  size_t Prepared = Timed; // None yet.
+  for (unsigned Look : lookSizes(Design, Budget.MaxSamples)) {
+    for (size_t J = 0; J < Timed && Failure.is_null(); ++J) {
+      const TimedLaunch &T = Weighted.Launches[J];
+      const RecordedLaunch &R = Seeded.Recorded[T.Index];
+      if (Prepared != J) { // Each launch has its own buffers and inputs.
+        if (Failure = useRecorded(Seeded, R); !Failure.is_null())
+          break;
+        Prepared = J;
+      }
+      GpuSession::TimingBudget Timing = Budget;
+      Timing.MaxSamples = Look - static_cast<unsigned>(OriginalRuns[J].size());
+      Timing.WarmUp = OriginalRuns[J].empty() && !longKernel(T.OriginalMs);
+      Timing.DeadlineSeconds = std::max(std::max(1.0, SlowdownCap * T.OriginalMs / 1000), Watchdog);
+      // ABBA continues across the pieces: an odd count so far starts with the variant.
+      const bool Swap = OriginalRuns[J].size() % 2 == 1;
+      GpuSession::TimedKernel Pair[] = {{&Original, R.Launch},
+                                        {&Variant, RecordedLaunches[T.Index]}};
+      if (Swap)
+        std::swap(Pair[0], Pair[1]);
+      RunFailure Why;
+      auto Samples =
+          Session->time(Pair, GpuSession::RecordedSeed, Timing, Why,
+                        [](llvm::ArrayRef<std::vector<double>>, double) { return false; });
+      if (!Samples) {
+        json Rejected = failedRun({Why, llvm::toString(Samples.takeError()), {}, 0}, "timing");
+        Failure = {{"verdict", "launch_rejected"},
+                   {"detail", "recorded launch " + R.describe() + ": " +
+                                  Rejected["message"].get<std::string>()}};
+        break;
+      }
+      const std::vector<double> &OfOriginal = (*Samples)[Swap ? 1 : 0];
+      const std::vector<double> &OfVariant = (*Samples)[Swap ? 0 : 1];
+      OriginalRuns[J].insert(OriginalRuns[J].end(), OfOriginal.begin(), OfOriginal.end());
+      VariantRuns[J].insert(VariantRuns[J].end(), OfVariant.begin(), OfVariant.end());
+    }
+    if (!Failure.is_null())
+      break;
+    O = weightedSamples(Weighted, OriginalRuns);
+    V = weightedSamples(Weighted, VariantRuns);
+    double Seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Begin).count();
+    if (Plan.next(O, V, Seconds))
+      break;
+  }
+  W = Seeded;
+  if (auto E = Session->prepare(W); E && Failure.is_null())
+    Failure = errorAnswer(llvm::toString(std::move(E)));
+  if (!Failure.is_null()) {
+    Answer.update(Failure);
+    return Answer;
+  }
+  LookDecision D = Plan.decision();
+  if (D.Call == SequentialCall::Continue) // The sample limit came between looks.
+    D = lookAt(Design, Stage, O, V, /*Final=*/true);
+  putCall(Answer, D);
+  Answer["original"] = summarize(O);
+  Answer["variant"] = summarize(V);
+  json Weights = planJson(Weighted, Seeded.Recorded);
+  std::vector<double> Speedups;
+  for (size_t J = 0; J < Timed; ++J) {
+    double Before = summarize(OriginalRuns[J]).MedianMs, After = summarize(VariantRuns[J]).MedianMs;
+    Speedups.push_back(After > 0 ? Before / After : 0);
+    Weights["launches"][J]["original_ms"] = Before;
+    Weights["launches"][J]["variant_ms"] = After;
+    Weights["launches"][J]["speedup"] = Speedups.back();
+  }
+  Weights["speedup"] = D.Speedup;
+  Weights["speedup_of_medians"] = weightedSpeedup(Weighted, Speedups);
+  Answer["weighted"] = std::move(Weights);
+  return Answer;
+}
+
 json WorkerState::evaluate(const json &Request) {
   if (!HasOriginal)
     return errorAnswer("no original kernel is set");
@@ -583,6 +773,7 @@ json WorkerState::evaluate(const json &Request) {
       Stage = S;
   json Answer = {{"status", "ok"}, {"stage", spelling(Stage)}};
   std::string Key = Request.at("source").dump() + Request.at("launch").dump();
+  const std::vector<LaunchGeometry> Recorded = recordedLaunchesOf(Request, Launch);
   LoadedKernel Variant;
   std::vector<double> RunMs;
   // A confirmation of a variant this session screened: verified then, on
@@ -595,10 +786,11 @@ json WorkerState::evaluate(const json &Request) {
     Answer.update(Kept->Verification);
     Answer["resources"] = Variant.Resources;
     Screened.erase(Kept);
-  } else if (!compileAndVerify(Request, Launch, VerifySeeds, Answer, Variant, RunMs)) {
+  } else if (!compileAndVerify(Request, Launch, Recorded, VerifySeeds, Answer, Variant, RunMs)) {
     return Answer;
   }
-  Answer = timeAgainstOriginal(Stage, Variant, Launch, RunMs, VerifySeeds, std::move(Answer));
+  Answer =
+      timeAgainstOriginal(Stage, Variant, Launch, Recorded, RunMs, VerifySeeds, std::move(Answer));
   if (Stage == TimingStage::Screen && Answer.value("verdict", "") == "promising" &&
       VerifySeeds == Seeds) {
     Screened.push_front(

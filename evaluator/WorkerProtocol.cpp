@@ -73,8 +73,11 @@ void to_json(json &J, const Workload &W) {
   J["recording"] = W.RecordingFile;
   json Recorded = json::array();
   for (const RecordedLaunch &R : W.Recorded)
-    Recorded.push_back(
-        {{"id", R.Id}, {"count", R.Count}, {"launch", R.Launch}, {"args", argsJson(R.Args)}});
+    Recorded.push_back({{"id", R.Id},
+                        {"count", R.Count},
+                        {"weight", R.Weight},
+                        {"launch", R.Launch},
+                        {"args", argsJson(R.Args)}});
   J["recorded"] = Recorded;
 }
 
@@ -91,6 +94,7 @@ void from_json(const json &J, Workload &W) {
     RecordedLaunch L;
     L.Id = R.at("id").get<uint32_t>();
     L.Count = R.at("count").get<uint64_t>();
+    L.Weight = R.value("weight", L.Count);
     R.at("launch").get_to(L.Launch);
     L.Args = argsFrom(R.at("args"));
     W.Recorded.push_back(std::move(L));

@@ -59,7 +59,10 @@ struct RecordedLaunch {
   uint32_t Id = 0;    // The distinct launch's number in the recording.
   uint64_t Count = 1; // How often the application made it.
   LaunchGeometry Launch;
-  std::vector<KernelArg> Args;  // Scalars as recorded; buffers sized by their allocations.
+  std::vector<KernelArg> Args; // Scalars as recorded; buffers sized by their allocations.
+  // The application's launches it stands for in timing: its Count plus those
+  // of the distinct launches the sample left out nearest to it (WeightedTiming.h).
+  uint64_t Weight = 1;
   std::string describe() const; // "#76 (k = 76; grid(1,1,1) block(32,1,1))"
 };
 

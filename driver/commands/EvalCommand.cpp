@@ -7,6 +7,7 @@
 #include "driver/commands/SourceKernels.h"
 #include "driver/commands/Subcommand.h"
 #include "driver/config/CacheConfig.h"
+#include "driver/optimize/KernelOptimization.h"
 #include "driver/optimize/WorkloadFromKernel.h"
 #include "driver/optimize/WorkloadFromRecording.h"
 #include "evaluator/Evaluator.h"
@@ -92,6 +93,8 @@ void printOutcome(const evaluator::VariantOutcome &O) {
   if (!O.Detail.empty())
     llvm::outs() << "\n            " << O.Detail;
   llvm::outs() << "\n";
+  if (!O.Weighted.is_null())
+    llvm::outs() << "  weighted: " << describeWeighted(O.Weighted) << "\n";
 }
 
 nlohmann::json outcomeJson(const evaluator::VariantOutcome &O) {
@@ -105,7 +108,8 @@ nlohmann::json outcomeJson(const evaluator::VariantOutcome &O) {
           {"original", O.Original},
           {"variant", O.Variant},
           {"speedup", O.Speedup},
-          {"p_value", O.PValue}};
+          {"p_value", O.PValue},
+          {"weighted", O.Weighted}};
 }
 } // namespace
 
@@ -199,9 +203,12 @@ int runEval(const std::vector<std::string> &Arguments) {
                           {"resources", Base->Resources},
                           {"compiler", Base->Compile.Compiler},
                           {"achieved_dram_gbs", Base->AchievedDramGBs},
-                          {"profile", Base->Counters}}}};
+                          {"profile", Base->Counters},
+                          {"weighted", Base->Weighted}}}};
   if (!Json) {
     printBaseline(*Base);
+    if (!Base->Weighted.is_null())
+      llvm::outs() << "  weighted: " << describeWeighted(Base->Weighted) << "\n";
     printProfile(Base->Counters);
   }
   int Status = 0;

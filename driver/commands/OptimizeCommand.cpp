@@ -152,7 +152,11 @@ int runOptimizeWith(const std::vector<std::string> &Arguments, const EvaluatorFa
       llvm::errs() << Tool << ": warning: " << RemoteWarning << "\n";
     const agents::OptimizeResult &O = Result->Optimized;
     const nlohmann::json &Evals = Result->Entry.Timing["evaluations"];
-    Rows.push_back({K->Name, Result->Entry, O.Original.Timing.MedianMs,
+    // A weighted timing's milliseconds are the application's mean per launch,
+    // the original's included.
+    const bool Weighted = O.Best && !O.BestOutcome.Weighted.is_null();
+    Rows.push_back({K->Name, Result->Entry,
+                    Weighted ? O.BestOutcome.Original.MedianMs : O.Original.Timing.MedianMs,
                     O.Best ? O.BestOutcome.Variant.MedianMs : O.Original.Timing.MedianMs, O.Seconds,
                     O.Trajectory.size(), Evals.value("count", 0u),
                     Evals.value("mean_seconds", 0.0)});
@@ -161,6 +165,8 @@ int runOptimizeWith(const std::vector<std::string> &Arguments, const EvaluatorFa
     llvm::outs() << "  -> " << describeEntry(Result->Entry) << " (key " << Key.Digest.substr(0, 16)
                  << ")\n";
     llvm::outs() << "  evaluations: " << describeEvaluations(Result->Entry) << "\n";
+    if (Weighted)
+      llvm::outs() << "  weighted: " << describeWeighted(O.BestOutcome.Weighted) << "\n";
   }
   llvm::outs()
       << "\n"

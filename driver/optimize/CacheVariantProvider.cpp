@@ -1,6 +1,8 @@
 #include "driver/optimize/CacheVariantProvider.h"
 
+#include "driver/optimize/CachedVariantRecheck.h"
 #include "driver/optimize/KernelOptimization.h"
+#include "driver/optimize/RecordingCoverage.h"
 #include "memory/cache/BuildBudget.h"
 #include "memory/cache/FileLock.h"
 #include "memory/cache/MissExplanation.h"
@@ -74,7 +76,83 @@ CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuConte
     Log.verboseNote(Where + describeEntry(*Entry) + " (" + Source + ")");
     return std::nullopt;
   }
+  if (Source == "cache") {
+    auto Usable = usableOnRecording(K, Tu, Key, *Entry);
+    if (!Usable)
+      return Usable.takeError();
+    if (!*Usable) {
+      auto Made = optimizeOnMiss(K, Tu, Key, "");
+      if (!Made)
+        return Made.takeError();
+      if (!*Made || !(*Made)->Variant) {
+        Log.note(Where + "compiling the original");
+        return std::nullopt;
+      }
+      Entry = std::move(*Made);
+      Source = "optimized now";
+    }
+  }
   return ProvidedVariant{*Entry->Variant, describeEntry(*Entry) + " (" + Source + ")"};
+}
+
+llvm::Expected<memory::GpuLock> CacheVariantProvider::lockGpu(const std::string &Where) {
+  std::string LockPath = memory::GpuLock::defaultPath();
+  return memory::GpuLock::acquire(LockPath, [&] {
+    Log.note(Where + "waiting for the GPU: another kopt process is optimizing on it (lock " +
+             LockPath + ")");
+  });
+}
+
+llvm::Expected<bool> CacheVariantProvider::usableOnRecording(const frontend::KernelSummary &K,
+                                                             const TuContext &Tu,
+                                                             const memory::CacheKey &Key,
+                                                             memory::CacheEntry &Entry) {
+  const std::vector<std::string> Dirs = {memory::recordingsDir(Cache.config().UserDir)};
+  std::optional<RecordingCoverage> Recorded = recordingCoverage(K, Entry.Workloads, Dirs);
+  if (!Recorded || Recorded->Coverage.covered())
+    return true;
+  AllHit = false; // A direct-mode replay would skip this check.
+  std::string Where = Tu.where(K);
+  std::string Why = Tu.Options.get("mode").Value != "optimize"
+                        ? "mode " + Tu.Options.get("mode").Value
+                        : cannotOptimize(Tu);
+  if (!Why.empty()) {
+    Log.note(Where + "cached variant used, not verified on the new recording (" +
+             Recorded->Coverage.Why + "): " + Why);
+    return true;
+  }
+  KernelJob Job; // No engine: the variant is only verified.
+  Job.Kernel = &K;
+  Job.File = Tu.SourcePath;
+  Job.NvccFlags = Tu.NvccFlags;
+  Job.ClangArgs = Tu.ClangArgs;
+  Job.RecordingDirs = Dirs;
+  auto Lock = lockGpu(Where);
+  if (!Lock)
+    return Lock.takeError();
+  std::vector<uint32_t> Ids = Recorded->uncoveredIds();
+  Log.note(Where + "re-verifying the cached variant on the new recording (" +
+           std::to_string(Ids.size()) + " launches beyond those verified; " +
+           Recorded->Coverage.Why + ")");
+  auto Checked = recheckCachedVariant(Job, *Entry.Variant, Ids, *Eval);
+  if (!Checked)
+    return Checked.takeError();
+  if (!Checked->passed()) {
+    Log.note(Where + "cached variant rejected on the new recording (" +
+             spelling(Checked->Outcome.Result).str() + ": " + Checked->Outcome.Detail +
+             "): optimizing again");
+    return false;
+  }
+  Entry.Workloads =
+      memory::widened(Entry.Workloads, Recorded->Names, Recorded->Launches, Checked->VerifiedIds);
+  std::string RemoteWarning;
+  if (llvm::Error E = Cache.store(Key, Entry, &RemoteWarning))
+    Log.note(Where + "re-verification not cached: " + llvm::toString(std::move(E)));
+  if (!RemoteWarning.empty())
+    Log.warning(RemoteWarning);
+  Log.note(Where + "cached variant re-verified on " + std::to_string(Checked->VerifiedIds.size()) +
+           " new recorded launches");
+  return true;
 }
 
 std::string CacheVariantProvider::cannotOptimize(const TuContext &Tu) {
@@ -121,11 +199,7 @@ CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuC
   if (Budget && Budget->remaining() <= 0)
     return Skip(BudgetSpent());
   // One kernel timed at a time on this GPU, whatever else the build runs.
-  std::string LockPath = memory::GpuLock::defaultPath();
-  auto Lock = memory::GpuLock::acquire(LockPath, [&] {
-    Log.note(Where + "waiting for the GPU: another kopt process is optimizing on it (lock " +
-             LockPath + ")");
-  });
+  auto Lock = lockGpu(Where);
   if (!Lock)
     return Lock.takeError();
   if (Budget) { // Others may have spent it while this one waited.

@@ -12,6 +12,7 @@
 #include "driver/optimize/FrontEndLog.h"
 #include "driver/optimize/VariantProvider.h"
 #include "evaluator/Evaluator.h"
+#include "memory/cache/FileLock.h"
 #include "memory/cache/ResultCache.h"
 
 #include <map>
@@ -43,6 +44,14 @@ private:
                                                                    const TuContext &Tu,
                                                                    const memory::CacheKey &Key,
                                                                    const std::string &Miss);
+  // Whether a cached Entry may be used with the kernel's current recording
+  // (issue 17): yes where the entry was verified on it, or this machine cannot
+  // verify (then with one note); else after the variant is verified on the
+  // launches beyond, which widens the stored entry. False: it failed there.
+  llvm::Expected<bool> usableOnRecording(const frontend::KernelSummary &K, const TuContext &Tu,
+                                         const memory::CacheKey &Key, memory::CacheEntry &Entry);
+  // The GPU, for this process alone; a note while another one holds it.
+  llvm::Expected<memory::GpuLock> lockGpu(const std::string &Where);
   // Why this machine cannot optimize for Arch now, or "" where it can.
   std::string cannotOptimize(const TuContext &Tu);
   memory::ResultCache Cache;

@@ -1,5 +1,6 @@
 #include "driver/optimize/KernelOptimization.h"
 
+#include "driver/optimize/RecordingCoverage.h"
 #include "driver/optimize/WorkloadFromRecording.h"
 #include "memory/cache/CacheLayout.h"
 
@@ -117,6 +118,8 @@ void logBaseline(const evaluator::Baseline &B, llvm::raw_ostream *Log) {
     *Log << llvm::formatv("  baseline: {0:f3} ms median over {1} runs, measured in {2:f1} s "
                           "(profile {3:f1} s)\n",
                           B.Timing.MedianMs, B.Timing.Samples, B.Seconds, B.ProfileSeconds);
+  if (!B.Weighted.is_null())
+    *Log << "  timing weighted by launch counts: " << describeWeighted(B.Weighted) << "\n";
   if (!B.Counters.available())
     *Log << "  (no profile: " << B.Counters.Error << ")\n";
 }
@@ -284,7 +287,10 @@ optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::
     E.Timing["p_value"] = O.BestOutcome.PValue;
     E.Verification = {{"seeds", O.BestOutcome.SeedsVerified},
                       {"worst_tolerance_ratio", O.BestOutcome.WorstToleranceRatio}};
+    if (!O.BestOutcome.Weighted.is_null())
+      E.Timing["weighted"] = O.BestOutcome.Weighted;
   }
+  E.Workloads = verifiedWorkloadsOf(K, *W, Job.RecordingDirs);
   E.Trajectory = nlohmann::json::array();
   for (const agents::Attempt &A : O.Trajectory)
     E.Trajectory.push_back({{"steps", A.Steps},
@@ -317,6 +323,24 @@ std::string describeEntry(const memory::CacheEntry &E) {
        << llvm::format("%.2f", E.Speedup) << "x faster on " << E.Origin.Device;
   else
     OS << "no variant beat the original on " << E.Origin.Device;
+  return Text;
+}
+
+std::string describeWeighted(const nlohmann::json &Weighted) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  const nlohmann::json &Launches = Weighted.value("launches", nlohmann::json::array());
+  if (Weighted.contains("speedup"))
+    OS << llvm::format("%.2fx of the application's time, ", Weighted.value("speedup", 0.0));
+  OS << Launches.size() << " recorded launch" << (Launches.size() == 1 ? "" : "es") << " timed (";
+  for (size_t I = 0; I < Launches.size(); ++I) {
+    const nlohmann::json &L = Launches[I];
+    OS << (I ? ", " : "") << "#" << L.value("id", 0u) << " "
+       << llvm::format("%.0f%%", 100 * L.value("share", 0.0));
+    if (L.contains("speedup"))
+      OS << llvm::format(" %.2fx", L.value("speedup", 0.0));
+  }
+  OS << ") for " << Weighted.value("application_launches", 0u) << " launches of the application";
   return Text;
 }
 

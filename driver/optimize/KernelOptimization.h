@@ -75,6 +75,11 @@ std::string utcNow();
 // "verified variant (smem-tiling:T=32), 4.21x faster on NVIDIA H100 80GB HBM3"
 std::string describeEntry(const memory::CacheEntry &Entry);
 
+// A weighted timing (evaluator VariantOutcome::Weighted, or a baseline's):
+// "1.84x of the application's time, 3 recorded launches timed (#0 41% 2.01x,
+// #40 33% 1.80x, #79 26% 1.66x) for 100 launches of the application".
+std::string describeWeighted(const nlohmann::json &Weighted);
+
 // What the loop spent, from the entry's timing.evaluations: "7 evaluations in
 // 31.2 s (mean 4.46 s, longest 9.10 s; loop 58.3 s)". Empty for an entry
 // without that summary (written before it existed).

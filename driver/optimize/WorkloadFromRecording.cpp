@@ -89,19 +89,35 @@ std::vector<double> scalarsOf(const evaluator::RecordedLaunch &R) {
   return Values;
 }
 
-// Up to Limit launches, evenly spaced in the order of their scalar values
-// (the first and the last always among them).
-std::vector<evaluator::RecordedLaunch> sample(std::vector<evaluator::RecordedLaunch> All,
-                                              size_t Limit) {
+} // namespace
+
+std::vector<evaluator::RecordedLaunch>
+sampleRecordedLaunches(std::vector<evaluator::RecordedLaunch> All, size_t Limit) {
+  for (evaluator::RecordedLaunch &R : All)
+    R.Weight = R.Count;
   if (All.size() <= Limit)
     return All;
   std::stable_sort(All.begin(), All.end(),
                    [](const auto &A, const auto &B) { return scalarsOf(A) < scalarsOf(B); });
-  std::vector<evaluator::RecordedLaunch> Picked;
+  std::vector<size_t> At; // Positions in All of the picked launches.
   for (size_t I = 0; I < Limit; ++I)
-    Picked.push_back(All[I * (All.size() - 1) / (Limit - 1)]);
+    At.push_back(I * (All.size() - 1) / (Limit - 1));
+  std::vector<evaluator::RecordedLaunch> Picked;
+  for (size_t P : At) {
+    Picked.push_back(All[P]);
+    Picked.back().Weight = 0;
+  }
+  // Each launch's count goes to the nearest picked one (the earlier on a tie).
+  for (size_t I = 0, Next = 0; I < All.size(); ++I) {
+    while (Next + 1 < At.size() && At[Next + 1] <= I)
+      ++Next;
+    size_t Nearest = Next + 1 < At.size() && At[Next + 1] - I < I - At[Next] ? Next + 1 : Next;
+    Picked[Nearest].Weight += All[I].Count;
+  }
   return Picked;
 }
+
+namespace {
 
 llvm::Error noWorkload(const frontend::KernelSummary &K, llvm::StringRef File) {
   return llvm::createStringError(
@@ -125,10 +141,35 @@ std::optional<std::string> findRecording(const frontend::KernelSummary &Kernel,
   return std::nullopt;
 }
 
+std::optional<KernelRecording> readKernelRecording(const frontend::KernelSummary &K,
+                                                   llvm::ArrayRef<std::string> RecordingDirs) {
+  std::optional<std::string> Path = findRecording(K, RecordingDirs);
+  if (!Path)
+    return std::nullopt;
+  recorder::ReadResult Read = recorder::readRecording(*Path, {/*Contents=*/false});
+  if (!Read.Error.empty())
+    return std::nullopt;
+  KernelRecording Out{*Path, {}};
+  for (const recorder::DistinctLaunch &D : Read.Value.Launches) {
+    auto Args = recordedArgs(K, Read.Value.Kernel, D.Launch, {});
+    if (!Args) {
+      llvm::consumeError(Args.takeError());
+      return std::nullopt;
+    }
+    Out.Launches.push_back({D.Launch.Id,
+                            D.Count,
+                            {D.Launch.Grid, D.Launch.Block, D.Launch.SharedBytes},
+                            std::move(*Args),
+                            D.Count});
+  }
+  return Out;
+}
+
 llvm::Expected<evaluator::Workload> workloadWithRecording(const frontend::KernelSummary &K,
                                                           llvm::StringRef File,
                                                           llvm::ArrayRef<std::string> RecordingDirs,
-                                                          std::string *Warning) {
+                                                          std::string *Warning,
+                                                          llvm::ArrayRef<uint32_t> Only) {
   if (!K.Pragma)
     return workloadFor(K, File);
   const frontend::PragmaClauses &P = *K.Pragma;
@@ -165,7 +206,7 @@ llvm::Expected<evaluator::Workload> workloadWithRecording(const frontend::Kernel
     auto Args = recordedArgs(K, Rec.Kernel, D.Launch, W.Args);
     if (!Args)
       return Ignore(llvm::toString(Args.takeError()));
-    if (!hasContents(D.Launch))
+    if (!hasContents(D.Launch) || (!Only.empty() && !llvm::is_contained(Only, D.Launch.Id)))
       continue;
     evaluator::RecordedLaunch R;
     R.Id = D.Launch.Id;
@@ -188,7 +229,7 @@ llvm::Expected<evaluator::Workload> workloadWithRecording(const frontend::Kernel
     W.Tol = pragmaTolerance(P, W.Args);
   }
   W.RecordingFile = *Path;
-  W.Recorded = sample(std::move(All), MaxRecordedLaunches);
+  W.Recorded = sampleRecordedLaunches(std::move(All), MaxRecordedLaunches);
   return W;
 }
 

@@ -22,6 +22,12 @@ namespace kopt::driver {
 // over the recorded values of the kernel's scalars.
 inline constexpr size_t MaxRecordedLaunches = 16;
 
+// Up to Limit of All, evenly spaced in the order of their scalar values (the
+// first and the last always among them), each weighted (RecordedLaunch::Weight)
+// by its own count and those of the launches left out nearest to it.
+std::vector<evaluator::RecordedLaunch>
+sampleRecordedLaunches(std::vector<evaluator::RecordedLaunch> All, size_t Limit);
+
 // The kernel's recording in the first of Dirs that has one.
 std::optional<std::string> findRecording(const frontend::KernelSummary &Kernel,
                                          llvm::ArrayRef<std::string> Dirs);
@@ -32,10 +38,21 @@ std::optional<std::string> findRecording(const frontend::KernelSummary &Kernel,
 //    recorded launches (with contents) to verify every variant on;
 //  - without: the pragma's (workloadFor), and for a bare pragma (no launch,
 //    args or buffers clause) the error "kernel K has no workload: ...".
-// Warning gets a note about an unusable recording.
+// Warning gets a note about an unusable recording. Only (not empty): the
+// recorded launches verified on are these distinct launches' alone.
 llvm::Expected<evaluator::Workload> workloadWithRecording(const frontend::KernelSummary &Kernel,
                                                           llvm::StringRef File,
                                                           llvm::ArrayRef<std::string> RecordingDirs,
-                                                          std::string *Warning = nullptr);
+                                                          std::string *Warning = nullptr,
+                                                          llvm::ArrayRef<uint32_t> Only = {});
+
+// Every distinct launch of the kernel's recording (with contents or not),
+// typed by its signature; none where there is no usable recording.
+struct KernelRecording {
+  std::string Path;
+  std::vector<evaluator::RecordedLaunch> Launches;
+};
+std::optional<KernelRecording> readKernelRecording(const frontend::KernelSummary &Kernel,
+                                                   llvm::ArrayRef<std::string> RecordingDirs);
 
 } // namespace kopt::driver

@@ -50,6 +50,8 @@ llvm::Expected<StoredEntry> fromPayload(const nlohmann::json &P) {
     E.Origin = provenanceFromJson(P.at("provenance"));
     if (auto R = P.find("rekeyed"); R != P.end())
       E.Rekeyed = *R;
+    if (auto W = P.find("workloads"); W != P.end() && !W->is_null())
+      E.Workloads = workloadsFromJson(*W);
   } catch (const nlohmann::json::exception &Ex) {
     return llvm::createStringError("bad entry: %s", Ex.what());
   }
@@ -78,6 +80,8 @@ std::string serializeEntry(const CacheKey &Key, const CacheEntry &E) {
   Payload["variant"] = E.Variant ? variantToJson(*E.Variant) : nlohmann::json();
   if (!E.Rekeyed.is_null())
     Payload["rekeyed"] = E.Rekeyed;
+  if (E.Workloads)
+    Payload["workloads"] = workloadsToJson(*E.Workloads);
   nlohmann::json File = {
       {"format", EntryFormat}, {"checksum", checksumOf(Payload)}, {"payload", Payload}};
   return File.dump(1) + "\n";

@@ -5,6 +5,7 @@
 
 #include "clang-plugin/units/KernelVariant.h"
 #include "memory/cache/CacheKey.h"
+#include "memory/cache/VerifiedWorkloads.h"
 
 #include <llvm/Support/Error.h>
 #include <nlohmann/json.hpp>
@@ -34,6 +35,10 @@ struct CacheEntry {
   double Speedup = 1;                              // Measured, variant over original.
   nlohmann::json Verification, Timing, Trajectory; // Free-form records from the optimizer.
   Provenance Origin;
+  // The launches `kopt record` captured that the variant was verified on;
+  // none where it was verified on the pragma's workload alone (or the entry
+  // predates the field).
+  std::optional<VerifiedWorkloads> Workloads;
   // Null, or where `kopt cache rekey` moved the entry from: {"from": old key,
   // "from_text": its canonical text, "date", "kopt"}. The records above stay
   // as the optimizer made them.

@@ -9,4 +9,4 @@ set_tests_properties(gpu.parallel-transforms PROPERTIES LABELS gpu SKIP_RETURN_C
 add_test(gpu.slow-kernel "slow-kernel.sh" "../../../bin/kopt" "slow")
 set_tests_properties(gpu.slow-kernel PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300)
 add_test(gpu.record-solver "record-solver.sh" "../../../bin/kopt" "record")
-set_tests_properties(gpu.record-solver PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300)
+set_tests_properties(gpu.record-solver PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 600)

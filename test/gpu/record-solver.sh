@@ -8,7 +8,12 @@
 #   - a correct variant passes on every recorded launch;
 #   - kopt optimize verifies on the recorded launches, and a variant that
 #     remaps the launch (block-size, forced first by the pragma) is evaluated
-#     with its launch mapped for each recorded launch, not rejected.
+#     with its launch mapped for each recorded launch, not rejected;
+#   - timing is weighted by the launches' counts: kopt eval and kopt optimize
+#     report the weighted speedup and the recorded launches it was timed on;
+#   - a cached variant verified on a recording of k = 0..49 is re-verified by
+#     kcc (mode optimize) once the app is recorded with k up to 99; one wrong
+#     beyond k = 60 is rejected there, and the kernel optimized again.
 # Exit 77 (ctest: skipped) where no GPU is usable.
 # Usage: record-solver.sh KOPT INPUTS_DIR [WORK_DIR] [ARCH]   (ARCH default: sm_90)
 set -u
@@ -62,4 +67,79 @@ grep -q 'launches for the recorded launches are missing' "$work/optimize.txt" "$
   fail "a variant that remaps the launch was rejected for want of its recorded launches"
 grep -E '\] block-size' "$work/optimize.txt" | grep -qE ' (faster|not_faster|promising) ' ||
   fail "no block-size variant was verified on the recorded launches"
+grep -q 'timing weighted by launch counts: .* recorded launch.* timed' "$work/optimize.txt" ||
+  fail "kopt optimize did not weigh the timing by the recorded launch counts"
+grep -qE '^  weighted: [0-9.]+x of the application.s time, [0-9]+ recorded launch(es)? timed \(#[0-9]+ [0-9]+% [0-9.]+x' "$work/right.txt" ||
+  fail "kopt eval did not report the weighted speedup and its launches"
+"$kopt" eval "$src" "$cache" --variant "$work/right.cu" --no-profile --json -- -arch="$arch" > "$work/right.json" 2>&1
+python3 - "$work/right.json" <<'PY' || fail "the weighted timing in kopt eval --json is inconsistent"
+import json, sys
+out = json.load(open(sys.argv[1]))
+w = out["variant"]["weighted"]
+launches = w["launches"]
+assert 1 <= len(launches) <= 3, launches
+assert abs(sum(l["share"] for l in launches) - 1) < 1e-9, launches
+assert w["application_launches"] == 100, w
+# The verdict's speedup is the weighted one, and agrees with the per-launch medians.
+assert w["speedup"] == out["variant"]["speedup"], (w, out["variant"]["speedup"])
+assert abs(w["speedup"] / w["speedup_of_medians"] - 1) < 0.1, w
+print("weighted:", w["speedup"], [(l["id"], round(l["share"], 3), round(l["speedup"], 3)) for l in launches])
+PY
+
+# Re-verification: the app with 50 steps is recorded and optimized (its
+# entry records k = 0..49), then the entry's variant is replaced by one that
+# is wrong beyond k = 60 (as if it had been verified on those launches only).
+half="$work/half"
+mkdir -p "$half"
+sed 's/#define STEPS 100/#define STEPS 50/' "$src" > "$half/solver.cu"
+"$nvcc" -O3 -arch="$arch" -o "$half/app" "$half/solver.cu" || fail "nvcc could not build the 50-step app"
+"$kopt" record --kopt-cache-dir="$half/cache" --kernel eliminate -- "$half/app" > /dev/null 2>&1 ||
+  fail "kopt record failed on the 50-step app"
+"$kopt" optimize "$half/solver.cu" --kopt-cache-dir="$half/cache" --kopt-engine=skills --kopt-budget=20s \
+  -- -arch="$arch" > "$half/optimize.txt" 2>&1 || { cat "$half/optimize.txt"; fail "kopt optimize failed on the 50-step app"; }
+entry=$(ls "$half"/cache/entries/*/*.json | head -1)
+python3 - "$entry" <<'PY' || fail "could not rewrite the entry"
+import hashlib, json, sys
+path = sys.argv[1]
+doc = json.load(open(path))
+p = doc["payload"]
+w = p["workloads"]
+k = [s for s in w["scalars"] if s["name"] == "k"][0]
+assert (k["min"], k["max"]) == (0, 49), k
+p["variant"] = {"kernel": "eliminate", "variant_name": "", "launch": None, "code":
+    "__global__ void eliminate(float *A, int n, int k)\n{\n"
+    "    int i = k + 1 + blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i < n) {\n        float f = A[i * n + k] / A[k * n + k];\n"
+    "        for (int j = k; j < n; j++)\n"
+    "            A[i * n + j] -= (k > 60 ? -f : f) * A[k * n + j];\n    }\n}"}
+p["speedup"] = 1.25
+p["provenance"]["skills"] = ["wrong-beyond-60"]
+dump = json.dumps(p, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+doc["checksum"] = "sha256:" + hashlib.sha256(dump.encode()).hexdigest()
+json.dump(doc, open(path, "w"), indent=1, ensure_ascii=False)
+PY
+kcc=$(dirname "$kopt")/kcc
+export KOPT_NVCC="$nvcc"
+"$kcc" --kopt-mode=cache-only --kopt-cache-dir="$half/cache" -arch="$arch" -c "$half/solver.cu" -o "$half/hit.o" \
+  > "$half/hit.txt" 2>&1 || { cat "$half/hit.txt"; fail "kcc failed on the cached entry"; }
+grep -q 'not verified on the new recording' "$half/hit.txt" && fail "the recording verified on was called new"
+grep -q 'wrong-beyond-60' "$half/hit.txt" || { cat "$half/hit.txt"; fail "kcc did not use the rewritten entry (its checksum?)"; }
+# The 100-step app recorded into the same cache: k = 50..99 are new.
+rm -f "$half"/cache/recordings/*.krec
+"$kopt" record --kopt-cache-dir="$half/cache" --kernel eliminate -- "$work/app" > /dev/null 2>&1 ||
+  fail "kopt record failed on the 100-step app"
+"$kcc" --kopt-mode=cache-only --kopt-cache-dir="$half/cache" -arch="$arch" -c "$half/solver.cu" -o "$half/note.o" \
+  > "$half/note.txt" 2>&1 || { cat "$half/note.txt"; fail "kcc failed in cache-only mode"; }
+cat "$half/note.txt"
+grep -q 'cached variant used, not verified on the new recording (recorded launch #[0-9]* (n = 512; k = [0-9]*;.*k = [0-9]* is outside the verified 0..49): mode cache-only' \
+  "$half/note.txt" || fail "cache-only kcc did not note the new recording"
+"$kcc" --kopt-mode=optimize --kopt-budget=20s --kopt-engine=skills --kopt-cache-dir="$half/cache" -arch="$arch" \
+  -c "$half/solver.cu" -o "$half/optimize.o" > "$half/reverify.txt" 2>&1 ||
+  { cat "$half/reverify.txt"; fail "kcc failed in mode optimize"; }
+cat "$half/reverify.txt"
+grep -q 're-verifying the cached variant on the new recording (50 launches beyond those verified' "$half/reverify.txt" ||
+  fail "kcc did not re-verify the cached variant on the new recording"
+grep -q 'cached variant rejected on the new recording (wrong: recorded launch #[0-9]* (n = 512; k = \(6[1-9]\|[7-9][0-9]\)' \
+  "$half/reverify.txt" || fail "the variant wrong beyond k = 60 was not rejected on a launch beyond k = 60"
+grep -q 'wrong-beyond-60' "$half"/cache/entries/*/*.json && fail "the rejected variant is still cached"
 echo "record-solver: passed"
