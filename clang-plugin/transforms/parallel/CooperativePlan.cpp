@@ -12,6 +12,7 @@
 #include <clang/AST/Stmt.h>
 #include <clang/Rewrite/Core/Rewriter.h>
 
+#include <functional>
 #include <map>
 #include <set>
 
@@ -389,9 +390,75 @@ private:
     return llvm::Error::success();
   }
 
+  // Whether V >= 1 wherever Loop runs: a check around it passes only for
+  // p < V, p a thread position (>= 0) and neither changed in the kernel
+  // (`if (j < n)`, or `if (j >= n) return;` before it).
+  bool positiveWhereItRuns(const clang::Stmt &Loop, const clang::VarDecl *V) {
+    std::set<const clang::VarDecl *> Changed = changedVariables(U.Kernel.getBody());
+    std::vector<PositionSum> Sums;
+    if (!V || Changed.count(V))
+      return false;
+    if (llvm::Error E = checkGlobalIndexForm(U, "xyz", /*AllowBlockZ=*/true, &Sums)) {
+      llvm::consumeError(std::move(E));
+      return false;
+    }
+    std::set<const clang::Expr *> Positions;
+    for (const PositionSum &S : Sums)
+      Positions.insert(S.Sum->IgnoreParenImpCasts());
+    auto IsPosition = [&](const clang::Expr *E) {
+      if (Positions.count(E->IgnoreParenImpCasts()))
+        return true;
+      const clang::VarDecl *P = namedVariable(E);
+      return P && P->getInit() && !Changed.count(P) &&
+             Positions.count(P->getInit()->IgnoreParenImpCasts());
+    };
+    // Whether Cond having the value Holds means p < V.
+    std::function<bool(const clang::Expr *, bool)> Implies = [&](const clang::Expr *Cond,
+                                                                 bool Holds) {
+      Cond = Cond->IgnoreParenImpCasts();
+      if (const auto *Not = llvm::dyn_cast<clang::UnaryOperator>(Cond);
+          Not && Not->getOpcode() == clang::UO_LNot)
+        return Implies(Not->getSubExpr(), !Holds);
+      const auto *Bin = llvm::dyn_cast<clang::BinaryOperator>(Cond);
+      if (!Bin)
+        return false;
+      if (Bin->getOpcode() == (Holds ? clang::BO_LAnd : clang::BO_LOr))
+        return Implies(Bin->getLHS(), Holds) || Implies(Bin->getRHS(), Holds);
+      if (!Bin->isComparisonOp())
+        return false;
+      clang::BinaryOperatorKind Op = Bin->getOpcode();
+      const clang::Expr *Left = Bin->getLHS(), *Right = Bin->getRHS();
+      if (namedVariable(Left) == V) { // The position on the left: V > p is p < V.
+        std::swap(Left, Right);
+        Op = clang::BinaryOperator::reverseComparisonOp(Op);
+      }
+      if (!Holds)
+        Op = clang::BinaryOperator::negateComparisonOp(Op);
+      return Op == clang::BO_LT && namedVariable(Right) == V && IsPosition(Left);
+    };
+    const clang::Stmt *Body = U.Kernel.getBody();
+    for (const clang::Stmt *Cur = &Loop; Cur && Cur != Body;) {
+      const clang::Stmt *Up = parentOf(Cur, U.Ctx);
+      if (const auto *If = llvm::dyn_cast_or_null<clang::IfStmt>(Up);
+          If && (Cur == If->getThen() || Cur == If->getElse()) &&
+          Implies(If->getCond(), Cur == If->getThen()))
+        return true;
+      if (const auto *Block = llvm::dyn_cast_or_null<clang::CompoundStmt>(Up))
+        for (const clang::Stmt *Before : Block->body()) {
+          if (Before == Cur)
+            break;
+          if (const clang::Expr *Exit = earlyReturnCondition(*Before); Exit && Implies(Exit, false))
+            return true;
+        }
+      Cur = Up;
+    }
+    return false;
+  }
+
   // Every store goes to p[j], p[E + j] or p[j * C + E] (E the same in all
-  // iterations, C a nonzero constant), and the loop touches p nowhere else:
-  // iterations are independent.
+  // iterations, C a nonzero constant or a variable that a check around the
+  // loop keeps positive), and the loop touches p nowhere else: iterations
+  // are independent.
   llvm::Error checkMap(const clang::ForStmt &For, const LoopCounter &L,
                        const std::vector<const Write *> &Memory,
                        const std::set<const clang::VarDecl *> &Locals) {
@@ -412,10 +479,11 @@ private:
       const auto *Mul = llvm::dyn_cast<clang::BinaryOperator>(E);
       if (!Mul || Mul->getOpcode() != clang::BO_Mul)
         return false;
-      for (auto [Var, Factor] : {std::pair(Mul->getLHS(), Mul->getRHS()),
-                                 std::pair(Mul->getRHS(), Mul->getLHS())}) {
+      for (auto [Var, Factor] :
+           {std::pair(Mul->getLHS(), Mul->getRHS()), std::pair(Mul->getRHS(), Mul->getLHS())}) {
         std::optional<llvm::APSInt> C = Factor->getIntegerConstantExpr(U.Ctx);
-        if (isVarRef(Var, L.Var) && C && *C != 0)
+        if (isVarRef(Var, L.Var) &&
+            ((C && *C != 0) || positiveWhereItRuns(For, namedVariable(Factor))))
           return true;
       }
       return false;
@@ -441,8 +509,9 @@ private:
         Staying += Invariant(I);
       }
       if (Moving != 1 || Staying + 1 != S->Indices.size())
-        return unsupported(U, W->At->getBeginLoc(),
-                           "a store whose index is not j, E + j or j * C + E for the loop's j");
+        return unsupported(
+            U, W->At->getBeginLoc(),
+            "a store whose index is not j, E + j or j * C + E (C nonzero) for the loop's j");
       std::string Text = indexText(U, *S);
       if (Text.empty())
         return unsupported(U, W->At->getBeginLoc(), "a store index from a macro");

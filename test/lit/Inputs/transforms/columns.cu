@@ -265,13 +265,25 @@ __global__ void column_update(float *a, float *r, float *q, int k) {
   }
 }
 
-// The same update with the row length a parameter: where n is 0 every
-// iteration stores to one element, so the loop is not spread.
+// The same update with the row length a parameter: the check j < n on the
+// thread's position keeps n >= 1, so the rows are distinct elements.
 #pragma kopt optimize launch(grid: (n + 255) / 256; block: 256) args(m = 40, n = 30) \
     buffers(a[m * n] inout, q[m] in, r[n] in) noalias
 __global__ void column_update_n(int m, int n, float *a, const float *q, const float *r) {
   int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= n)
+    return;
+  for (int i = 0; i < m; i++)
+    a[i * n + j] -= q[i] * r[j];
+}
+
+// A stride that nothing keeps from 0 (ld checked nowhere): were it 0, every
+// iteration would store one element, so the loop is not spread.
+#pragma kopt optimize launch(grid: (n + 255) / 256; block: 256) args(m = 40, n = 30, ld = 30) \
+    buffers(a[m * ld + n] inout, q[m] in) noalias
+__global__ void column_update_ld(int m, int n, int ld, float *a, const float *q) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j < n)
     for (int i = 0; i < m; i++)
-      a[i * n + j] -= q[i] * r[j];
+      a[i * ld + j] *= q[i];
 }
