@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <numeric>
 #include <set>
@@ -66,6 +67,13 @@ struct Node {
   std::shared_ptr<const frontend::KernelSummary> View;
   memory::Facts Facts;           // The planner's view of UnitText (its static facts).
   std::set<std::string> Blocked; // Transforms with no point that fits this variant.
+  // Of those, the ones refused when applied, with the reason.
+  std::map<std::string, std::string> Refused;
+  // The node whose loops, indices and statements this one has (itself, or an
+  // ancestor that only attributes, pragmas, intrinsics or __restrict__ lie
+  // between): a transform refused there for its code is refused here too.
+  size_t Root = SIZE_MAX;
+  bool RestrictedSinceRoot = false; // Refusals for aliasing at Root do not hold here.
 };
 
 // Transforms that only add an attribute (__launch_bounds__), a pragma
@@ -74,6 +82,10 @@ struct Node {
 bool keepsStructure(llvm::StringRef Transform) {
   return Transform == "launch-bounds" || Transform == "unroll" || Transform == "fast-math";
 }
+
+// A refusal that __restrict__ on the pointers would answer ("'x' may alias
+// 'y' (no noalias clause, not __restrict__)").
+bool refusedForAliasing(llvm::StringRef Why) { return Why.contains("__restrict__"); }
 
 // One step the planner may take: a transform at one point on one node.
 struct Candidate {
@@ -197,6 +209,10 @@ private:
   std::optional<size_t> pickCandidate();
   // Step S applied to node N's code; a refusal is counted, with its time.
   llvm::Expected<transform::ChainResult> applyCounted(const Node &N, const transform::Step &S);
+  // Whether Transform fits no point of N: its own refusals and its root's.
+  bool blocked(const Node &N, llvm::StringRef Transform) const;
+  // N refused Transform for its code: so do N's root and the nodes that share it.
+  void refuse(Node &N, const std::string &Transform, const std::string &Why);
   // Applies, reviews and evaluates one candidate; false where it did not fit.
   llvm::Expected<bool> tryCandidate(const Candidate &C);
   // Screen, then confirm a promising variant that would beat the best.
@@ -237,6 +253,8 @@ void Search::addNode(Node N) {
   N.View = std::make_shared<const frontend::KernelSummary>(std::move(*View));
   N.Facts = Planner->factsOf(N.View->Features);
   size_t Index = Nodes.size();
+  if (N.Root == SIZE_MAX)
+    N.Root = Index;
   bool Extend = N.Chain.size() < R.Budget.MaxDepth;
   std::vector<std::pair<const transform::Transform *, std::vector<transform::ParamSet>>> Spaces;
   for (const auto &T : transform::allTransforms()) {
@@ -254,14 +272,14 @@ void Search::addNode(Node N) {
   for (auto &[T, Space] : Spaces) {
     if (!Planner->isEnabledByAnother(T->id()))
       continue;
-    if (auto Made = applyCounted(N, {T, Space.front()}); !Made) {
-      llvm::consumeError(Made.takeError());
-      N.Blocked.insert(T->id().str());
-    }
+    if (blocked(N, T->id()))
+      continue;
+    if (auto Made = applyCounted(N, {T, Space.front()}); !Made)
+      refuse(N, T->id().str(), llvm::toString(Made.takeError()));
   }
   Nodes.push_back(std::move(N));
   const Node &Added = Nodes.back();
-  auto Blocked = [&](llvm::StringRef Id) { return Added.Blocked.count(Id.str()) > 0; };
+  auto Blocked = [&](llvm::StringRef Id) { return blocked(Added, Id); };
   for (auto &[T, Space] : Spaces) {
     // The transform's points in the planner's order (experience may move a
     // later point up), then the first PointsPerStep of them.
@@ -278,6 +296,24 @@ void Search::addNode(Node N) {
     for (size_t I : Order)
       Pending.push_back({Index, T, Space[I], I});
   }
+}
+
+bool Search::blocked(const Node &N, llvm::StringRef Transform) const {
+  if (N.Blocked.count(Transform.str()))
+    return true;
+  if (N.Root >= Nodes.size() || &Nodes[N.Root] == &N)
+    return false;
+  const std::map<std::string, std::string> &AtRoot = Nodes[N.Root].Refused;
+  auto It = AtRoot.find(Transform.str());
+  return It != AtRoot.end() && !(N.RestrictedSinceRoot && refusedForAliasing(It->second));
+}
+
+void Search::refuse(Node &N, const std::string &Transform, const std::string &Why) {
+  N.Blocked.insert(Transform);
+  N.Refused[Transform] = Why;
+  // A reason other than aliasing holds for the root's code as well.
+  if (N.Root < Nodes.size() && &Nodes[N.Root] != &N && !refusedForAliasing(Why))
+    Nodes[N.Root].Refused.try_emplace(Transform, Why);
 }
 
 llvm::Expected<transform::ChainResult> Search::applyCounted(const Node &N,
@@ -302,7 +338,7 @@ std::optional<size_t> Search::pickCandidate() {
   for (size_t I = 0; I < Pending.size(); ++I) {
     const Candidate &C = Pending[I];
     const Node &N = Nodes[C.NodeIndex];
-    auto Blocked = [&](llvm::StringRef Id) { return N.Blocked.count(Id.str()) > 0; };
+    auto Blocked = [&](llvm::StringRef Id) { return blocked(N, Id); };
     double Lag = std::log(N.Speedup) - std::log(BestSpeedup);
     double Shortfall = std::min(0.0, Lag + Planner->winGain(*C.T, C.Point, N.Facts));
     double V =
@@ -349,7 +385,7 @@ llvm::Expected<bool> Search::tryCandidate(const Candidate &C) {
   // A transform that fits no point of this node (the probe in addNode, or
   // a reason that did not depend on the point): each apply is a parse or
   // more, which a short budget cannot spare.
-  if (DeadSteps.count(Key) || Parent.Blocked.count(C.T->id().str()))
+  if (DeadSteps.count(Key) || blocked(Parent, C.T->id()))
     return false;
   std::vector<transform::Step> Chain = Parent.Chain;
   Chain.push_back(S);
@@ -358,7 +394,7 @@ llvm::Expected<bool> Search::tryCandidate(const Candidate &C) {
     std::string Why = llvm::toString(Made.takeError());
     auto [First, New] = UnfitWhy.try_emplace(NodeKey, Why);
     if (++Unfit[NodeKey] >= Points[NodeKey] || (!New && First->second == Why))
-      Nodes[C.NodeIndex].Blocked.insert(C.T->id().str());
+      refuse(Nodes[C.NodeIndex], C.T->id().str(), Why);
     return false;
   }
   std::string Hash = variantHash(Made->UnitText, Made->Launch);
@@ -416,14 +452,18 @@ llvm::Expected<bool> Search::tryCandidate(const Candidate &C) {
   bool Unblocks = false;
   if (const memory::Skill *Skill = Planner->skillOf(C.T->id()); Skill && Verified)
     for (const std::string &Enabled : Skill->Enables)
-      Unblocks |= Parent.Blocked.count(Enabled) > 0;
+      Unblocks |= blocked(Parent, Enabled);
   if (Outcome.Result == Verdict::Faster || Outcome.Result == Verdict::Promising || Unblocks) {
     double Speedup = Outcome.Speedup > 0 ? Outcome.Speedup : Parent.Speedup;
-    Node Child{Chain, std::move(*Made), Speedup, nullptr, {}, {}};
+    Node Child{Chain, std::move(*Made), Speedup, nullptr, {}, {}, {}};
     // An attribute, a pragma or a math intrinsic makes no transform fit that
-    // did not fit the parent: those refusals need no parse again.
-    if (keepsStructure(C.T->id()))
-      Child.Blocked = Parent.Blocked;
+    // did not fit the parent: those refusals need no parse again. __restrict__
+    // answers the refusals for aliasing only.
+    bool Restrict = C.T->id() == "restrict-readonly";
+    if (keepsStructure(C.T->id()) || Restrict) {
+      Child.Root = Parent.Root;
+      Child.RestrictedSinceRoot = Parent.RestrictedSinceRoot || Restrict;
+    }
     if (Outcome.Result == Verdict::Faster && Outcome.Speedup > BestSpeedup) {
       BestSpeedup = Outcome.Speedup;
       Best = Child;
@@ -447,7 +487,7 @@ llvm::Expected<OptimizeResult> Search::run() {
   Result.Original = *Base;
   Planner.emplace(R.Plan ? R.Plan(*Base) : PlanInputs{}, K.Features, R.Forced);
   Seen.insert(variantHash(K.Unit.Text, std::nullopt));
-  addNode(Node{{}, {K.Unit.Text, std::nullopt, {}, K.Pragma}, 1.0, nullptr, {}, {}});
+  addNode(Node{{}, {K.Unit.Text, std::nullopt, {}, K.Pragma}, 1.0, nullptr, {}, {}, {}});
   LoopStart = elapsed(); // The original's measurement and steps are no evaluation's cost.
 
   while (!Pending.empty() && !outOfBudget()) {

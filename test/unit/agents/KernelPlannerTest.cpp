@@ -457,6 +457,34 @@ __global__ void syr2k(const float *__restrict__ a, const float *__restrict__ b,
   EXPECT_EQ(firstOf(evaluatedSteps(O), "register-blocking"), evaluatedSteps(O).size());
 }
 
+// restrict-readonly answers refusals for aliasing only: the runtime stride
+// that keeps the cooperative transforms out of this kernel keeps them out of
+// its restricted variants too, without a parse on each.
+TEST(KernelPlanner, RestrictCarriesOverRefusalsOtherThanAliasing) {
+  PlannedRun T(R"(
+#pragma kopt optimize launch(grid: (n + 255) / 256; block: 256) args(m = 4096, n = 4096, ld = 4096) buffers(b[m * ld] in, q[m] in, a[m * ld] out) noalias
+__global__ void scale_columns(int m, int n, int ld, const float *b, const float *q, float *a) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j < n)
+    for (int i = 0; i < m; i++)
+      a[i * ld + j] = b[i * ld + j] * q[i];
+}
+)",
+               memoryBound());
+  T.R.Budget.Evaluations = 8;
+  T.Eval.Rules = {{"__ldg", Verdict::Faster, 1.6}, {"__restrict__", Verdict::Faster, 1.3}};
+  OptimizeResult O = T.run();
+  unsigned Restricted = 0;
+  for (const Attempt &A : O.Trajectory)
+    Restricted += A.Evaluated && A.Result == Verdict::Faster &&
+                  startsWith(A.Steps.back(), "restrict-readonly");
+  ASSERT_GE(Restricted, 1u) << joined(evaluatedSteps(O));
+  unsigned Offered = 0;
+  for (const auto &Tr : transform::allTransforms())
+    Offered += !Tr->parameterSpace(T.K).empty();
+  EXPECT_LE(O.UnfitSteps, 2 * Offered) << joined(evaluatedSteps(O));
+}
+
 TEST(KernelPlanner, RefusalsCarryOverStepsThatKeepTheCode) {
   // The row-apart store with a runtime stride keeps the cooperative
   // transforms out; two unroll factors win. Their variants have the
