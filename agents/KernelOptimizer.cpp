@@ -236,6 +236,9 @@ private:
   // Per node and transform: why its first point did not apply. A second point
   // refused for the same reason is refused for the code, not its parameters.
   std::map<std::string, std::string> UnfitWhy;
+  // What a probe in addNode made, by node and step: the first point of a
+  // transform is usually its first candidate too, and need not be applied twice.
+  std::map<std::string, transform::ChainResult> Probed;
   std::map<std::string, unsigned> Points;
   OptimizeResult Result;
   double BestSpeedup = 1;
@@ -274,8 +277,11 @@ void Search::addNode(Node N) {
       continue;
     if (blocked(N, T->id()))
       continue;
-    if (auto Made = applyCounted(N, {T, Space.front()}); !Made)
+    transform::Step Probe{T, Space.front()};
+    if (auto Made = applyCounted(N, Probe); !Made)
       refuse(N, T->id().str(), llvm::toString(Made.takeError()));
+    else
+      Probed.emplace(std::to_string(Index) + "|" + stepText(Probe), std::move(*Made));
   }
   Nodes.push_back(std::move(N));
   const Node &Added = Nodes.back();
@@ -320,6 +326,8 @@ llvm::Expected<transform::ChainResult> Search::applyCounted(const Node &N,
                                                             const transform::Step &S) {
   double Before = elapsed();
   auto Made = transform::applyStep(*N.View, N.Made, R.ClangArgs, S);
+  ++Result.Applies;
+  Result.ApplySeconds += elapsed() - Before;
   if (!Made) {
     ++Result.UnfitSteps;
     Result.UnfitSeconds += elapsed() - Before;
@@ -389,7 +397,13 @@ llvm::Expected<bool> Search::tryCandidate(const Candidate &C) {
     return false;
   std::vector<transform::Step> Chain = Parent.Chain;
   Chain.push_back(S);
-  auto Made = applyCounted(Parent, S);
+  llvm::Expected<transform::ChainResult> Made = transform::ChainResult{};
+  if (auto It = Probed.find(std::to_string(C.NodeIndex) + "|" + Key); It != Probed.end()) {
+    *Made = std::move(It->second);
+    Probed.erase(It);
+  } else {
+    Made = applyCounted(Parent, S);
+  }
   if (!Made) { // The transform does not fit this code: not an attempt.
     std::string Why = llvm::toString(Made.takeError());
     auto [First, New] = UnfitWhy.try_emplace(NodeKey, Why);

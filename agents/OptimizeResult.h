@@ -57,6 +57,9 @@ struct OptimizeResult {
   // evaluation), and the time they took: where a short budget can go.
   unsigned UnfitSteps = 0;
   double UnfitSeconds = 0;
+  // Every transform applied (those that fit too), and the time it took.
+  unsigned Applies = 0;
+  double ApplySeconds = 0;
   std::string StopReason;      // "evaluation budget spent", ... ("" : the search ran out of ideas).
   std::optional<LlmSpend> Llm; // Set by the llm engine.
 };

@@ -221,7 +221,9 @@ nlohmann::json evaluationSummary(const agents::OptimizeResult &O) {
           {"max_seconds", Longest},
           {"loop_seconds", O.Seconds},
           {"unfit_steps", O.UnfitSteps},
-          {"unfit_seconds", O.UnfitSeconds}};
+          {"unfit_seconds", O.UnfitSeconds},
+          {"applies", O.Applies},
+          {"apply_seconds", O.ApplySeconds}};
 }
 } // namespace
 
@@ -355,11 +357,18 @@ std::string describeEvaluations(const memory::CacheEntry &E) {
                             Unfit == 1 ? "" : "s", It->value("unfit_seconds", 0.0))
                   .str()
             : "";
+  // Where the loop's time went besides the GPU: applying transforms (parses).
+  unsigned Applies = It->value("applies", 0u);
+  std::string ApplyText =
+      Applies ? llvm::formatv(", {0} transform{1} applied in {2:F1} s", Applies,
+                              Applies == 1 ? "" : "s", It->value("apply_seconds", 0.0))
+                    .str()
+              : "";
   return llvm::formatv("{0} evaluation{1} in {2:F1} s (mean {3:F2} s, longest {4:F2} s; loop "
-                       "{5:F1} s{6})",
+                       "{5:F1} s{6}{7})",
                        Count, Count == 1 ? "" : "s", It->value("seconds", 0.0),
                        It->value("mean_seconds", 0.0), It->value("max_seconds", 0.0),
-                       It->value("loop_seconds", 0.0), UnfitText)
+                       It->value("loop_seconds", 0.0), ApplyText, UnfitText)
       .str();
 }
 

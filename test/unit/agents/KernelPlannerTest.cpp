@@ -221,6 +221,33 @@ TEST(KernelPlanner, MatmulGetsItsIdiomTransformWithinTwoEvaluations) {
       << joined(Steps);
 }
 
+// register-blocking is probed when the product's node is added (scalar
+// replacement could enable it); that probe is its first candidate, and the
+// search evaluates what the probe made instead of applying it again.
+TEST(KernelPlanner, AProbedStepIsAppliedOnce) {
+  PlannedRun T(R"(
+#define N 256
+__global__ void gemm(float alpha, float beta, const float *__restrict__ a,
+                     const float *__restrict__ b, float *__restrict__ c) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  int i = blockIdx.y * blockDim.y + threadIdx.y;
+  if ((i < N) && (j < N)) {
+    c[i * N + j] *= beta;
+    for (int k = 0; k < N; k++)
+      c[i * N + j] += alpha * a[i * N + k] * b[k * N + j];
+  }
+}
+)",
+               computeBound());
+  T.R.Budget.Evaluations = 1;
+  T.Eval.Rules = {{"kopt_tile", Verdict::Faster, 6.0}};
+  OptimizeResult O = T.run();
+  ASSERT_EQ(evaluatedSteps(O).size(), 1u);
+  ASSERT_TRUE(startsWith(evaluatedSteps(O)[0], "register-blocking")) << joined(evaluatedSteps(O));
+  // The probes of register-blocking and smem-tiling, nothing more.
+  EXPECT_EQ(O.Applies, 2u);
+}
+
 TEST(KernelPlanner, TextbookMatmulReachesTheIdiomEarly) {
   // An accumulator in global memory: register-blocking and smem-tiling keep it
   // in registers themselves (their normalizing passes), so an idiom transform
