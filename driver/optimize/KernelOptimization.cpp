@@ -350,25 +350,27 @@ std::string describeEvaluations(const memory::CacheEntry &E) {
   auto It = E.Timing.find("evaluations");
   if (It == E.Timing.end() || !It->is_object())
     return "";
+  // "N <what>s <how>, S s" for a count the entry has, else "".
+  auto Counted = [&](llvm::StringRef CountKey, llvm::StringRef SecondsKey, llvm::StringRef Lead,
+                     llvm::StringRef What, llvm::StringRef How) -> std::string {
+    unsigned N = It->value(CountKey.str(), 0u);
+    if (!N)
+      return "";
+    return llvm::formatv("{0}{1} {2}{3} {4} {5:F1} s", Lead, N, What, N == 1 ? "" : "s", How,
+                         It->value(SecondsKey.str(), 0.0))
+        .str();
+  };
   unsigned Count = It->value("count", 0u);
-  unsigned Unfit = It->value("unfit_steps", 0u);
-  std::string UnfitText =
-      Unfit ? llvm::formatv("; {0} step{1} that did not fit the code, {2:F1} s", Unfit,
-                            Unfit == 1 ? "" : "s", It->value("unfit_seconds", 0.0))
-                  .str()
-            : "";
-  // Where the loop's time went besides the GPU: applying transforms (parses).
-  unsigned Applies = It->value("applies", 0u);
-  std::string ApplyText =
-      Applies ? llvm::formatv(", {0} transform{1} applied in {2:F1} s", Applies,
-                              Applies == 1 ? "" : "s", It->value("apply_seconds", 0.0))
-                    .str()
-              : "";
-  return llvm::formatv("{0} evaluation{1} in {2:F1} s (mean {3:F2} s, longest {4:F2} s; loop "
-                       "{5:F1} s{6}{7})",
-                       Count, Count == 1 ? "" : "s", It->value("seconds", 0.0),
-                       It->value("mean_seconds", 0.0), It->value("max_seconds", 0.0),
-                       It->value("loop_seconds", 0.0), ApplyText, UnfitText)
+  // Where the loop's time went besides the GPU: applying transforms (parses),
+  // and of those, the ones that refused the code.
+  return llvm::formatv(
+             "{0} evaluation{1} in {2:F1} s (mean {3:F2} s, longest {4:F2} s; loop "
+             "{5:F1} s{6}{7})",
+             Count, Count == 1 ? "" : "s", It->value("seconds", 0.0),
+             It->value("mean_seconds", 0.0), It->value("max_seconds", 0.0),
+             It->value("loop_seconds", 0.0),
+             Counted("applies", "apply_seconds", ", ", "transform", "applied in"),
+             Counted("unfit_steps", "unfit_seconds", "; ", "step", "that did not fit the code,"))
       .str();
 }
 
