@@ -26,7 +26,7 @@ llvm::Expected<RunVerdict> compareRuns(const Workload &W, const RunResult &Candi
     if (Got.DamagedAfter)
       return Fail("wrote out of bounds: byte " + std::to_string(*Got.DamagedAfter) +
                   " past the end of buffer '" + A.Name + "'");
-    Tolerance Tol = W.Tol ? *W.Tol : defaultTolerance(B->Element);
+    Tolerance Tol = B->Tol ? *B->Tol : W.Tol ? *W.Tol : defaultTolerance(B->Element);
     if (B->Dir == Direction::In)
       Tol = Tolerance{0, 0}; // Inputs must stay byte for byte as they were.
     auto C = Compare(This, *B, Tol);

@@ -24,15 +24,18 @@ namespace {
 json argsJson(const std::vector<KernelArg> &Args) {
   json Out = json::array();
   for (const KernelArg &A : Args) {
-    if (const BufferArg *B = A.buffer())
+    if (const BufferArg *B = A.buffer()) {
       Out.push_back({{"name", A.Name},
                      {"buffer", spelling(B->Element).str()},
                      {"count", B->Count},
                      {"dir", directionName(B->Dir)}});
-    else
+      if (B->Tol)
+        Out.back()["tol"] = {{"rtol", B->Tol->Rtol}, {"atol", B->Tol->Atol}};
+    } else {
       Out.push_back({{"name", A.Name},
                      {"scalar", spelling(A.scalar()->Type).str()},
                      {"value", A.scalar()->Value}});
+    }
   }
   return Out;
 }
@@ -54,6 +57,8 @@ std::vector<KernelArg> argsFrom(const json &J) {
       B.Count = A.at("count").get<uint64_t>();
       std::string Dir = A.at("dir").get<std::string>();
       B.Dir = Dir == "in" ? Direction::In : Dir == "out" ? Direction::Out : Direction::InOut;
+      if (A.contains("tol"))
+        B.Tol = Tolerance{A["tol"].at("rtol").get<double>(), A["tol"].at("atol").get<double>()};
       Arg.Value = B;
     } else {
       Arg.Value = ScalarArg{TypeOf(A.at("scalar")), A.at("value").get<double>()};

@@ -19,10 +19,19 @@ namespace kopt::evaluator {
 enum class Direction : uint8_t { In, Out, InOut };
 const char *directionName(Direction D); // "in", "out", "inout", as buffers(...) spells it.
 
+struct Tolerance {
+  double Rtol = 0, Atol = 0;
+};
+
 struct BufferArg {
   ScalarType Element = ScalarType::F32;
   uint64_t Count = 0;
   Direction Dir = Direction::InOut;
+  std::optional<Tolerance> Tol; // buffers(y[n] out tol(...)): over Workload::Tol.
+
+  BufferArg(ScalarType E = ScalarType::F32, uint64_t N = 0, Direction D = Direction::InOut,
+            std::optional<Tolerance> T = std::nullopt)
+      : Element(E), Count(N), Dir(D), Tol(T) {}
 };
 
 struct ScalarArg {
@@ -41,10 +50,6 @@ struct LaunchGeometry {
   std::array<uint32_t, 3> Grid{1, 1, 1}, Block{1, 1, 1};
   uint32_t SharedBytes = 0;
   bool operator==(const LaunchGeometry &) const = default;
-};
-
-struct Tolerance {
-  double Rtol = 0, Atol = 0;
 };
 
 // Defaults by element type: tight enough that a variant computing something

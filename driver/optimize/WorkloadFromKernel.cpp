@@ -121,7 +121,25 @@ llvm::Expected<Workload> workloadFor(const frontend::KernelSummary &K, llvm::Str
     W.Args.push_back(std::move(Arg));
   }
   W.Tol = pragmaTolerance(P, W.Args);
+  setBufferTolerances(P, W.Args, W.Tol);
   return W;
+}
+
+void setBufferTolerances(const frontend::PragmaClauses &P, std::vector<evaluator::KernelArg> &Args,
+                         const std::optional<evaluator::Tolerance> &Workload) {
+  if (!P.Buffers)
+    return;
+  for (KernelArg &A : Args) {
+    auto *B = std::get_if<BufferArg>(&A.Value);
+    if (!B || B->Dir == Direction::In)
+      continue;
+    for (const frontend::BufferSpec &S : *P.Buffers)
+      if (S.Name == A.Name && S.Tol) {
+        evaluator::Tolerance Over = Workload ? *Workload : evaluator::defaultTolerance(B->Element);
+        B->Tol =
+            evaluator::Tolerance{S.Tol->Rtol.value_or(Over.Rtol), S.Tol->Atol.value_or(Over.Atol)};
+      }
+  }
 }
 
 std::optional<evaluator::Tolerance> pragmaTolerance(const frontend::PragmaClauses &P,

@@ -22,6 +22,12 @@ llvm::Expected<evaluator::Workload> workloadFor(const frontend::KernelSummary &K
                                                 llvm::StringRef File);
 
 // The pragma's tol(...) clause over Args' defaults; none without the clause.
+// buffers(y[n] out tol(rtol = F, atol = F)) on each written buffer of Args
+// that names one; a value it leaves out comes from Workload (the tol clause)
+// or the element type's default.
+void setBufferTolerances(const frontend::PragmaClauses &P, std::vector<evaluator::KernelArg> &Args,
+                         const std::optional<evaluator::Tolerance> &Workload);
+
 std::optional<evaluator::Tolerance> pragmaTolerance(const frontend::PragmaClauses &P,
                                                     const std::vector<evaluator::KernelArg> &Args);
 

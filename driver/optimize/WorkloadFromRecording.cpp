@@ -230,6 +230,10 @@ llvm::Expected<evaluator::Workload> workloadWithRecording(const frontend::Kernel
   }
   W.RecordingFile = *Path;
   W.Recorded = sampleRecordedLaunches(std::move(All), MaxRecordedLaunches);
+  // Each recorded launch is compared as the pragma says its outputs are.
+  setBufferTolerances(P, W.Args, W.Tol);
+  for (evaluator::RecordedLaunch &R : W.Recorded)
+    setBufferTolerances(P, R.Args, W.Tol);
   return W;
 }
 
