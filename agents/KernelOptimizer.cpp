@@ -103,6 +103,24 @@ constexpr double LagWeight = 0.5;
 bool isWin(const evaluator::VariantOutcome &O, double ParentSpeedup) {
   return O.Result == Verdict::Faster && O.Speedup >= memory::MinWinGain * ParentSpeedup;
 }
+
+// Probed's key: the node and the step.
+std::string probeKey(size_t NodeIndex, const transform::Step &S) {
+  return std::to_string(NodeIndex) + "|" + stepText(S);
+}
+
+// What a variant that remaps the launch adds to the kernel's name: it is a new
+// kernel beside the original.
+constexpr llvm::StringLiteral VariantSuffix = "_kopt";
+
+// Where the kernel's name Short ends in its definition Code (after __global__).
+std::optional<size_t> nameEndIn(llvm::StringRef Code, llvm::StringRef Short) {
+  size_t Global = Code.find("__global__");
+  size_t At = Code.find(Short, Global == llvm::StringRef::npos ? 0 : Global);
+  if (At == llvm::StringRef::npos)
+    return std::nullopt;
+  return At + Short.size();
+}
 } // namespace
 
 llvm::Expected<frontend::KernelVariant>
@@ -126,17 +144,15 @@ variantFromUnit(const frontend::KernelSummary &Original, llvm::StringRef UnitTex
   V.KernelName = Original.Name;
   V.Code = UnitText.substr(New.Begin, New.End - New.Begin).str();
   if (Launch) {
-    // A variant that remaps the launch is a new kernel beside the original.
     llvm::StringRef Qualified = Original.Name;
     auto [Scope, Short] = Qualified.rsplit("::");
     if (Short.empty())
       std::swap(Scope, Short);
-    size_t Global = V.Code.find("__global__");
-    size_t At = V.Code.find(Short.str(), Global == std::string::npos ? 0 : Global);
-    if (At == std::string::npos)
+    std::optional<size_t> End = nameEndIn(V.Code, Short);
+    if (!End)
       return llvm::createStringError("cannot find the kernel's name in the variant");
-    V.Code.insert(At + Short.size(), "_kopt");
-    V.VariantName = (Scope.empty() ? "" : Scope.str() + "::") + Short.str() + "_kopt";
+    V.Code.insert(*End, VariantSuffix.str());
+    V.VariantName = (Scope.empty() ? "" : Scope.str() + "::") + Short.str() + VariantSuffix.str();
     V.Launch = Launch;
   }
   return V;
@@ -152,14 +168,11 @@ llvm::Expected<std::string> unitFromVariant(const frontend::KernelSummary &Origi
   const frontend::SourceSpan &Old = Summary->Unit.Definition;
   std::string Code = V.Code;
   if (!V.VariantName.empty()) { // Named as the original again, where variantFromUnit renamed it.
-    llvm::StringRef Short = llvm::StringRef(V.VariantName).rsplit("::").second;
-    if (Short.empty())
-      Short = V.VariantName;
-    size_t Global = Code.find("__global__");
-    size_t At = Code.find(Short.str(), Global == std::string::npos ? 0 : Global);
-    if (At == std::string::npos || !Short.ends_with("_kopt"))
+    llvm::StringRef Short = frontend::unqualifiedName(V.VariantName);
+    std::optional<size_t> End = nameEndIn(Code, Short);
+    if (!End || !Short.ends_with(VariantSuffix))
       return llvm::createStringError("cannot find the variant's name in its code");
-    Code.erase(At + Short.size() - 5, 5);
+    Code.erase(*End - VariantSuffix.size(), VariantSuffix.size());
   }
   const std::string &Text = Original.Unit.Text;
   return Text.substr(0, Old.Begin) + Code + Text.substr(Old.End);
@@ -209,6 +222,9 @@ private:
   std::optional<size_t> pickCandidate();
   // Step S applied to node N's code; a refusal is counted, with its time.
   llvm::Expected<transform::ChainResult> applyCounted(const Node &N, const transform::Step &S);
+  // S on node NodeIndex: what its probe made, where addNode probed it, else applied now.
+  llvm::Expected<transform::ChainResult> probedOrApplied(size_t NodeIndex,
+                                                         const transform::Step &S);
   // Whether Transform fits no point of N: its own refusals and its root's.
   bool blocked(const Node &N, llvm::StringRef Transform) const;
   // N refused Transform for its code: so do N's root and the nodes that share it.
@@ -281,7 +297,7 @@ void Search::addNode(Node N) {
     if (auto Made = applyCounted(N, Probe); !Made)
       refuse(N, T->id().str(), llvm::toString(Made.takeError()));
     else
-      Probed.emplace(std::to_string(Index) + "|" + stepText(Probe), std::move(*Made));
+      Probed.emplace(probeKey(Index, Probe), std::move(*Made));
   }
   Nodes.push_back(std::move(N));
   const Node &Added = Nodes.back();
@@ -320,6 +336,16 @@ void Search::refuse(Node &N, const std::string &Transform, const std::string &Wh
   // A reason other than aliasing holds for the root's code as well.
   if (N.Root < Nodes.size() && &Nodes[N.Root] != &N && !refusedForAliasing(Why))
     Nodes[N.Root].Refused.try_emplace(Transform, Why);
+}
+
+llvm::Expected<transform::ChainResult> Search::probedOrApplied(size_t NodeIndex,
+                                                               const transform::Step &S) {
+  auto It = Probed.find(probeKey(NodeIndex, S));
+  if (It == Probed.end())
+    return applyCounted(Nodes[NodeIndex], S);
+  transform::ChainResult Made = std::move(It->second);
+  Probed.erase(It);
+  return Made;
 }
 
 llvm::Expected<transform::ChainResult> Search::applyCounted(const Node &N,
@@ -397,13 +423,7 @@ llvm::Expected<bool> Search::tryCandidate(const Candidate &C) {
     return false;
   std::vector<transform::Step> Chain = Parent.Chain;
   Chain.push_back(S);
-  llvm::Expected<transform::ChainResult> Made = transform::ChainResult{};
-  if (auto It = Probed.find(std::to_string(C.NodeIndex) + "|" + Key); It != Probed.end()) {
-    *Made = std::move(It->second);
-    Probed.erase(It);
-  } else {
-    Made = applyCounted(Parent, S);
-  }
+  llvm::Expected<transform::ChainResult> Made = probedOrApplied(C.NodeIndex, S);
   if (!Made) { // The transform does not fit this code: not an attempt.
     std::string Why = llvm::toString(Made.takeError());
     auto [First, New] = UnfitWhy.try_emplace(NodeKey, Why);

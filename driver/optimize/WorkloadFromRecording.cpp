@@ -227,11 +227,11 @@ llvm::Expected<evaluator::Workload> workloadWithRecording(const frontend::Kernel
     W.Args = It->Args;
     W.Launch = It->Launch;
     W.Tol = pragmaTolerance(P, W.Args);
+    setBufferTolerances(P, W.Args, W.Tol);
   }
   W.RecordingFile = *Path;
   W.Recorded = sampleRecordedLaunches(std::move(All), MaxRecordedLaunches);
   // Each recorded launch is compared as the pragma says its outputs are.
-  setBufferTolerances(P, W.Args, W.Tol);
   for (evaluator::RecordedLaunch &R : W.Recorded)
     setBufferTolerances(P, R.Args, W.Tol);
   return W;

@@ -79,7 +79,7 @@ llvm::Expected<std::string> inlineGeometryAliases(UnitAST &U, const NormalizeOpt
   forEachStmt(Body, [&](const clang::Stmt *S) {
     const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(S);
     const auto *V = Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
-    if (!V)
+    if (!V || !aliasedBuiltin(*V))
       return;
     if (Ref->getLocation().isMacroID())
       FromMacro.insert(V);
