@@ -6,6 +6,7 @@
 #include "clang-plugin/parse/IncludeDirectives.h"
 #include "clang-plugin/parse/KernelFinderConsumer.h"
 #include "clang-plugin/parse/NvccTolerantPrinter.h"
+#include "clang-plugin/parse/PrecompiledCudaHeaders.h"
 #include "clang-plugin/pragma/PragmaAttacher.h"
 #include "clang-plugin/pragma/PragmaHandler.h"
 #include "clang-plugin/units/CommandLineMacroTests.h"
@@ -130,6 +131,7 @@ public:
         MacroTests(Tests), Detail(Level) {}
 
   void HandleTranslationUnit(clang::ASTContext &Ctx) override {
+    traverseParsedDeclsOnly(Ctx, PP);
     PragmaMap Pragmas = attachPragmas(Ctx, Collector->occurrences());
     KernelCollector Kernels(Out, Pragmas, Includes, PP, MacroTests, Detail);
     MatchFinder Finder;
@@ -190,9 +192,10 @@ private:
 llvm::Expected<std::vector<KernelSummary>>
 runFinder(llvm::StringRef File, const std::vector<std::string> &ClangArgs,
           llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS, llvm::raw_ostream &Diagnostics,
-          llvm::raw_ostream *Summary) {
+          llvm::raw_ostream *Summary, const std::vector<std::string> &ExtraArgs = {}) {
   std::vector<std::string> CommandLine = {"clang"};
   CommandLine.insert(CommandLine.end(), ClangArgs.begin(), ClangArgs.end());
+  CommandLine.insert(CommandLine.end(), ExtraArgs.begin(), ExtraArgs.end());
   CommandLine.push_back(File.str());
   llvm::IntrusiveRefCntPtr<clang::FileManager> Files(
       new clang::FileManager(clang::FileSystemOptions(), std::move(FS)));
@@ -239,7 +242,7 @@ llvm::Expected<std::vector<KernelSummary>> findKernels(const std::string &File,
 llvm::Expected<std::vector<KernelSummary>>
 findKernelsInCode(llvm::StringRef Code, llvm::StringRef FileName,
                   const std::vector<std::string> &ClangArgs, llvm::raw_ostream &Diagnostics,
-                  FileAccessLog *Accesses) {
+                  FileAccessLog *Accesses, HeaderParse Headers) {
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Disk = llvm::vfs::getRealFileSystem();
   if (Accesses)
     Disk = Accesses->wrap(std::move(Disk));
@@ -247,7 +250,10 @@ findKernelsInCode(llvm::StringRef Code, llvm::StringRef FileName,
   auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   Overlay->pushOverlay(Memory);
   Memory->addFile(FileName, 0, llvm::MemoryBuffer::getMemBufferCopy(Code));
-  return runFinder(FileName, ClangArgs, Overlay, Diagnostics, &Diagnostics);
+  std::vector<std::string> Precompiled;
+  if (Headers == HeaderParse::Precompiled && !Accesses)
+    Precompiled = usePrecompiledCudaHeaders(ClangArgs, *Memory);
+  return runFinder(FileName, ClangArgs, Overlay, Diagnostics, &Diagnostics, Precompiled);
 }
 
 char PragmaErrors::ID = 0;

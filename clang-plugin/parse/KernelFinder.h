@@ -68,9 +68,12 @@ llvm::Expected<std::vector<KernelSummary>> findKernels(const std::string &File,
 // The same for source text in memory, named FileName; ClangArgs are clang's
 // arguments without the driver name and the file. Diagnostics go to Diagnostics.
 // With Accesses, what the parse reads from disk (Code aside) is recorded there.
+// HeaderParse::Precompiled: for code parsed again and again with one ClangArgs
+// (PrecompiledCudaHeaders.h); not with Accesses, as the headers are not read.
+enum class HeaderParse { Read, Precompiled };
 llvm::Expected<std::vector<KernelSummary>>
 findKernelsInCode(llvm::StringRef Code, llvm::StringRef FileName,
                   const std::vector<std::string> &ClangArgs, llvm::raw_ostream &Diagnostics,
-                  FileAccessLog *Accesses = nullptr);
+                  FileAccessLog *Accesses = nullptr, HeaderParse Headers = HeaderParse::Read);
 
 } // namespace kopt::frontend

@@ -23,7 +23,8 @@ summarizeUnit(llvm::StringRef UnitText, llvm::StringRef Name,
   std::string Diagnostics;
   llvm::raw_string_ostream DiagStream(Diagnostics);
   llvm::Expected<std::vector<frontend::KernelSummary>> Kernels =
-      frontend::findKernelsInCode(UnitText, UnitFileName, ClangArgs, DiagStream);
+      frontend::findKernelsInCode(UnitText, UnitFileName, ClangArgs, DiagStream,
+                                  /*Accesses=*/nullptr, frontend::HeaderParse::Precompiled);
   if (!Kernels)
     return llvm::createStringError("the unit of '%s' does not parse:\n%s", Name.str().c_str(),
                                    Diagnostics.c_str());

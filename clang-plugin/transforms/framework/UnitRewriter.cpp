@@ -1,6 +1,7 @@
 #include "clang-plugin/transforms/framework/UnitRewriter.h"
 
 #include "clang-plugin/parse/NvccTolerantPrinter.h"
+#include "clang-plugin/parse/PrecompiledCudaHeaders.h"
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
@@ -47,10 +48,12 @@ struct RewriteResult {
 
 class EditConsumer : public clang::ASTConsumer {
 public:
-  EditConsumer(const TransformInput &Input, UnitEdit EditFn, RewriteResult &Sink)
-      : In(Input), Edit(EditFn), Out(Sink) {}
+  EditConsumer(const TransformInput &Input, UnitEdit EditFn, RewriteResult &Sink,
+               const clang::Preprocessor &Preprocessor)
+      : In(Input), Edit(EditFn), Out(Sink), PP(Preprocessor) {}
 
   void HandleTranslationUnit(clang::ASTContext &Ctx) override {
+    frontend::traverseParsedDeclsOnly(Ctx, PP);
     if (Ctx.getDiagnostics().getClient()->getNumErrors() > 0)
       return; // run() reports it (errors nvcc accepts are not counted).
     const clang::FunctionDecl *Kernel = findKernel(Ctx);
@@ -88,6 +91,7 @@ private:
   const TransformInput &In;
   UnitEdit Edit;
   RewriteResult &Out;
+  const clang::Preprocessor &PP;
 };
 
 class EditAction : public clang::ASTFrontendAction {
@@ -100,7 +104,7 @@ public:
                                                         llvm::StringRef) override {
     CI.setVerboseOutputStream(SummaryStream);
     Printer.attach(CI);
-    return std::make_unique<EditConsumer>(In, Edit, Out);
+    return std::make_unique<EditConsumer>(In, Edit, Out, CI.getPreprocessor());
   }
 
 private:
@@ -123,6 +127,8 @@ llvm::Expected<std::string> rewriteUnit(const TransformInput &In, UnitEdit Edit)
 
   std::vector<std::string> CommandLine = {"clang"};
   CommandLine.insert(CommandLine.end(), In.ClangArgs.begin(), In.ClangArgs.end());
+  std::vector<std::string> Precompiled = frontend::usePrecompiledCudaHeaders(In.ClangArgs, *Memory);
+  CommandLine.insert(CommandLine.end(), Precompiled.begin(), Precompiled.end());
   CommandLine.push_back(UnitFileName.str());
 
   std::string Diagnostics;

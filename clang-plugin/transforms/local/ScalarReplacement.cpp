@@ -17,6 +17,7 @@
 #include "clang-plugin/analysis/IndexAnalysis.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
 #include "clang-plugin/transforms/framework/AstWalk.h"
+#include "clang-plugin/transforms/framework/DeclOrder.h"
 #include "clang-plugin/transforms/framework/TransformFactories.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
 #include "clang-plugin/transforms/normalize/Normalization.h"
@@ -184,7 +185,7 @@ std::vector<Location> candidates(const UnitAST &U, const clang::Stmt &Loop, bool
     Not.Refused = Writes;
     return {};
   }
-  std::map<std::pair<const clang::ParmVarDecl *, std::string>, Location> ByKey;
+  std::map<std::pair<const clang::ParmVarDecl *, std::string>, Location, WrittenBefore> ByKey;
   std::set<const clang::ParmVarDecl *> Unfit; // Accessed in another way too.
   for (const AccessScan::Access &A : Scan.All) {
     bool Varies = A.Indices.empty() || A.E->getType().isVolatileQualified() ||

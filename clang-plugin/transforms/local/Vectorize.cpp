@@ -9,6 +9,7 @@
 #include "clang-plugin/analysis/IndexAnalysis.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
 #include "clang-plugin/transforms/framework/AstWalk.h"
+#include "clang-plugin/transforms/framework/DeclOrder.h"
 #include "clang-plugin/transforms/framework/GlobalIndex.h"
 #include "clang-plugin/transforms/framework/TransformFactories.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
@@ -232,7 +233,7 @@ private:
       if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(W); Ref && Ref->getDecl() == &I)
         return unsupported(U, W->getBeginLoc(), "the index changes");
     // Per parameter: load where read (or written only in part), store where written.
-    std::map<const clang::ParmVarDecl *, VectorParam> ByParam;
+    std::map<const clang::ParmVarDecl *, VectorParam, WrittenBefore> ByParam;
     std::vector<const clang::ParmVarDecl *> Order;
     for (const auto &[E, P] : Scan.Accesses) {
       if (vectorType(E->getType(), V).empty())

@@ -2,6 +2,7 @@
 
 #include "clang-plugin/transforms/framework/AstEdit.h"
 #include "clang-plugin/transforms/framework/AstWalk.h"
+#include "clang-plugin/transforms/framework/DeclOrder.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
 #include "clang-plugin/transforms/normalize/Normalization.h"
 
@@ -301,7 +302,9 @@ private:
                                          const std::set<const clang::VarDecl *> &Locals,
                                          const std::set<const clang::VarDecl *> &Outer,
                                          const std::vector<const Write *> &Memory, Spread &Plan) {
-    std::map<std::pair<const clang::VarDecl *, std::string>, std::vector<const Write *>> ByPlace;
+    std::map<std::pair<const clang::VarDecl *, std::string>, std::vector<const Write *>,
+             WrittenBefore>
+        ByPlace;
     std::vector<const Write *> Rest;
     for (const Write *W : Memory) {
       std::optional<Subscripted> S = W->Subscript ? subscripted(W->Subscript) : std::nullopt;

@@ -37,7 +37,7 @@ Linear Linear::operator*(const Linear &O) const {
     for (const auto &[MB, CB] : O.Terms) {
       Monomial M = MA;
       M.insert(M.end(), MB.begin(), MB.end());
-      std::sort(M.begin(), M.end());
+      std::sort(M.begin(), M.end(), WrittenBefore());
       if ((Out.Terms[M] += CA * CB) == 0)
         Out.Terms.erase(M);
     }

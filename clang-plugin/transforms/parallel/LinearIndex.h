@@ -5,6 +5,8 @@
 // these whether two accesses can meet.
 #pragma once
 
+#include "clang-plugin/transforms/framework/DeclOrder.h"
+
 #include <llvm/ADT/STLFunctionalExtras.h>
 
 #include <cstdint>
@@ -20,11 +22,11 @@ class VarDecl;
 
 namespace kopt::transform {
 
-// A product of variables, sorted; empty for the constant term.
+// A product of variables, sorted by WrittenBefore; empty for the constant term.
 using Monomial = std::vector<const clang::VarDecl *>;
 
 struct Linear {
-  std::map<Monomial, int64_t> Terms; // No zero coefficients.
+  std::map<Monomial, int64_t, WrittenBefore> Terms; // No zero coefficients.
 
   static Linear constant(int64_t C);
   static Linear variable(const clang::VarDecl *V);
