@@ -7,7 +7,7 @@
 # with nvcc alone, both run; 3. PyTorch eager times and
 # the naive suite built with nvcc and with kcc (which optimizes on each cache
 # miss, BUDGET per kernel). Everything it measures lands in OUT_DIR.
-# STEPS (default tests,rate,app,eager,suite; also overhead and textbook) picks the parts, so
+# STEPS (default tests,rate,app,eager,suite; also overhead, record and textbook) picks the parts, so
 # that a long pass can be split over several device calls; SUITE_TIMEOUT bounds the suite
 # (seconds). textbook: bench/textbook's files TEXTBOOK_ONLY (default all) through kcc at
 # TEXTBOOK_BUDGET a kernel (default 60s), within TEXTBOOK_TIMEOUT seconds (default 560).
@@ -86,6 +86,12 @@ if want overhead; then
     done
   rm -f examples/app/kopt-rewritten.cu
   sort "$out/overhead-tu.txt" 2> /dev/null | awk '{a[$1] = a[$1] " " $2} END {for (k in a) print k ":" a[k]}' >> "$out/pass.txt"
+fi
+
+if want record; then
+  echo "== recording overhead (bench/record_overhead.sh)" >> "$out/pass.txt"
+  bench/record_overhead.sh "$prefix/bin/kopt" "$out" >> "$out/pass.txt" 2>&1 ||
+    echo "record_overhead.sh failed" >> "$out/pass.txt"
 fi
 
 if want textbook; then

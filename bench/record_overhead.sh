@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The recorder's overhead (issue 17): `kopt record` of every launch of a
+# 100-launch solver loop on a 64 MiB matrix (test/gpu/inputs/solver.cu at
+# N = 4096: each launch reads and writes the whole matrix, so each is recorded
+# before and after, 128 MiB a launch), against the cost of the copies it makes
+# (bench/record/copy_cost.cu: device to pageable host, then a file, as the
+# recorder does). Goal: the overhead is at most those copies.
+#   bench/record_overhead.sh KOPT OUT_DIR [ARCH]      (from the repository root)
+# Prints, and writes to OUT_DIR/record-overhead.txt: the app's seconds without
+# and with the recorder (best of 3), the bytes recorded, the copies' cost for
+# those bytes, and overhead / cost.
+set -euo pipefail
+kopt=$1 out=$2 arch=${3:-sm_90}
+work=$(mktemp -d /tmp/kopt-record-overhead.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$out"
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+"$nvcc" -O3 -arch="$arch" -DN=4096 -o "$work/app" test/gpu/inputs/solver.cu
+"$nvcc" -O3 -arch="$arch" -o "$work/copy_cost" bench/record/copy_cost.cu
+
+best() { # best wall seconds of 3 runs of "$@"
+  local b=
+  for _ in 1 2 3; do
+    local t0 t1
+    t0=$(date +%s.%N)
+    "$@" > /dev/null 2>&1 || { echo "record_overhead: failed: $*" >&2; exit 1; }
+    t1=$(date +%s.%N)
+    b=$(python3 -c "t=$t1-$t0; b='$b'; print(min(t, float(b)) if b else t)")
+  done
+  echo "$b"
+}
+record() {
+  rm -rf "$work/cache"
+  "$kopt" record --kopt-cache-dir="$work/cache" --kernel eliminate --max-bytes 16G -- "$work/app"
+}
+plain=$(best "$work/app")
+recorded=$(best record)
+record > /dev/null 2>&1
+summary=$("$kopt" record --show "$work"/cache/recordings/*.krec | grep 'distinct launches')
+bytes=$(sed -E 's/.* ([0-9]+) bytes of buffer contents.*/\1/' <<< "$summary")
+"$work/copy_cost" 64 40 "$work/copy.bin" > "$work/copy.txt"
+per_gib=$(sed -E 's/copy and write: ([0-9.]+) s\/GiB.*/\1/' "$work/copy.txt")
+python3 - "$plain" "$recorded" "$bytes" "$per_gib" "$summary" <<'PY' | tee "$out/record-overhead.txt"
+import sys
+plain, recorded, nbytes, per_gib = map(float, sys.argv[1:5])
+cost = nbytes / 2**30 * per_gib
+over = recorded - plain
+print(f"recording: {sys.argv[5]}")
+print(f"app alone {plain:.3f} s, under kopt record {recorded:.3f} s (best of 3): overhead {over:.3f} s")
+print(f"copies made: {nbytes / 2**30:.2f} GiB at {per_gib:.3f} s/GiB (device to pageable host, then a file) = {cost:.3f} s")
+print(f"overhead / copies: {over / cost:.2f} (goal <= 1)")
+PY
