@@ -20,10 +20,12 @@
 #include "driver/optimize/InstantiationChoice.h"
 #include "driver/optimize/VariantProvider.h"
 #include "evaluator/KernelCompiler.h"
+#include "memory/cache/CacheLayout.h"
 #include "support/LineDirective.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <cstdlib>
@@ -231,6 +233,26 @@ splicesFor(const frontend::KernelSummary &K, llvm::StringRef Text, llvm::StringR
   return Out;
 }
 
+// The recordings a cache lookup consults (CacheVariantProvider): one made or
+// extended later may hold launches a cached variant was not verified on, which
+// the lookup must see. Their directory's names and each file's size and time.
+void observeRecordings(const std::string &Dir, std::vector<FileObservation> &Out) {
+  llvm::sys::fs::file_status Status;
+  if (llvm::sys::fs::status(Dir, Status)) {
+    Out.push_back({Dir, FileObservation::Kind::Absent, {}, {}, {}});
+    return;
+  }
+  std::vector<std::string> Names;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC)) {
+    Names.push_back(llvm::sys::path::filename(It->path()).str());
+    llvm::sys::fs::file_status File;
+    if (!llvm::sys::fs::status(It->path(), File))
+      Out.push_back({It->path(), kindOf(File.type()), {}, {}, stampOf(File)});
+  }
+  Out.push_back({Dir, kindOf(Status.type()), {}, listingDigest(std::move(Names)), {}});
+}
+
 // kcc's direct mode: where every annotated kernel hit the cache and nothing
 // warned, a manifest of what this run read and wrote, so that kcc can skip the
 // parse next time (memory/cache/DirectManifest.h). Says why not under --kopt-verbose.
@@ -254,6 +276,7 @@ void recordManifest(const RewriteRequest &R, llvm::StringRef Text, llvm::StringR
   for (FileObservation &O : Accesses.observations())
     if (O.Path != R.Source)
       M.Inputs.push_back(std::move(O));
+  observeRecordings(memory::recordingsDir(Cached->cache().config().UserDir), M.Inputs);
   // The CUDA version in the cache keys comes from this library: too big to hash.
   if (llvm::Expected<std::string> Nvrtc = evaluator::nvrtcLibraryPath()) {
     llvm::sys::fs::file_status Status;
