@@ -31,7 +31,7 @@ FLAGS = ["--", "-arch=sm_90"]
 # listed but not counted.
 BIG = ["register-blocking", "smem-tiling", "row-cooperative", "inner-loop-parallel",
        "loop-to-grid", "split-k", "coalescing-repair", "stencil-tiling",
-       "stencil-streaming", "block-shape-2d", "thread-mapping-swap"]
+       "stencil-streaming", "block-shape-2d", "thread-mapping-swap", "grid-2d"]
 
 
 def run(cmd):

@@ -1,5 +1,7 @@
 #include "clang-plugin/transforms/framework/AstWalk.h"
 
+#include "clang-plugin/analysis/IndexAnalysis.h"
+
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/ParentMapContext.h>
@@ -53,6 +55,29 @@ bool computesOnly(const clang::Expr *E) {
       Pure = Pure && !M->isArrow();
   });
   return Pure;
+}
+
+bool hasEffects(const clang::Expr *E, const clang::ASTContext &Ctx) {
+  if (frontend::asIndexBuiltin(E))
+    return false;
+  bool Geometry = false;
+  forEachStmt(E, [&](const clang::Stmt *S) {
+    if (const auto *X = llvm::dyn_cast<clang::Expr>(S))
+      Geometry |= frontend::asIndexBuiltin(X).has_value();
+  });
+  if (!Geometry)
+    return E->HasSideEffects(Ctx);
+  // Operators over the geometry: only their operands may have effects.
+  const auto *Bin = llvm::dyn_cast<clang::BinaryOperator>(E);
+  const auto *Un = llvm::dyn_cast<clang::UnaryOperator>(E);
+  bool Operator = (Bin && !Bin->isAssignmentOp()) || (Un && !Un->isIncrementDecrementOp()) ||
+                  llvm::isa<clang::ParenExpr, clang::CastExpr, clang::ConditionalOperator>(E);
+  if (!Operator)
+    return true;
+  for (const clang::Stmt *Child : E->children())
+    if (const auto *X = llvm::dyn_cast_or_null<clang::Expr>(Child); X && hasEffects(X, Ctx))
+      return true;
+  return false;
 }
 
 } // namespace kopt::transform

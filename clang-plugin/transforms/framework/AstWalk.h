@@ -31,4 +31,9 @@ std::set<const clang::VarDecl *> changedVariables(const clang::Stmt *S);
 // calls nothing and assigns nothing.
 bool computesOnly(const clang::Expr *E);
 
+// Whether evaluating E may change anything: clang's HasSideEffects, except
+// that the thread geometry (threadIdx.x, ...: property getters in clang's CUDA
+// headers, calls to clang) only reads.
+bool hasEffects(const clang::Expr *E, const clang::ASTContext &Ctx);
+
 } // namespace kopt::transform

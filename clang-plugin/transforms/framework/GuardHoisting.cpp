@@ -46,7 +46,7 @@ llvm::Error keepUnderGuards(UnitAST &U, const clang::Stmt &S, const std::vector<
 
 llvm::Error addGuards(const UnitAST &U, const clang::Expr *Cond, bool Negated,
                       std::vector<Guard> &Out) {
-  if (Cond->HasSideEffects(U.Ctx))
+  if (hasEffects(Cond, U.Ctx))
     return unsupported(U, Cond->getBeginLoc(), "a bounds check with side effects");
   for (const clang::Expr *Part : splitCondition(Cond, /*Or=*/Negated)) {
     llvm::Expected<std::string> Text = exprText(U, *Part);
