@@ -32,8 +32,36 @@ __device__ __forceinline__ unsigned short exactHalf(float v) {
 
 enum { Bool, I8, U8, I16, U16, I32, U32, I64, U64, F16, BF16, F32, F64 };
 
-__device__ __forceinline__ void generateOne(unsigned char *out, u64 i, u64 key, int type) {
+// InputGenerator.cpp's generateInRange (--fmad=false: the same roundings).
+__device__ __forceinline__ void generateInRange(unsigned char *out, u64 i, u64 h, int type,
+                                                double lo, double hi) {
+  double t = (double)(h >> 11) * 0x1p-53;
+  double span = hi - lo;
+  if (type == F32) {
+    ((float *)out)[i] = (float)(lo + t * span);
+    return;
+  }
+  if (type == F64) {
+    ((double *)out)[i] = lo + t * span;
+    return;
+  }
+  i64 n = (i64)lo + (i64)floor(t * span);
+  switch (type) {
+  case Bool: out[i] = n != 0; break;
+  case I8: case U8: out[i] = (unsigned char)n; break;
+  case I16: case U16: ((unsigned short *)out)[i] = (unsigned short)n; break;
+  case I32: case U32: ((unsigned *)out)[i] = (unsigned)n; break;
+  default: ((u64 *)out)[i] = (u64)n; break;
+  }
+}
+
+__device__ __forceinline__ void generateOne(unsigned char *out, u64 i, u64 key, int type,
+                                            int ranged, double lo, double hi) {
   u64 h = mixBits(key + (i + 1) * 0x9E3779B97F4A7C15ull);
+  if (ranged) {
+    generateInRange(out, i, h, type, lo, hi);
+    return;
+  }
   u64 small = h >> 60;
   switch (type) {
   case F32: ((float *)out)[i] = (float)(h >> 40) * 0x1p-23f - 1.0f; break;
@@ -51,10 +79,11 @@ __device__ __forceinline__ void generateOne(unsigned char *out, u64 i, u64 key, 
   }
 }
 
-extern "C" __global__ void kopt_generate(unsigned char *out, u64 count, u64 key, int type) {
+extern "C" __global__ void kopt_generate(unsigned char *out, u64 count, u64 key, int type,
+                                         int ranged, double lo, double hi) {
   u64 stride = (u64)gridDim.x * blockDim.x;
   for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride)
-    generateOne(out, i, key, type);
+    generateOne(out, i, key, type, ranged, lo, hi);
 }
 
 __device__ __forceinline__ int sizeOf(int type) {
@@ -142,7 +171,8 @@ __device__ __forceinline__ void merge(Partial &a, const Partial &b) {
 
 extern "C" __global__ void __launch_bounds__(256)
 kopt_compare(const unsigned char *got, const unsigned char *expected, u64 key, u64 count,
-             int type, double rtol, double atol, int bytewise, Partial *partials) {
+             int type, double rtol, double atol, int bytewise, Partial *partials, int ranged,
+             double lo, double hi) {
   const double inf = __longlong_as_double(0x7ff0000000000000ll);
   bool exact = bytewise || !(type == F16 || type == BF16 || type == F32 || type == F64);
   int size = sizeOf(type);
@@ -154,7 +184,7 @@ kopt_compare(const unsigned char *got, const unsigned char *expected, u64 key, u
       e = rawBits(expected, i, size);
     } else {
       u64 slot = 0;
-      generateOne((unsigned char *)&slot, 0, key + i * 0x9E3779B97F4A7C15ull, type);
+      generateOne((unsigned char *)&slot, 0, key + i * 0x9E3779B97F4A7C15ull, type, ranged, lo, hi);
       e = slot;
     }
     if (g == e)

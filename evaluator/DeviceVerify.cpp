@@ -38,8 +38,8 @@ unsigned blocksFor(uint64_t Count, unsigned Threads, unsigned Max) {
 // the host by compareBuffers itself (the reported values and ratio).
 llvm::Expected<ElementMismatch> describeElement(const DeviceContext &C, CUdeviceptr Got,
                                                 CUdeviceptr Expected, uint64_t Key, ScalarType Type,
-                                                uint64_t Index, const Tolerance &Tol,
-                                                bool Bytewise) {
+                                                uint64_t Index, const Tolerance &Tol, bool Bytewise,
+                                                const std::optional<ValueRange> &Range) {
   size_t Size = sizeOf(Type);
   uint8_t G[8] = {}, E[8] = {};
   if (auto Err = C.Driver.check(C.Driver.MemcpyDtoH(G, Got + Index * Size, Size), "cuMemcpyDtoH"))
@@ -49,7 +49,7 @@ llvm::Expected<ElementMismatch> describeElement(const DeviceContext &C, CUdevice
             C.Driver.check(C.Driver.MemcpyDtoH(E, Expected + Index * Size, Size), "cuMemcpyDtoH"))
       return Err;
   } else {
-    generateElement(Type, Key, Index, E);
+    generateElement(Type, Key, Index, E, Range);
   }
   ElementMismatch M{Index, loadAsDouble(Type, G), loadAsDouble(Type, E),
                     std::numeric_limits<double>::infinity()};
@@ -63,11 +63,12 @@ llvm::Expected<ElementMismatch> describeElement(const DeviceContext &C, CUdevice
 } // namespace
 
 llvm::Error generateOnDevice(const DeviceContext &C, CUdeviceptr Out, ScalarType Type,
-                             uint64_t Count, uint64_t Key) {
+                             uint64_t Count, uint64_t Key, const std::optional<ValueRange> &Range) {
   if (Count == 0)
     return llvm::Error::success();
-  int TypeCode = static_cast<int>(Type);
-  void *Params[] = {&Out, &Count, &Key, &TypeCode};
+  int TypeCode = static_cast<int>(Type), Ranged = Range.has_value();
+  double Lo = Range ? Range->Lo : 0, Hi = Range ? Range->Hi : 0;
+  void *Params[] = {&Out, &Count, &Key, &TypeCode, &Ranged, &Lo, &Hi};
   return C.Driver.check(C.Driver.LaunchKernel(C.Kernels.Generate, blocksFor(Count, 256, 65536), 1,
                                               1, 256, 1, 1, 0, C.Stream, Params, nullptr),
                         "cuLaunchKernel (input generation)");
@@ -76,7 +77,8 @@ llvm::Error generateOnDevice(const DeviceContext &C, CUdeviceptr Out, ScalarType
 llvm::Expected<BufferComparison> compareOnDevice(const DeviceContext &C, CUdeviceptr Got,
                                                  CUdeviceptr Expected, uint64_t Key,
                                                  ScalarType Type, uint64_t Count,
-                                                 const Tolerance &Tol, bool Bytewise) {
+                                                 const Tolerance &Tol, bool Bytewise,
+                                                 const std::optional<ValueRange> &Range) {
   BufferComparison Result;
   if (Count == 0)
     return Result;
@@ -84,8 +86,10 @@ llvm::Expected<BufferComparison> compareOnDevice(const DeviceContext &C, CUdevic
   double Rtol = Tol.Rtol, Atol = Tol.Atol;
   CUdeviceptr Partials = C.Partials;
   unsigned Blocks = blocksFor(Count, CompareThreads, CompareBlocks);
-  void *Params[] = {&Got,  &Expected, &Key,          &Count,   &TypeCode,
-                    &Rtol, &Atol,     &BytewiseFlag, &Partials};
+  int Ranged = Range.has_value();
+  double Lo = Range ? Range->Lo : 0, Hi = Range ? Range->Hi : 0;
+  void *Params[] = {&Got,  &Expected,     &Key,      &Count,  &TypeCode, &Rtol,
+                    &Atol, &BytewiseFlag, &Partials, &Ranged, &Lo,       &Hi};
   if (auto E = C.Driver.check(C.Driver.LaunchKernel(C.Kernels.Compare, Blocks, 1, 1, CompareThreads,
                                                     1, 1, 0, C.Stream, Params, nullptr),
                               "cuLaunchKernel (output comparison)"))
@@ -101,7 +105,7 @@ llvm::Expected<BufferComparison> compareOnDevice(const DeviceContext &C, CUdevic
   Result.Mismatches = R.Mismatches;
   for (auto [Index, Slot] : {std::pair{R.First, &Result.First}, std::pair{R.Worst, &Result.Worst}})
     if (Index) {
-      auto M = describeElement(C, Got, Expected, Key, Type, *Index, Tol, Bytewise);
+      auto M = describeElement(C, Got, Expected, Key, Type, *Index, Tol, Bytewise, Range);
       if (!M)
         return M.takeError();
       *Slot = *M;

@@ -33,7 +33,11 @@ constexpr uint64_t inputElementBits(uint64_t Key, uint64_t I) {
 // on a grid the type represents exactly (2^-23 for f32, 2^-52 for f64, 2^-10
 // for f16, 2^-7 for bf16), so no rounding can differ between host and device;
 // integers in [0, 16) (small enough to be safe as indices and counts), bools 0/1.
-void generateElement(ScalarType Type, uint64_t Key, uint64_t I, uint8_t *Out);
+// With a Range: Lo + t * (Hi - Lo) for t in [0, 1) on a 2^-53 grid, in double
+// and rounded once to the type (floats); Lo + floor(t * (Hi - Lo)) for
+// integers (the bounds integral), stored two's complement in the type's width.
+void generateElement(ScalarType Type, uint64_t Key, uint64_t I, uint8_t *Out,
+                     const std::optional<ValueRange> &Range = std::nullopt);
 
 // Bytes for Buffer's Count elements from the stream (Seed, BufferIndex).
 std::vector<uint8_t> generateBufferInput(const BufferArg &Buffer, uint64_t Seed,

@@ -31,6 +31,8 @@ json argsJson(const std::vector<KernelArg> &Args) {
                      {"dir", directionName(B->Dir)}});
       if (B->Tol)
         Out.back()["tol"] = {{"rtol", B->Tol->Rtol}, {"atol", B->Tol->Atol}};
+      if (B->Range)
+        Out.back()["range"] = {B->Range->Lo, B->Range->Hi};
     } else {
       Out.push_back({{"name", A.Name},
                      {"scalar", spelling(A.scalar()->Type).str()},
@@ -59,6 +61,8 @@ std::vector<KernelArg> argsFrom(const json &J) {
       B.Dir = Dir == "in" ? Direction::In : Dir == "out" ? Direction::Out : Direction::InOut;
       if (A.contains("tol"))
         B.Tol = Tolerance{A["tol"].at("rtol").get<double>(), A["tol"].at("atol").get<double>()};
+      if (A.contains("range"))
+        B.Range = ValueRange{A["range"].at(0).get<double>(), A["range"].at(1).get<double>()};
       Arg.Value = B;
     } else {
       Arg.Value = ScalarArg{TypeOf(A.at("scalar")), A.at("value").get<double>()};

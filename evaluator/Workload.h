@@ -23,11 +23,18 @@ struct Tolerance {
   double Rtol = 0, Atol = 0;
 };
 
+// buffers(a[n] in range(Lo, Hi)): inputs drawn from [Lo, Hi) instead of
+// [-1, 1); integer buffers take the integers in it. Not for f16 and bf16.
+struct ValueRange {
+  double Lo = -1, Hi = 1;
+};
+
 struct BufferArg {
   ScalarType Element = ScalarType::F32;
   uint64_t Count = 0;
   Direction Dir = Direction::InOut;
   std::optional<Tolerance> Tol; // buffers(y[n] out tol(...)): over Workload::Tol.
+  std::optional<ValueRange> Range;
 
   BufferArg(ScalarType E = ScalarType::F32, uint64_t N = 0, Direction D = Direction::InOut,
             std::optional<Tolerance> T = std::nullopt)

@@ -4,6 +4,7 @@
 #include "driver/optimize/BufferShape.h"
 #include "driver/optimize/InstantiationChoice.h"
 
+#include <cmath>
 #include <llvm/Support/Path.h>
 
 #include <map>
@@ -122,7 +123,43 @@ llvm::Expected<Workload> workloadFor(const frontend::KernelSummary &K, llvm::Str
   }
   W.Tol = pragmaTolerance(P, W.Args);
   setBufferTolerances(P, W.Args, W.Tol);
+  if (llvm::Error E = setBufferRanges(P, W.Args))
+    return pragmaError(K, File, llvm::toString(std::move(E)));
   return W;
+}
+
+llvm::Error setBufferRanges(const frontend::PragmaClauses &P,
+                            std::vector<evaluator::KernelArg> &Args) {
+  if (!P.Buffers)
+    return llvm::Error::success();
+  frontend::NumberBindings Values = frontend::resolveArgValues(P);
+  for (KernelArg &A : Args) {
+    auto *B = std::get_if<BufferArg>(&A.Value);
+    for (const frontend::BufferSpec &S : *P.Buffers) {
+      if (!B || S.Name != A.Name || !S.Range)
+        continue;
+      auto Low = frontend::evaluateNumber(S.Range->Low, Values);
+      auto High = frontend::evaluateNumber(S.Range->High, Values);
+      if (!Low || !High) {
+        llvm::consumeError(Low.takeError());
+        llvm::consumeError(High.takeError());
+        return llvm::createStringError("the range of buffer '" + A.Name + "' does not evaluate");
+      }
+      auto AsDouble = [](const frontend::ClauseNumber &N) {
+        return std::visit([](auto X) { return static_cast<double>(X); }, N);
+      };
+      evaluator::ValueRange R{AsDouble(*Low), AsDouble(*High)};
+      if (B->Element == evaluator::ScalarType::F16 || B->Element == evaluator::ScalarType::BF16)
+        return llvm::createStringError("range(...) of buffer '" + A.Name +
+                                       "': half and bfloat16 inputs keep [-1, 1)");
+      if (!evaluator::isFloating(B->Element)) // The integers in [Lo, Hi).
+        R = evaluator::ValueRange{std::ceil(R.Lo), std::ceil(R.Hi)};
+      if (!(R.Lo < R.Hi) || !std::isfinite(R.Lo) || !std::isfinite(R.Hi))
+        return llvm::createStringError("the range of buffer '" + A.Name + "' holds no value");
+      B->Range = R;
+    }
+  }
+  return llvm::Error::success();
 }
 
 void setBufferTolerances(const frontend::PragmaClauses &P, std::vector<evaluator::KernelArg> &Args,

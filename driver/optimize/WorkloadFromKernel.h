@@ -28,6 +28,13 @@ llvm::Expected<evaluator::Workload> workloadFor(const frontend::KernelSummary &K
 void setBufferTolerances(const frontend::PragmaClauses &P, std::vector<evaluator::KernelArg> &Args,
                          const std::optional<evaluator::Tolerance> &Workload);
 
+// buffers(a[n] in range(LO, HI)) on each buffer of Args that names one: the
+// inputs of the random seeds come from [LO, HI) (integer buffers: the integers
+// in it). Fails where a range does not evaluate, holds no value, or is given
+// for a half or bfloat16 buffer.
+llvm::Error setBufferRanges(const frontend::PragmaClauses &P,
+                            std::vector<evaluator::KernelArg> &Args);
+
 std::optional<evaluator::Tolerance> pragmaTolerance(const frontend::PragmaClauses &P,
                                                     const std::vector<evaluator::KernelArg> &Args);
 

@@ -228,6 +228,8 @@ llvm::Expected<evaluator::Workload> workloadWithRecording(const frontend::Kernel
     W.Launch = It->Launch;
     W.Tol = pragmaTolerance(P, W.Args);
     setBufferTolerances(P, W.Args, W.Tol);
+    if (llvm::Error E = setBufferRanges(P, W.Args))
+      return E;
   }
   W.RecordingFile = *Path;
   W.Recorded = sampleRecordedLaunches(std::move(All), MaxRecordedLaunches);

@@ -75,6 +75,37 @@ public: // For the helpers below.
   std::vector<CUdeviceptr> Allocated;
 };
 
+TEST_F(DeviceVerify, RangedGeneratorMatchesTheHostBytewise) {
+  // buffers(a[n] in range(LO, HI)): the device draws what the host draws, and
+  // the comparison of an input buffer regenerates it in the same range.
+  const uint64_t Count = 256 * 65536 + 77;
+  const std::pair<ScalarType, ValueRange> Cases[] = {
+      {ScalarType::F32, {0.5, 2.0}},   {ScalarType::F64, {-1e3, 1e-3}},
+      {ScalarType::I32, {0, 1 << 21}}, {ScalarType::I64, {-7, 5}},
+      {ScalarType::U8, {3, 200}},      {ScalarType::Bool, {0, 2}}};
+  for (const auto &[T, Range] : Cases) {
+    BufferArg B{T, Count, Direction::In};
+    B.Range = Range;
+    auto Host = generateBufferInput(B, 5, 1);
+    CUdeviceptr P = upload(std::vector<uint8_t>(Host.size(), 0));
+    ASSERT_FALSE(bool(generateOnDevice(context(), P, T, Count, inputStreamKey(5, 1), Range)));
+    auto Device = download(P, Host.size());
+    size_t Differ = 0;
+    for (size_t I = 0; I < Host.size(); ++I)
+      Differ += Host[I] != Device[I];
+    EXPECT_EQ(Differ, 0u) << spelling(T).str() << " in [" << Range.Lo << ", " << Range.Hi << ")";
+    auto Same = compareOnDevice(context(), P, 0, inputStreamKey(5, 1), T, Count, Tolerance{0, 0},
+                                true, Range);
+    ASSERT_TRUE(bool(Same)) << llvm::toString(Same.takeError());
+    EXPECT_TRUE(Same->passed()) << spelling(T).str();
+    // Against the unranged stream the same bytes differ: the range is used.
+    auto Plain =
+        compareOnDevice(context(), P, 0, inputStreamKey(5, 1), T, Count, Tolerance{0, 0}, true);
+    ASSERT_TRUE(bool(Plain)) << llvm::toString(Plain.takeError());
+    EXPECT_FALSE(Plain->passed()) << spelling(T).str();
+  }
+}
+
 TEST_F(DeviceVerify, GeneratorMatchesTheHostBytewise) {
   // An odd count and more elements than one grid pass: the stride loop and the tail.
   const uint64_t Count = 256 * 65536 + 77;
