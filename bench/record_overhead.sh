@@ -7,8 +7,8 @@
 # recorder does). Goal: the overhead is at most those copies.
 #   bench/record_overhead.sh KOPT OUT_DIR [ARCH]      (from the repository root)
 # Prints, and writes to OUT_DIR/record-overhead.txt: the app's seconds without
-# and with the recorder (best of 3), the bytes recorded, the copies' cost for
-# those bytes, and overhead / cost.
+# and with the recorder (one run each, after a warm-up run), the bytes
+# recorded, the copies' cost for those bytes, and overhead / cost.
 set -euo pipefail
 kopt=$1 out=$2 arch=${3:-sm_90}
 work=$(mktemp -d /tmp/kopt-record-overhead.XXXXXX)
@@ -18,24 +18,19 @@ nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 "$nvcc" -O3 -arch="$arch" -DN=4096 -o "$work/app" test/gpu/inputs/solver.cu
 "$nvcc" -O3 -arch="$arch" -o "$work/copy_cost" bench/record/copy_cost.cu
 
-best() { # best wall seconds of 3 runs of "$@"
-  local b=
-  for _ in 1 2 3; do
-    local t0 t1
-    t0=$(date +%s.%N)
-    "$@" > /dev/null 2>&1 || { echo "record_overhead: failed: $*" >&2; exit 1; }
-    t1=$(date +%s.%N)
-    b=$(python3 -c "t=$t1-$t0; b='$b'; print(min(t, float(b)) if b else t)")
-  done
-  echo "$b"
+seconds() { # wall seconds of "$@"
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$@" > /dev/null 2>&1 || { echo "record_overhead: failed: $*" >&2; exit 1; }
+  t1=$(date +%s.%N)
+  python3 -c "print($t1 - $t0)"
 }
 record() {
-  rm -rf "$work/cache"
   "$kopt" record --kopt-cache-dir="$work/cache" --kernel eliminate --max-bytes 16G -- "$work/app"
 }
-plain=$(best "$work/app")
-recorded=$(best record)
-record > /dev/null 2>&1
+"$work/app" > /dev/null # Warm: the driver's first context, the binary in the page cache.
+plain=$(seconds "$work/app")
+recorded=$(seconds record)
 summary=$("$kopt" record --show "$work"/cache/recordings/*.krec | grep 'distinct launches')
 bytes=$(sed -E 's/.* ([0-9]+) bytes of buffer contents.*/\1/' <<< "$summary")
 "$work/copy_cost" 64 40 "$work/copy.bin" > "$work/copy.txt"
@@ -46,7 +41,7 @@ plain, recorded, nbytes, per_gib = map(float, sys.argv[1:5])
 cost = nbytes / 2**30 * per_gib
 over = recorded - plain
 print(f"recording: {sys.argv[5]}")
-print(f"app alone {plain:.3f} s, under kopt record {recorded:.3f} s (best of 3): overhead {over:.3f} s")
+print(f"app alone {plain:.3f} s, under kopt record {recorded:.3f} s: overhead {over:.3f} s")
 print(f"copies made: {nbytes / 2**30:.2f} GiB at {per_gib:.3f} s/GiB (device to pageable host, then a file) = {cost:.3f} s")
 print(f"overhead / copies: {over / cost:.2f} (goal <= 1)")
 PY
