@@ -1,11 +1,15 @@
 #include "recorder/RecordingFormat.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
-#include <fstream>
+#include <memory>
+#include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 namespace kopt::recorder {
@@ -86,8 +90,33 @@ std::vector<uint8_t> encodeKernel(const KernelRecord &K) {
 
 constexpr uint32_t HasBefore = 1, HasAfter = 2, AfterUnchanged = 4; // An allocation's flags.
 
-std::vector<uint8_t> encodeLaunch(const LaunchRecord &L) {
-  ByteWriter W;
+// A launch record's payload in pieces: the metadata in owned buffers, the
+// buffers' contents where they lie (the record must not outlive L).
+struct LaunchPieces {
+  std::vector<std::vector<uint8_t>> Owned;
+  std::vector<std::pair<const uint8_t *, size_t>> Pieces;
+  ByteWriter W; // The metadata since the last contents.
+
+  void flush() {
+    if (W.Out.empty())
+      return;
+    Owned.push_back(std::move(W.Out));
+    W.Out.clear();
+    Pieces.emplace_back(Owned.back().data(), Owned.back().size());
+  }
+  void contents(const std::vector<uint8_t> &Bytes) {
+    W.u64(Bytes.size());
+    flush();
+    if (!Bytes.empty())
+      Pieces.emplace_back(Bytes.data(), Bytes.size());
+  }
+};
+
+// The same bytes as ByteWriter would make of L, in pieces.
+LaunchPieces encodeLaunch(const LaunchRecord &L) {
+  LaunchPieces Out;
+  Out.Owned.reserve(2 * L.Allocations.size() + 2); // Pieces point into them.
+  ByteWriter &W = Out.W;
   W.u32(L.Id);
   for (uint32_t V : L.Grid)
     W.u32(V);
@@ -108,12 +137,13 @@ std::vector<uint8_t> encodeLaunch(const LaunchRecord &L) {
     W.u32((A.Before ? HasBefore : 0) | (A.After ? HasAfter : 0) |
           (A.AfterUnchanged ? AfterUnchanged : 0));
     if (A.Before)
-      W.bytes(*A.Before);
+      Out.contents(*A.Before);
     if (A.After)
-      W.bytes(*A.After);
+      Out.contents(*A.After);
   }
   W.str(L.ContentsSkipped);
-  return W.Out;
+  Out.flush();
+  return Out;
 }
 
 bool decodeKernel(ByteReader &R, KernelRecord &K) {
@@ -175,6 +205,33 @@ std::string errnoText(const std::string &What) { return What + ": " + std::strer
 
 } // namespace
 
+void RecordChecksum::add(const uint8_t *Data, size_t Size) {
+  constexpr uint64_t Prime = 0x100000001b3ULL;
+  while (Size > 0 && PendingBytes > 0 && PendingBytes < 8) {
+    Pending[PendingBytes++] = *Data++;
+    --Size;
+  }
+  if (PendingBytes == 8) {
+    uint64_t Word;
+    std::memcpy(&Word, Pending, 8);
+    Hash = (Hash ^ Word) * Prime;
+    PendingBytes = 0;
+  }
+  for (; Size >= 8; Data += 8, Size -= 8) {
+    uint64_t Word;
+    std::memcpy(&Word, Data, 8);
+    Hash = (Hash ^ Word) * Prime;
+  }
+  while (Size > 0) {
+    Pending[PendingBytes++] = *Data++;
+    --Size;
+  }
+}
+
+uint64_t RecordChecksum::value() const {
+  return fnv1a(Pending, PendingBytes, Hash); // The last bytes, one by one.
+}
+
 uint64_t fnv1a(const uint8_t *Data, size_t Size, uint64_t Hash) {
   for (size_t I = 0; I < Size; ++I) {
     Hash ^= Data[I];
@@ -226,28 +283,57 @@ std::string RecordingWriter::open(const std::string &Path, const KernelRecord &K
 }
 
 std::string RecordingWriter::writeRecord(RecordKind Kind, const std::vector<uint8_t> &Payload) {
+  return writeRecord(Kind, Pieces{{Payload.data(), Payload.size()}});
+}
+
+std::string RecordingWriter::writeRecord(RecordKind Kind, const Pieces &Payload) {
   if (Fd < 0)
     return "the recording is not open";
-  ByteWriter W;
-  W.u32(uint32_t(Kind));
-  W.u64(Payload.size());
-  W.raw(Payload.data(), Payload.size());
-  W.u64(fnv1a(W.Out.data(), W.Out.size()));
-  size_t Done = 0;
-  while (Done < W.Out.size()) {
-    ssize_t N = ::write(Fd, W.Out.data() + Done, W.Out.size() - Done);
+  uint64_t Length = 0;
+  for (const auto &[Data, Size] : Payload)
+    Length += Size;
+  ByteWriter Head;
+  Head.u32(uint32_t(Kind));
+  Head.u64(Length);
+  RecordChecksum Sum;
+  Sum.add(Head.Out.data(), Head.Out.size());
+  for (const auto &[Data, Size] : Payload)
+    Sum.add(Data, Size);
+  uint64_t Tail = Sum.value();
+  std::vector<iovec> Io;
+  Io.push_back({Head.Out.data(), Head.Out.size()});
+  for (const auto &[Data, Size] : Payload)
+    if (Size)
+      Io.push_back({const_cast<uint8_t *>(Data), Size});
+  Io.push_back({&Tail, sizeof(Tail)});
+  // One call where the kernel takes it all; the rest where it stops short.
+  size_t First = 0;
+  uint64_t Total = 0;
+  while (First < Io.size()) {
+    int Count = int(std::min<size_t>(Io.size() - First, IOV_MAX));
+    ssize_t N = ::writev(Fd, Io.data() + First, Count);
     if (N < 0 && errno == EINTR)
       continue;
     if (N <= 0)
       return errnoText("cannot write the recording");
-    Done += size_t(N);
+    Total += uint64_t(N);
+    for (size_t Done = size_t(N); Done > 0 && First < Io.size();) {
+      size_t Take = std::min(Done, Io[First].iov_len);
+      Io[First].iov_base = static_cast<uint8_t *>(Io[First].iov_base) + Take;
+      Io[First].iov_len -= Take;
+      Done -= Take;
+      if (Io[First].iov_len == 0)
+        ++First;
+    }
+    while (First < Io.size() && Io[First].iov_len == 0)
+      ++First;
   }
-  Written += Done;
+  Written += Total;
   return {};
 }
 
 std::string RecordingWriter::append(const LaunchRecord &L) {
-  return writeRecord(RecordKind::Launch, encodeLaunch(L));
+  return writeRecord(RecordKind::Launch, encodeLaunch(L).Pieces);
 }
 
 std::string RecordingWriter::appendRepeat(uint32_t Id) {
@@ -264,19 +350,24 @@ std::string RecordingWriter::appendNote(const std::string &Text) {
 
 ReadResult readRecording(const std::string &Path, const ReadOptions &Options) {
   ReadResult Result;
-  std::ifstream In(Path, std::ios::binary);
-  if (!In) {
+  // Record by record: a recording of many large buffers need not fit in memory
+  // to be listed, and is read at the speed of the disk.
+  std::unique_ptr<std::FILE, int (*)(std::FILE *)> In(std::fopen(Path.c_str(), "rb"), &std::fclose);
+  struct stat Status;
+  if (!In || ::fstat(::fileno(In.get()), &Status) != 0) {
     Result.Error = errnoText("cannot read " + Path);
     return Result;
   }
-  std::vector<uint8_t> Data((std::istreambuf_iterator<char>(In)), std::istreambuf_iterator<char>());
+  const uint64_t FileSize = uint64_t(Status.st_size);
   const size_t HeaderBytes = sizeof(RecordingMagic) + 4;
-  if (Data.size() < HeaderBytes || std::memcmp(Data.data(), RecordingMagic, 8) != 0) {
+  uint8_t Header[sizeof(RecordingMagic) + 4];
+  if (FileSize < HeaderBytes || std::fread(Header, 1, HeaderBytes, In.get()) != HeaderBytes ||
+      std::memcmp(Header, RecordingMagic, 8) != 0) {
     Result.Error = Path + ": not a kopt recording";
     return Result;
   }
   uint32_t Version = 0;
-  std::memcpy(&Version, Data.data() + 8, 4);
+  std::memcpy(&Version, Header + 8, 4);
   if (Version != RecordingVersion) {
     Result.Error = Path + ": recording format version " + std::to_string(Version) +
                    ", this kopt reads version " + std::to_string(RecordingVersion) +
@@ -284,30 +375,40 @@ ReadResult readRecording(const std::string &Path, const ReadOptions &Options) {
     return Result;
   }
   Recording &Rec = Result.Value;
-  size_t Pos = HeaderBytes;
+  uint64_t Pos = HeaderBytes;
   bool HaveKernel = false;
   std::string Bad;
-  while (Pos < Data.size()) {
-    const size_t Left = Data.size() - Pos;
+  std::vector<uint8_t> Payload; // Reused: one record at a time.
+  while (Pos < FileSize) {
+    const uint64_t Left = FileSize - Pos;
+    uint8_t Head[12];
     uint32_t Kind = 0;
     uint64_t Length = 0;
-    if (Left < 12) {
+    if (Left < 12 || std::fread(Head, 1, 12, In.get()) != 12) {
       Bad = "a torn record";
       break;
     }
-    std::memcpy(&Kind, Data.data() + Pos, 4);
-    std::memcpy(&Length, Data.data() + Pos + 4, 8);
+    std::memcpy(&Kind, Head, 4);
+    std::memcpy(&Length, Head + 4, 8);
     if (Length > Left - 12 || Left - 12 - Length < 8) {
       Bad = "a torn record";
       break;
     }
+    Payload.resize(Length);
     uint64_t Sum = 0;
-    std::memcpy(&Sum, Data.data() + Pos + 12 + Length, 8);
-    if (Sum != fnv1a(Data.data() + Pos, 12 + Length)) {
+    if (std::fread(Payload.data(), 1, Length, In.get()) != Length ||
+        std::fread(&Sum, 1, 8, In.get()) != 8) {
+      Bad = "a torn record";
+      break;
+    }
+    RecordChecksum Check;
+    Check.add(Head, 12);
+    Check.add(Payload.data(), Payload.size());
+    if (Sum != Check.value()) {
       Bad = "a record whose checksum does not match";
       break;
     }
-    ByteReader R{Data.data() + Pos + 12, Data.data() + Pos + 12 + Length};
+    ByteReader R{Payload.data(), Payload.data() + Payload.size()};
     bool Ok = false;
     switch (RecordKind(Kind)) {
     case RecordKind::Kernel:
@@ -351,7 +452,7 @@ ReadResult readRecording(const std::string &Path, const ReadOptions &Options) {
     return Result;
   }
   if (!Bad.empty())
-    Rec.Warning = Path + ": dropped " + std::to_string(Data.size() - Pos) + " bytes at offset " +
+    Rec.Warning = Path + ": dropped " + std::to_string(FileSize - Pos) + " bytes at offset " +
                   std::to_string(Pos) + " (" + Bad + "; the application may have crashed)";
   return Result;
 }

@@ -23,7 +23,7 @@
 namespace kopt::recorder {
 
 inline constexpr char RecordingMagic[8] = {'K', 'O', 'P', 'T', 'R', 'E', 'C', '\n'};
-inline constexpr uint32_t RecordingVersion = 1;
+inline constexpr uint32_t RecordingVersion = 2; // 2: checksums over 8-byte words.
 
 enum class RecordKind : uint32_t { Kernel = 1, Launch = 2, Repeat = 3, Note = 4 };
 
@@ -68,8 +68,10 @@ struct LaunchRecord {
 // values (ping-pong buffers are one launch).
 std::string distinctLaunchKey(const LaunchRecord &L, const std::vector<ParamLayout> &Params);
 
-// Appends records to a recording file; every append is one write(2) of the
-// whole record. Errors are returned as text (the caller logs and stops).
+// Appends records to a recording file; every append is one writev(2) of the
+// record's pieces, the buffers' contents written from where they lie (a
+// 64 MiB buffer is not copied into the record first). Errors are returned as
+// text (the caller logs and stops).
 class RecordingWriter {
 public:
   RecordingWriter() = default;
@@ -87,7 +89,9 @@ public:
   uint64_t bytes() const { return Written; }
 
 private:
+  using Pieces = std::vector<std::pair<const uint8_t *, size_t>>;
   std::string writeRecord(RecordKind Kind, const std::vector<uint8_t> &Payload);
+  std::string writeRecord(RecordKind Kind, const Pieces &Payload);
   int Fd = -1;
   uint64_t Written = 0;
 };
@@ -124,5 +128,21 @@ ReadResult readRecording(const std::string &Path, const ReadOptions &Options = {
 std::string recordingFileName(const std::string &Symbol);
 
 uint64_t fnv1a(const uint8_t *Data, size_t Size, uint64_t Hash = 0xcbf29ce484222325ULL);
+
+// A record's checksum: FNV-1a's step over the stream's 8-byte words (little
+// endian), then its last bytes one by one; fed in pieces of any length, it
+// sums what one call over their concatenation would. Eight times fewer
+// multiplies than fnv1a: it runs at the speed of memory, not of a multiply
+// chain, which mattered for gigabytes of recorded buffers.
+class RecordChecksum {
+public:
+  void add(const uint8_t *Data, size_t Size);
+  uint64_t value() const;
+
+private:
+  uint64_t Hash = 0xcbf29ce484222325ULL;
+  uint8_t Pending[8] = {};
+  unsigned PendingBytes = 0;
+};
 
 } // namespace kopt::recorder
