@@ -33,7 +33,8 @@ plain=$(seconds "$work/app")
 recorded=$(seconds record)
 summary=$("$kopt" record --show "$work"/cache/recordings/*.krec | grep 'distinct launches')
 bytes=$(sed -E 's/.* ([0-9]+) bytes of buffer contents.*/\1/' <<< "$summary")
-"$work/copy_cost" 64 40 "$work/copy.bin" > "$work/copy.txt"
+# The same volume as the recording: a file cache that absorbs 2 GiB may not absorb 12.
+"$work/copy_cost" 64 $(((bytes + (64 << 20) - 1) / (64 << 20))) "$work/copy.bin" > "$work/copy.txt"
 per_gib=$(sed -E 's/copy and write: ([0-9.]+) s\/GiB.*/\1/' "$work/copy.txt")
 python3 - "$plain" "$recorded" "$bytes" "$per_gib" "$summary" <<'PY' | tee "$out/record-overhead.txt"
 import sys

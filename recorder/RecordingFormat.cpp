@@ -75,6 +75,47 @@ struct ByteReader {
     auto V = bytes(true, Size);
     return std::string(V.begin(), V.end());
   }
+  bool atEnd() const { return P == End; }
+};
+
+// The same, reading a record's payload from the file: contents not kept are
+// skipped with a seek, so a listing reads a record's metadata only.
+struct FileByteReader {
+  std::FILE *F;
+  uint64_t Left; // Of the payload.
+  bool Bad = false;
+  bool take(void *Dst, size_t N) {
+    if (Bad || Left < N || (Dst ? std::fread(Dst, 1, N, F) != N : ::fseeko(F, off_t(N), SEEK_CUR)))
+      return !(Bad = true);
+    Left -= N;
+    return true;
+  }
+  uint32_t u32() {
+    uint32_t V = 0;
+    take(&V, 4);
+    return V;
+  }
+  uint64_t u64() {
+    uint64_t V = 0;
+    take(&V, 8);
+    return V;
+  }
+  std::vector<uint8_t> bytes(bool Keep, uint64_t &Size) {
+    Size = u64();
+    if (Bad || Size > Left) {
+      Bad = true;
+      return {};
+    }
+    std::vector<uint8_t> V(Keep ? Size : 0);
+    take(Keep ? V.data() : nullptr, Size);
+    return V;
+  }
+  std::string str() {
+    uint64_t Size = 0;
+    auto V = bytes(true, Size);
+    return std::string(V.begin(), V.end());
+  }
+  bool atEnd() const { return Left == 0; }
 };
 
 std::vector<uint8_t> encodeKernel(const KernelRecord &K) {
@@ -158,7 +199,8 @@ bool decodeKernel(ByteReader &R, KernelRecord &K) {
   return !R.Bad && R.P == R.End;
 }
 
-bool decodeLaunch(ByteReader &R, LaunchRecord &L, bool Contents, uint64_t &ContentBytes) {
+template <typename Reader>
+bool decodeLaunch(Reader &R, LaunchRecord &L, bool Contents, uint64_t &ContentBytes) {
   L.Id = R.u32();
   for (uint32_t &V : L.Grid)
     V = R.u32();
@@ -193,7 +235,7 @@ bool decodeLaunch(ByteReader &R, LaunchRecord &L, bool Contents, uint64_t &Conte
     L.Allocations.push_back(std::move(A));
   }
   L.ContentsSkipped = R.str();
-  if (R.Bad || R.P != R.End)
+  if (R.Bad || !R.atEnd())
     return false;
   for (const PointerParam &P : L.Pointers)
     if (P.Allocation >= L.Allocations.size())
@@ -202,6 +244,9 @@ bool decodeLaunch(ByteReader &R, LaunchRecord &L, bool Contents, uint64_t &Conte
 }
 
 std::string errnoText(const std::string &What) { return What + ": " + std::strerror(errno); }
+
+// Above this, a launch record read without its contents is skimmed (FileByteReader).
+constexpr uint64_t SkimmedRecord = 1 << 20;
 
 } // namespace
 
@@ -393,6 +438,22 @@ ReadResult readRecording(const std::string &Path, const ReadOptions &Options) {
     if (Length > Left - 12 || Left - 12 - Length < 8) {
       Bad = "a torn record";
       break;
+    }
+    if (RecordKind(Kind) == RecordKind::Launch && !Options.Contents && Length > SkimmedRecord) {
+      // A listing: the metadata from the file, the contents and the checksum
+      // skipped (reading them is what the contents' reader checks).
+      FileByteReader R{In.get(), Length};
+      LaunchRecord L;
+      bool Ok = HaveKernel && decodeLaunch(R, L, false, Rec.ContentBytes) &&
+                L.Id == Rec.Launches.size() && ::fseeko(In.get(), 8, SEEK_CUR) == 0;
+      if (!Ok) {
+        Bad = "a malformed record";
+        break;
+      }
+      Rec.Launches.push_back({std::move(L), 1});
+      ++Rec.TotalLaunches;
+      Pos += 12 + Length + 8;
+      continue;
     }
     Payload.resize(Length);
     uint64_t Sum = 0;

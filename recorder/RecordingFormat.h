@@ -112,7 +112,10 @@ struct Recording {
 };
 
 struct ReadOptions {
-  bool Contents = true; // false: check every record, keep only the contents' sizes.
+  // false: keep only the contents' sizes (a listing, a coverage check). A
+  // launch record over 1 MiB is then skimmed: its metadata read, its contents
+  // and checksum skipped with a seek; a full read checks them.
+  bool Contents = true;
 };
 
 // Reads Path; Error is set (and the recording empty) where the file is not a
