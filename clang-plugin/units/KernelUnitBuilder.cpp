@@ -166,6 +166,10 @@ public:
 private:
   Origin originOf(clang::SourceLocation Loc) const;
   bool isUserFile(clang::FileID FID) const;
+  // A file the compile's -include brought in (or one it includes): every
+  // parse of the unit and the evaluator's compile get the same flag, so its
+  // declarations are not copied (they would be defined twice).
+  bool isCommandLineInclude(clang::FileID FID) const;
   void use(const clang::Decl *D);
   void includeFor(clang::SourceLocation Loc);
   void addUsedNamespaces(const clang::Decl *D);
@@ -198,12 +202,25 @@ bool UnitBuilder::isUserFile(clang::FileID FID) const {
          !clang::SrcMgr::isSystem(SM.getFileCharacteristic(SM.getLocForStartOfFile(FID)));
 }
 
+bool UnitBuilder::isCommandLineInclude(clang::FileID FID) const {
+  while (FID.isValid()) {
+    clang::SourceLocation IncludeLoc = SM.getIncludeLoc(FID);
+    if (IncludeLoc.isInvalid())
+      return false; // The main file.
+    clang::FileID Includer = SM.getFileID(IncludeLoc);
+    if (!SM.getFileEntryRefForID(Includer))
+      return true; // Included from <built-in>, where the compiler puts -include.
+    FID = Includer;
+  }
+  return false;
+}
+
 Origin UnitBuilder::originOf(clang::SourceLocation Loc) const {
   if (Loc.isInvalid())
     return Origin::None;
   clang::FileID FID = SM.getFileID(SM.getExpansionLoc(Loc));
   if (isUserFile(FID))
-    return Origin::Copied;
+    return isCommandLineInclude(FID) ? Origin::Included : Origin::Copied;
   return SM.getFileEntryRefForID(FID) ? Origin::Included : Origin::None;
 }
 

@@ -163,4 +163,27 @@ TEST_F(PrecompiledHeaders, AnErrorInAUsersIncludeIsStillReported) {
   EXPECT_NE(Why.find("expected"), std::string::npos) << Why; // clang's own diagnostic.
 }
 
+TEST_F(PrecompiledHeaders, AUsersIncludeIsNotCopiedIntoTheUnit) {
+  // The unit's parse and the evaluator's compile get the same -include, so a
+  // definition the kernel uses from it stays there (copied, it was defined twice).
+  std::string Include = writeFile("#pragma once\n__device__ inline float prelude_twice(float v) "
+                                  "{ return 2.0f * v; }\n");
+  auto Args = cudaArgs({"-include", Include});
+  if (!Args)
+    GTEST_SKIP() << "no CUDA toolkit here";
+  const char *Code = "__global__ void twice_all(int n, float *x) {\n"
+                     "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                     "  if (i < n) x[i] = prelude_twice(x[i]);\n}\n";
+  std::string Diagnostics;
+  llvm::raw_string_ostream OS(Diagnostics);
+  auto Kernels = frontend::findKernelsInCode(Code, "/t/twice.cu", *Args, OS);
+  ASSERT_TRUE(Kernels && Kernels->size() == 1)
+      << (Kernels ? "" : llvm::toString(Kernels.takeError())) << Diagnostics;
+  const frontend::KernelSummary &K = Kernels->front();
+  EXPECT_EQ(K.Unit.Text.find("prelude_twice(float v)"), std::string::npos) << K.Unit.Text;
+  auto View = transform::summarizeUnit(K.Unit.Text, K.Name, *Args, std::nullopt);
+  llvm::sys::fs::remove(Include);
+  EXPECT_TRUE(bool(View)) << (View ? "" : llvm::toString(View.takeError()));
+}
+
 } // namespace
