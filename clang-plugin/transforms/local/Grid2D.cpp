@@ -8,9 +8,11 @@
 // over the rows), `idx / W` is the y position, `idx % W` the x position and
 // idx itself `y * W + x`, exactly, for every thread whose x is below W; the
 // others return at once (the kernel has no barriers). A bounds check
-// `idx < H * W` becomes `y < H` (and `idx >= H * W`, `y >= H`). W is a constant or an integer
-// parameter the kernel never changes; threads past the original launch are the bounds check's to
-// skip, as for block-size.
+// `idx < H * W` becomes `y < H` (and `idx >= H * W`, `y >= H`). W is a
+// positive constant or an integer parameter the kernel never changes (a
+// width; W <= 0 would have the original divide by zero or index backwards);
+// threads past the original launch are the bounds check's to skip, as for
+// block-size.
 #include "clang-plugin/transforms/framework/AstEdit.h"
 #include "clang-plugin/transforms/framework/AstWalk.h"
 #include "clang-plugin/transforms/framework/GlobalIndex.h"
@@ -185,18 +187,16 @@ llvm::Expected<Plan> rewrite(UnitAST &U) {
       return E;
     ++P.Bounds;
   }
-  // The index itself, where it is still read: the same value, from both positions.
-  if (OtherUses > 0) {
+  // The index itself, where it is still read (or declared beside others): the
+  // same value, from both positions; unread, its declaration goes (nvcc would warn).
+  if (OtherUses > 0 || !IndexDecl->isSingleDecl()) {
     if (llvm::Error E = Replace(Whole, Flat))
       return E;
-  } else if (IndexDecl->isSingleDecl()) {
+  } else {
     llvm::Expected<clang::CharSourceRange> Range = statementRange(U, *IndexDecl);
     if (!Range)
       return Range.takeError();
-    U.Rewrite.ReplaceText(*Range, ""); // Unread now: nvcc would warn.
-  } else if (llvm::Error E =
-                 Replace(Whole, std::string(RowText) + " * " + W->Text + " + " + ColText)) {
-    return E;
+    U.Rewrite.ReplaceText(*Range, "");
   }
   // Columns past W are no thread of the original launch; on the same line as
   // the body's brace, so that lines keep their numbers.
