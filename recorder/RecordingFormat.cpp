@@ -37,7 +37,41 @@ struct ByteWriter {
 };
 
 // Reads a payload; any read past the end marks it bad (the record is corrupt).
-struct ByteReader {
+// Decodes a record's payload from what Source's take(Dst, N) and left() give
+// (take with no Dst skips N bytes); any read past the end marks it bad (the
+// record is corrupt).
+template <typename Source> struct PayloadReader : Source {
+  uint32_t u32() {
+    uint32_t V = 0;
+    this->take(&V, 4);
+    return V;
+  }
+  uint64_t u64() {
+    uint64_t V = 0;
+    this->take(&V, 8);
+    return V;
+  }
+  // Contents not kept are skipped.
+  std::vector<uint8_t> bytes(bool Keep, uint64_t &Size) {
+    Size = u64();
+    if (this->Bad || Size > this->left()) {
+      this->Bad = true;
+      return {};
+    }
+    std::vector<uint8_t> V(Keep ? Size : 0);
+    this->take(Keep ? V.data() : nullptr, Size);
+    return V;
+  }
+  std::string str() {
+    uint64_t Size = 0;
+    auto V = bytes(true, Size);
+    return std::string(V.begin(), V.end());
+  }
+  bool atEnd() const { return this->left() == 0; }
+};
+
+// A payload in memory.
+struct MemorySource {
   const uint8_t *P, *End;
   bool Bad = false;
   bool take(void *Dst, size_t N) {
@@ -48,39 +82,13 @@ struct ByteReader {
     P += N;
     return true;
   }
-  uint32_t u32() {
-    uint32_t V = 0;
-    take(&V, 4);
-    return V;
-  }
-  uint64_t u64() {
-    uint64_t V = 0;
-    take(&V, 8);
-    return V;
-  }
-  std::vector<uint8_t> bytes(bool Keep, uint64_t &Size) {
-    Size = u64();
-    if (Bad || Size > uint64_t(End - P)) {
-      Bad = true;
-      return {};
-    }
-    std::vector<uint8_t> V;
-    if (Keep)
-      V.assign(P, P + Size);
-    P += Size;
-    return V;
-  }
-  std::string str() {
-    uint64_t Size = 0;
-    auto V = bytes(true, Size);
-    return std::string(V.begin(), V.end());
-  }
-  bool atEnd() const { return P == End; }
+  uint64_t left() const { return uint64_t(End - P); }
 };
+using ByteReader = PayloadReader<MemorySource>;
 
-// The same, reading a record's payload from the file: contents not kept are
+// A payload read from the file as it is decoded: contents not kept are
 // skipped with a seek, so a listing reads a record's metadata only.
-struct FileByteReader {
+struct FileSource {
   std::FILE *F;
   uint64_t Left; // Of the payload.
   bool Bad = false;
@@ -90,33 +98,9 @@ struct FileByteReader {
     Left -= N;
     return true;
   }
-  uint32_t u32() {
-    uint32_t V = 0;
-    take(&V, 4);
-    return V;
-  }
-  uint64_t u64() {
-    uint64_t V = 0;
-    take(&V, 8);
-    return V;
-  }
-  std::vector<uint8_t> bytes(bool Keep, uint64_t &Size) {
-    Size = u64();
-    if (Bad || Size > Left) {
-      Bad = true;
-      return {};
-    }
-    std::vector<uint8_t> V(Keep ? Size : 0);
-    take(Keep ? V.data() : nullptr, Size);
-    return V;
-  }
-  std::string str() {
-    uint64_t Size = 0;
-    auto V = bytes(true, Size);
-    return std::string(V.begin(), V.end());
-  }
-  bool atEnd() const { return Left == 0; }
+  uint64_t left() const { return Left; }
 };
+using FileByteReader = PayloadReader<FileSource>;
 
 std::vector<uint8_t> encodeKernel(const KernelRecord &K) {
   ByteWriter W;
@@ -442,7 +426,7 @@ ReadResult readRecording(const std::string &Path, const ReadOptions &Options) {
     if (RecordKind(Kind) == RecordKind::Launch && !Options.Contents && Length > SkimmedRecord) {
       // A listing: the metadata from the file, the contents and the checksum
       // skipped (reading them is what the contents' reader checks).
-      FileByteReader R{In.get(), Length};
+      FileByteReader R{{In.get(), Length}};
       LaunchRecord L;
       bool Ok = HaveKernel && decodeLaunch(R, L, false, Rec.ContentBytes) &&
                 L.Id == Rec.Launches.size() && ::fseeko(In.get(), 8, SEEK_CUR) == 0;
@@ -469,7 +453,7 @@ ReadResult readRecording(const std::string &Path, const ReadOptions &Options) {
       Bad = "a record whose checksum does not match";
       break;
     }
-    ByteReader R{Payload.data(), Payload.data() + Payload.size()};
+    ByteReader R{{Payload.data(), Payload.data() + Payload.size()}};
     bool Ok = false;
     switch (RecordKind(Kind)) {
     case RecordKind::Kernel:
