@@ -22,6 +22,13 @@ const clang::Stmt *parentOf(const clang::Stmt *S, clang::ASTContext &Ctx) {
   return Parents.empty() ? nullptr : Parents[0].get<clang::Stmt>();
 }
 
+const clang::Stmt *parentPastParensAndCasts(const clang::Stmt *S, clang::ASTContext &Ctx) {
+  const clang::Stmt *Up = parentOf(S, Ctx);
+  while (Up && llvm::isa<clang::ImplicitCastExpr, clang::ParenExpr>(Up))
+    Up = parentOf(Up, Ctx);
+  return Up;
+}
+
 const clang::VarDecl *namedVariable(const clang::Expr *E) {
   const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(E->IgnoreParenImpCasts());
   return Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;

@@ -21,6 +21,10 @@ void forEachStmt(const clang::Stmt *Root, llvm::function_ref<void(const clang::S
 // to a declaration (a variable's initializer).
 const clang::Stmt *parentOf(const clang::Stmt *S, clang::ASTContext &Ctx);
 
+// The first statement above S that is not a parenthesis or an implicit cast
+// (what an expression is an operand of); null where parentOf gives none.
+const clang::Stmt *parentPastParensAndCasts(const clang::Stmt *S, clang::ASTContext &Ctx);
+
 // The variable E names (parentheses and implicit casts looked through), or null.
 const clang::VarDecl *namedVariable(const clang::Expr *E);
 

@@ -53,17 +53,6 @@ std::optional<Width> widthOf(const clang::Expr *E, const UnitAST &U,
   return Width{std::nullopt, P, P->getName().str()};
 }
 
-// The expression directly around E, parentheses and implicit casts passed.
-const clang::Expr *enclosing(const clang::Expr *E, clang::ASTContext &Ctx) {
-  const clang::Stmt *S = E;
-  while (true) {
-    const clang::Stmt *P = parentOf(S, Ctx);
-    if (!P || !(llvm::isa<clang::ParenExpr>(P) || llvm::isa<clang::ImplicitCastExpr>(P)))
-      return llvm::dyn_cast_or_null<clang::Expr>(P);
-    S = P;
-  }
-}
-
 // H where E is H * W (constants folded, or a product with W as a factor).
 std::optional<std::string> rowsOf(const clang::Expr *E, const Width &W, const UnitAST &U,
                                   const std::set<const clang::VarDecl *> &Changed) {
@@ -134,7 +123,8 @@ llvm::Expected<Plan> rewrite(UnitAST &U) {
     const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(S);
     if (!Ref || Ref->getDecl() != Index)
       return;
-    const auto *Op = llvm::dyn_cast_or_null<clang::BinaryOperator>(enclosing(Ref, U.Ctx));
+    const auto *Op =
+        llvm::dyn_cast_or_null<clang::BinaryOperator>(parentPastParensAndCasts(Ref, U.Ctx));
     bool Left = Op && Op->getLHS()->IgnoreParenImpCasts() == Ref;
     if (Op && Left && (Op->getOpcode() == clang::BO_Div || Op->getOpcode() == clang::BO_Rem)) {
       std::optional<Width> This = widthOf(Op->getRHS(), U, Changed);

@@ -129,10 +129,8 @@ private:
   const clang::Expr *outermost(const clang::ArraySubscriptExpr *E) const {
     const clang::Expr *Cur = E;
     for (;;) {
-      const clang::Stmt *Up = parentOf(Cur, U.Ctx);
-      while (Up && llvm::isa<clang::ImplicitCastExpr, clang::ParenExpr>(Up))
-        Up = parentOf(Up, U.Ctx);
-      const auto *Sub = llvm::dyn_cast_or_null<clang::ArraySubscriptExpr>(Up);
+      const auto *Sub =
+          llvm::dyn_cast_or_null<clang::ArraySubscriptExpr>(parentPastParensAndCasts(Cur, U.Ctx));
       if (!Sub || Sub->getBase()->IgnoreParenImpCasts() != Cur->IgnoreParenImpCasts())
         return Cur;
       Cur = Sub;

@@ -100,10 +100,8 @@ std::vector<IndexedAccess> AccessIndexer::accessesIn(const clang::Stmt *S) const
         Un && Un->getOpcode() != clang::UO_Deref)
       return;
     // Only the whole p[i][k], not its p[i].
-    const clang::Stmt *Up = parentOf(E, U.Ctx);
-    while (Up && llvm::isa<clang::ImplicitCastExpr, clang::ParenExpr>(Up))
-      Up = parentOf(Up, U.Ctx);
-    if (const auto *Outer = llvm::dyn_cast_or_null<clang::ArraySubscriptExpr>(Up);
+    if (const auto *Outer =
+            llvm::dyn_cast_or_null<clang::ArraySubscriptExpr>(parentPastParensAndCasts(E, U.Ctx));
         Outer && Outer->getBase()->IgnoreParenImpCasts() == E)
       return;
     IndexedAccess A;
