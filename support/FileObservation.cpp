@@ -44,6 +44,13 @@ std::string stampOf(const llvm::sys::fs::file_status &Status) {
   return std::to_string(Status.getSize()) + " " + std::to_string(Ns.count());
 }
 
+FileObservation observeStamp(const std::string &Path) {
+  llvm::sys::fs::file_status Status;
+  if (llvm::sys::fs::status(Path, Status))
+    return {Path, FileObservation::Kind::Absent, {}, {}, {}};
+  return {Path, kindOf(Status.type()), {}, {}, stampOf(Status)};
+}
+
 FileObservation::Kind kindOf(llvm::sys::fs::file_type Type) {
   switch (Type) {
   case llvm::sys::fs::file_type::status_error:

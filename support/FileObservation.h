@@ -31,6 +31,9 @@ std::string listingDigest(std::vector<std::string> Names);
 std::string stampOf(const llvm::sys::fs::file_status &Status);
 
 FileObservation::Kind kindOf(llvm::sys::fs::file_type Type);
+// Path as it is now, by its kind and stamp (for files too big to hash):
+// absent where it cannot be stat'ed.
+FileObservation observeStamp(const std::string &Path);
 llvm::StringRef kindName(FileObservation::Kind Kind); // "absent", "file", "directory", "other"
 std::optional<FileObservation::Kind> kindNamed(llvm::StringRef Name);
 

@@ -237,20 +237,18 @@ splicesFor(const frontend::KernelSummary &K, llvm::StringRef Text, llvm::StringR
 // extended later may hold launches a cached variant was not verified on, which
 // the lookup must see. Their directory's names and each file's size and time.
 void observeRecordings(const std::string &Dir, std::vector<FileObservation> &Out) {
-  llvm::sys::fs::file_status Status;
-  if (llvm::sys::fs::status(Dir, Status)) {
-    Out.push_back({Dir, FileObservation::Kind::Absent, {}, {}, {}});
-    return;
+  FileObservation Listed = observeStamp(Dir);
+  if (Listed.Type == FileObservation::Kind::Directory) {
+    std::vector<std::string> Names;
+    std::error_code EC;
+    for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC)) {
+      Names.push_back(llvm::sys::path::filename(It->path()).str());
+      Out.push_back(observeStamp(It->path()));
+    }
+    Listed.Stamp.reset(); // A directory's time changes with what is written in it.
+    Listed.Listing = listingDigest(std::move(Names));
   }
-  std::vector<std::string> Names;
-  std::error_code EC;
-  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC)) {
-    Names.push_back(llvm::sys::path::filename(It->path()).str());
-    llvm::sys::fs::file_status File;
-    if (!llvm::sys::fs::status(It->path(), File))
-      Out.push_back({It->path(), kindOf(File.type()), {}, {}, stampOf(File)});
-  }
-  Out.push_back({Dir, kindOf(Status.type()), {}, listingDigest(std::move(Names)), {}});
+  Out.push_back(std::move(Listed));
 }
 
 // kcc's direct mode: where every annotated kernel hit the cache and nothing
@@ -279,10 +277,9 @@ void recordManifest(const RewriteRequest &R, llvm::StringRef Text, llvm::StringR
   observeRecordings(memory::recordingsDir(Cached->cache().config().UserDir), M.Inputs);
   // The CUDA version in the cache keys comes from this library: too big to hash.
   if (llvm::Expected<std::string> Nvrtc = evaluator::nvrtcLibraryPath()) {
-    llvm::sys::fs::file_status Status;
-    if (!llvm::sys::fs::status(*Nvrtc, Status))
-      M.Inputs.push_back(
-          {*Nvrtc, kindOf(Status.type()), std::nullopt, std::nullopt, stampOf(Status)});
+    if (FileObservation Library = observeStamp(*Nvrtc);
+        Library.Type != FileObservation::Kind::Absent)
+      M.Inputs.push_back(std::move(Library));
   } else {
     llvm::consumeError(Nvrtc.takeError());
   }
