@@ -31,6 +31,22 @@ frontend::IntBindings integerArgs(const frontend::NumberBindings &Args) {
       Ints[Name] = *I;
   return Ints;
 }
+
+// Fn on each buffer of Args that buffers(...) names, with its entry; the
+// first error stops.
+llvm::Error
+forEachNamedBuffer(const frontend::PragmaClauses &P, std::vector<KernelArg> &Args,
+                   llvm::function_ref<llvm::Error(BufferArg &, const frontend::BufferSpec &)> Fn) {
+  if (!P.Buffers)
+    return llvm::Error::success();
+  for (KernelArg &A : Args)
+    if (auto *B = std::get_if<BufferArg>(&A.Value))
+      for (const frontend::BufferSpec &S : *P.Buffers)
+        if (S.Name == A.Name)
+          if (llvm::Error E = Fn(*B, S))
+            return E;
+  return llvm::Error::success();
+}
 } // namespace
 
 llvm::Expected<Workload> workloadFor(const frontend::KernelSummary &K, llvm::StringRef File) {
@@ -130,53 +146,45 @@ llvm::Expected<Workload> workloadFor(const frontend::KernelSummary &K, llvm::Str
 
 llvm::Error setBufferRanges(const frontend::PragmaClauses &P,
                             std::vector<evaluator::KernelArg> &Args) {
-  if (!P.Buffers)
-    return llvm::Error::success();
   frontend::NumberBindings Values = frontend::resolveArgValues(P);
-  for (KernelArg &A : Args) {
-    auto *B = std::get_if<BufferArg>(&A.Value);
-    for (const frontend::BufferSpec &S : *P.Buffers) {
-      if (!B || S.Name != A.Name || !S.Range)
-        continue;
-      auto Low = frontend::evaluateNumber(S.Range->Low, Values);
-      auto High = frontend::evaluateNumber(S.Range->High, Values);
-      if (!Low || !High) {
-        llvm::consumeError(Low.takeError());
-        llvm::consumeError(High.takeError());
-        return llvm::createStringError("the range of buffer '" + A.Name + "' does not evaluate");
-      }
-      auto AsDouble = [](const frontend::ClauseNumber &N) {
-        return std::visit([](auto X) { return static_cast<double>(X); }, N);
-      };
-      evaluator::ValueRange R{AsDouble(*Low), AsDouble(*High)};
-      if (B->Element == evaluator::ScalarType::F16 || B->Element == evaluator::ScalarType::BF16)
-        return llvm::createStringError("range(...) of buffer '" + A.Name +
-                                       "': half and bfloat16 inputs keep [-1, 1)");
-      if (!evaluator::isFloating(B->Element)) // The integers in [Lo, Hi).
-        R = evaluator::ValueRange{std::ceil(R.Lo), std::ceil(R.Hi)};
-      if (!(R.Lo < R.Hi) || !std::isfinite(R.Lo) || !std::isfinite(R.Hi))
-        return llvm::createStringError("the range of buffer '" + A.Name + "' holds no value");
-      B->Range = R;
-    }
-  }
-  return llvm::Error::success();
+  return forEachNamedBuffer(
+      P, Args, [&](BufferArg &B, const frontend::BufferSpec &S) -> llvm::Error {
+        if (!S.Range)
+          return llvm::Error::success();
+        auto Low = frontend::evaluateNumber(S.Range->Low, Values);
+        auto High = frontend::evaluateNumber(S.Range->High, Values);
+        if (!Low || !High) {
+          llvm::consumeError(Low.takeError());
+          llvm::consumeError(High.takeError());
+          return llvm::createStringError("the range of buffer '" + S.Name + "' does not evaluate");
+        }
+        auto AsDouble = [](const frontend::ClauseNumber &N) {
+          return std::visit([](auto X) { return static_cast<double>(X); }, N);
+        };
+        evaluator::ValueRange R{AsDouble(*Low), AsDouble(*High)};
+        if (B.Element == evaluator::ScalarType::F16 || B.Element == evaluator::ScalarType::BF16)
+          return llvm::createStringError("range(...) of buffer '" + S.Name +
+                                         "': half and bfloat16 inputs keep [-1, 1)");
+        if (!evaluator::isFloating(B.Element)) // The integers in [Lo, Hi).
+          R = evaluator::ValueRange{std::ceil(R.Lo), std::ceil(R.Hi)};
+        if (!(R.Lo < R.Hi) || !std::isfinite(R.Lo) || !std::isfinite(R.Hi))
+          return llvm::createStringError("the range of buffer '" + S.Name + "' holds no value");
+        B.Range = R;
+        return llvm::Error::success();
+      });
 }
 
 void setBufferTolerances(const frontend::PragmaClauses &P, std::vector<evaluator::KernelArg> &Args,
                          const std::optional<evaluator::Tolerance> &Workload) {
-  if (!P.Buffers)
-    return;
-  for (KernelArg &A : Args) {
-    auto *B = std::get_if<BufferArg>(&A.Value);
-    if (!B || B->Dir == Direction::In)
-      continue;
-    for (const frontend::BufferSpec &S : *P.Buffers)
-      if (S.Name == A.Name && S.Tol) {
-        evaluator::Tolerance Over = Workload ? *Workload : evaluator::defaultTolerance(B->Element);
-        B->Tol =
-            evaluator::Tolerance{S.Tol->Rtol.value_or(Over.Rtol), S.Tol->Atol.value_or(Over.Atol)};
-      }
-  }
+  llvm::cantFail(
+      forEachNamedBuffer(P, Args, [&](BufferArg &B, const frontend::BufferSpec &S) -> llvm::Error {
+        if (B.Dir != Direction::In && S.Tol) {
+          evaluator::Tolerance Over = Workload ? *Workload : evaluator::defaultTolerance(B.Element);
+          B.Tol = evaluator::Tolerance{S.Tol->Rtol.value_or(Over.Rtol),
+                                       S.Tol->Atol.value_or(Over.Atol)};
+        }
+        return llvm::Error::success();
+      }));
 }
 
 std::optional<evaluator::Tolerance> pragmaTolerance(const frontend::PragmaClauses &P,
