@@ -37,6 +37,8 @@ public:
     Get(CtxSynchronize, "cuCtxSynchronize");
     Get(MemcpyDtoH, "cuMemcpyDtoH_v2");
     Get(GetErrorString, "cuGetErrorString");
+    Get(MemHostRegister, "cuMemHostRegister_v2");
+    Get(MemHostUnregister, "cuMemHostUnregister");
     return Ok;
   }
 
@@ -81,6 +83,13 @@ public:
     return text(MemcpyDtoH(Out, CUdeviceptr(Address), Bytes), "cuMemcpyDtoH");
   }
 
+  // Portable: the copies may run in any context of the application.
+  bool pinHost(uint8_t *Data, uint64_t Bytes) override {
+    return MemHostRegister(Data, Bytes, CU_MEMHOSTREGISTER_PORTABLE) == CUDA_SUCCESS;
+  }
+
+  void unpinHost(uint8_t *Data) override { MemHostUnregister(Data); }
+
 private:
   std::string text(CUresult R, const char *Call) {
     if (R == CUDA_SUCCESS)
@@ -97,6 +106,8 @@ private:
   CUresult (*CtxSynchronize)() = nullptr;
   CUresult (*MemcpyDtoH)(void *, CUdeviceptr, size_t) = nullptr;
   CUresult (*GetErrorString)(CUresult, const char **) = nullptr;
+  CUresult (*MemHostRegister)(void *, size_t, unsigned) = nullptr;
+  CUresult (*MemHostUnregister)(void *) = nullptr;
 };
 
 DriverAccess *Driver = nullptr;

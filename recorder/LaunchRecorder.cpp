@@ -92,6 +92,8 @@ RecorderConfig RecorderConfig::fromEnvironment() {
 }
 
 DeviceAccess::~DeviceAccess() = default;
+bool DeviceAccess::pinHost(uint8_t *, uint64_t) { return false; }
+void DeviceAccess::unpinHost(uint8_t *) {}
 
 struct LaunchRecorder::KernelState {
   std::string Symbol, Path;
@@ -102,6 +104,18 @@ struct LaunchRecorder::KernelState {
 };
 
 struct LaunchRecorder::Pending {
+  explicit Pending(HostBufferPool &P) : Pool(P) {}
+  // Contents go back to the pool on every path: a pinned buffer must not be
+  // freed while the driver still has it registered.
+  ~Pending() {
+    for (AllocationRecord &A : Launch.Allocations) {
+      if (A.Before)
+        Pool.give(std::move(*A.Before));
+      if (A.After)
+        Pool.give(std::move(*A.After));
+    }
+  }
+  HostBufferPool &Pool;
   KernelState *Kernel = nullptr;
   std::string Key;
   LaunchRecord Launch;
@@ -110,7 +124,7 @@ struct LaunchRecorder::Pending {
 };
 
 LaunchRecorder::LaunchRecorder(RecorderConfig C, DeviceAccess &D)
-    : Config(std::move(C)), Device(D), BudgetLeft(Config.MaxBytes) {
+    : Config(std::move(C)), Device(D), Buffers(D), BudgetLeft(Config.MaxBytes) {
   if (Config.Dir.empty()) {
     Disabled = true;
     log(std::string("error: ") + RecordDirVar + " is not set; recording nothing");
@@ -210,22 +224,19 @@ bool LaunchRecorder::capture(const LaunchCall &Call, KernelState &K, LaunchRecor
 }
 
 bool LaunchRecorder::enter(const LaunchCall &Call) {
-  Lock.lock();
+  // Declared before P: P (and the buffers it holds) goes first, under the lock.
+  std::unique_lock<std::mutex> Guard(Lock);
   KernelState *K = Disabled ? nullptr : stateFor(Call);
-  if (!K || Disabled) {
-    Lock.unlock();
+  if (!K || Disabled)
     return false;
-  }
   if (Device.isCapturing(Call.Stream)) {
     log("skipped: a launch of " + K->Symbol + " inside stream capture (a graph)");
-    Lock.unlock();
     return false;
   }
-  auto P = std::make_unique<Pending>();
+  auto P = std::make_unique<Pending>(Buffers);
   P->Kernel = K;
   if (!capture(Call, *K, P->Launch)) {
     log("skipped: a launch of " + K->Symbol + " without readable parameters");
-    Lock.unlock();
     return false;
   }
   P->Key = distinctLaunchKey(P->Launch, K->Params);
@@ -236,7 +247,6 @@ bool LaunchRecorder::enter(const LaunchCall &Call) {
       K->Writer.appendNote("more than " + std::to_string(Config.MaxDistinct) +
                            " distinct launches (--launches): later ones are not recorded");
     K->OverLimitNoted = true;
-    Lock.unlock();
     return false;
   } else {
     uint64_t Bytes = 0;
@@ -250,14 +260,12 @@ bool LaunchRecorder::enter(const LaunchCall &Call) {
     } else {
       if (std::string E = Device.synchronize(); !E.empty()) {
         fail("before a launch of " + K->Symbol + ": " + E);
-        Lock.unlock();
         return false;
       }
       for (AllocationRecord &A : P->Launch.Allocations) {
-        A.Before.emplace(A.Bytes);
+        A.Before = Buffers.take(A.Bytes);
         if (std::string E = Device.copyToHost(A.Base, A.Bytes, A.Before->data()); !E.empty()) {
           fail("reading a buffer of " + K->Symbol + ": " + E);
-          Lock.unlock();
           return false;
         }
       }
@@ -266,51 +274,53 @@ bool LaunchRecorder::enter(const LaunchCall &Call) {
     }
   }
   Current = std::move(P);
-  return true; // Lock stays held until exit.
+  Guard.release(); // The lock stays held until exit.
+  return true;
 }
 
 void LaunchRecorder::exit(bool Launched) {
+  std::unique_lock<std::mutex> Guard(Lock, std::adopt_lock); // Taken by enter.
   std::unique_ptr<Pending> P = std::move(Current);
-  if (!P || Disabled || !Launched) {
-    if (P)
-      BudgetLeft += 2 * P->Reserved;
-    Lock.unlock();
+  if (!P)
     return;
-  }
-  KernelState &K = *P->Kernel;
+  if (Disabled || !Launched)
+    BudgetLeft += 2 * P->Reserved;
+  else
+    finish(*P);
+}
+
+void LaunchRecorder::finish(Pending &P) {
+  KernelState &K = *P.Kernel;
   std::string Error;
-  if (P->RepeatOf) {
-    Error = K.Writer.appendRepeat(*P->RepeatOf);
+  if (P.RepeatOf) {
+    Error = K.Writer.appendRepeat(*P.RepeatOf);
   } else {
-    if (P->Reserved) {
+    if (P.Reserved) {
       if (std::string E = Device.synchronize(); !E.empty()) {
         fail("after a launch of " + K.Symbol + ": " + E);
-        Lock.unlock();
         return;
       }
-      for (AllocationRecord &A : P->Launch.Allocations) {
-        std::vector<uint8_t> After(A.Bytes);
-        if (std::string E = Device.copyToHost(A.Base, A.Bytes, After.data()); !E.empty()) {
+      for (AllocationRecord &A : P.Launch.Allocations) {
+        A.After = Buffers.take(A.Bytes);
+        if (std::string E = Device.copyToHost(A.Base, A.Bytes, A.After->data()); !E.empty()) {
           fail("reading a buffer of " + K.Symbol + ": " + E);
-          Lock.unlock();
           return;
         }
-        if (After == *A.Before) {
+        if (*A.After == *A.Before) {
+          Buffers.give(std::move(*A.After));
+          A.After.reset();
           A.AfterUnchanged = true;
           BudgetLeft += A.Bytes;
-        } else {
-          A.After = std::move(After);
         }
       }
     }
-    P->Launch.Id = uint32_t(K.Ids.size());
-    Error = K.Writer.append(P->Launch);
+    P.Launch.Id = uint32_t(K.Ids.size());
+    Error = K.Writer.append(P.Launch);
     if (Error.empty())
-      K.Ids.emplace(P->Key, P->Launch.Id);
+      K.Ids.emplace(P.Key, P.Launch.Id);
   }
   if (!Error.empty())
     fail(Error);
-  Lock.unlock();
 }
 
 } // namespace kopt::recorder

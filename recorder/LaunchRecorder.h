@@ -9,6 +9,7 @@
 // library; a fake in tests).
 #pragma once
 
+#include "recorder/HostBufferPool.h"
 #include "recorder/RecordingFormat.h"
 
 #include <cstdint>
@@ -51,6 +52,10 @@ public:
   // Waits for all work of the current context; the error text on failure.
   virtual std::string synchronize() = 0;
   virtual std::string copyToHost(uint64_t Address, uint64_t Bytes, uint8_t *Out) = 0;
+  // Page-locks host memory, which copies reach without staging; false where
+  // it cannot (copies into it still work).
+  virtual bool pinHost(uint8_t *Data, uint64_t Bytes);
+  virtual void unpinHost(uint8_t *Data);
 };
 
 struct LaunchCall {
@@ -84,11 +89,13 @@ private:
   struct Pending;
   KernelState *stateFor(const LaunchCall &Call);
   bool capture(const LaunchCall &Call, KernelState &K, LaunchRecord &L);
+  void finish(Pending &P); // Writes a launch the driver accepted (Lock held).
   void log(const std::string &Line);
   void fail(const std::string &Error);
 
   RecorderConfig Config;
   DeviceAccess &Device;
+  HostBufferPool Buffers; // For contents; after Device, before Current.
   std::mutex Lock;
   bool Disabled = false;
   uint64_t BudgetLeft = 0;

@@ -10,6 +10,7 @@
 #include <memory>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <thread>
 #include <unistd.h>
 
 namespace kopt::recorder {
@@ -231,33 +232,40 @@ std::string errnoText(const std::string &What) { return What + ": " + std::strer
 
 // Above this, a launch record read without its contents is skimmed (FileByteReader).
 constexpr uint64_t SkimmedRecord = 1 << 20;
+// From this, a record's checksum is summed alongside its write (writeRecord).
+constexpr uint64_t ChecksumAlongside = 8 << 20;
 
 } // namespace
 
 void RecordChecksum::add(const uint8_t *Data, size_t Size) {
-  constexpr uint64_t Prime = 0x100000001b3ULL;
-  while (Size > 0 && PendingBytes > 0 && PendingBytes < 8) {
+  while (Size > 0 && PendingBytes > 0 && PendingBytes < sizeof(Pending)) {
     Pending[PendingBytes++] = *Data++;
     --Size;
   }
-  if (PendingBytes == 8) {
-    uint64_t Word;
-    std::memcpy(&Word, Pending, 8);
-    Hash = (Hash ^ Word) * Prime;
+  if (PendingBytes == sizeof(Pending)) {
+    addBlocks(Pending, sizeof(Pending));
     PendingBytes = 0;
   }
-  for (; Size >= 8; Data += 8, Size -= 8) {
-    uint64_t Word;
-    std::memcpy(&Word, Data, 8);
-    Hash = (Hash ^ Word) * Prime;
-  }
-  while (Size > 0) {
+  size_t Whole = Size - Size % sizeof(Pending);
+  addBlocks(Data, Whole);
+  for (Data += Whole, Size -= Whole; Size > 0; --Size)
     Pending[PendingBytes++] = *Data++;
-    --Size;
-  }
+}
+
+void RecordChecksum::addBlocks(const uint8_t *Data, size_t Size) {
+  constexpr uint64_t Prime = 0x100000001b3ULL;
+  for (; Size >= sizeof(Pending); Data += sizeof(Pending), Size -= sizeof(Pending))
+    for (size_t L = 0; L < Lanes.size(); ++L) {
+      uint64_t Word;
+      std::memcpy(&Word, Data + 8 * L, 8);
+      Lanes[L] = (Lanes[L] ^ Word) * Prime;
+    }
 }
 
 uint64_t RecordChecksum::value() const {
+  uint64_t Hash = 0xcbf29ce484222325ULL;
+  for (uint64_t Lane : Lanes)
+    Hash = fnv1a(reinterpret_cast<const uint8_t *>(&Lane), 8, Hash);
   return fnv1a(Pending, PendingBytes, Hash); // The last bytes, one by one.
 }
 
@@ -324,20 +332,39 @@ std::string RecordingWriter::writeRecord(RecordKind Kind, const Pieces &Payload)
   ByteWriter Head;
   Head.u32(uint32_t(Kind));
   Head.u64(Length);
-  RecordChecksum Sum;
-  Sum.add(Head.Out.data(), Head.Out.size());
-  for (const auto &[Data, Size] : Payload)
-    Sum.add(Data, Size);
-  uint64_t Tail = Sum.value();
+  auto Sum = [&] {
+    RecordChecksum Check;
+    Check.add(Head.Out.data(), Head.Out.size());
+    for (const auto &[Data, Size] : Payload)
+      Check.add(Data, Size);
+    return Check.value();
+  };
+  uint64_t Tail = 0;
   std::vector<iovec> Io;
   Io.push_back({Head.Out.data(), Head.Out.size()});
   for (const auto &[Data, Size] : Payload)
     if (Size)
       Io.push_back({const_cast<uint8_t *>(Data), Size});
-  Io.push_back({&Tail, sizeof(Tail)});
+  if (Length < ChecksumAlongside) {
+    Tail = Sum();
+    Io.push_back({&Tail, sizeof(Tail)});
+    return writeAll(Io);
+  }
+  // A large record's checksum is summed on another thread while the kernel
+  // takes its bytes: both read the same memory, and neither waits for the
+  // other. The tail follows; a crash before it leaves a torn record.
+  std::thread Summing([&] { Tail = Sum(); });
+  std::string Error = writeAll(Io);
+  Summing.join();
+  if (!Error.empty())
+    return Error;
+  Io.assign(1, {&Tail, sizeof(Tail)});
+  return writeAll(Io);
+}
+
+std::string RecordingWriter::writeAll(std::vector<iovec> &Io) {
   // One call where the kernel takes it all; the rest where it stops short.
   size_t First = 0;
-  uint64_t Total = 0;
   while (First < Io.size()) {
     int Count = int(std::min<size_t>(Io.size() - First, IOV_MAX));
     ssize_t N = ::writev(Fd, Io.data() + First, Count);
@@ -345,7 +372,7 @@ std::string RecordingWriter::writeRecord(RecordKind Kind, const Pieces &Payload)
       continue;
     if (N <= 0)
       return errnoText("cannot write the recording");
-    Total += uint64_t(N);
+    Written += uint64_t(N);
     for (size_t Done = size_t(N); Done > 0 && First < Io.size();) {
       size_t Take = std::min(Done, Io[First].iov_len);
       Io[First].iov_base = static_cast<uint8_t *>(Io[First].iov_base) + Take;
@@ -357,7 +384,6 @@ std::string RecordingWriter::writeRecord(RecordKind Kind, const Pieces &Payload)
     while (First < Io.size() && Io[First].iov_len == 0)
       ++First;
   }
-  Written += Total;
   return {};
 }
 

@@ -20,10 +20,12 @@
 #include <string>
 #include <vector>
 
+struct iovec;
+
 namespace kopt::recorder {
 
 inline constexpr char RecordingMagic[8] = {'K', 'O', 'P', 'T', 'R', 'E', 'C', '\n'};
-inline constexpr uint32_t RecordingVersion = 2; // 2: checksums over 8-byte words.
+inline constexpr uint32_t RecordingVersion = 3; // 2: checksums over 8-byte words; 3: eight lanes.
 
 enum class RecordKind : uint32_t { Kernel = 1, Launch = 2, Repeat = 3, Note = 4 };
 
@@ -92,6 +94,7 @@ private:
   using Pieces = std::vector<std::pair<const uint8_t *, size_t>>;
   std::string writeRecord(RecordKind Kind, const std::vector<uint8_t> &Payload);
   std::string writeRecord(RecordKind Kind, const Pieces &Payload);
+  std::string writeAll(std::vector<iovec> &Io); // Advances Io past what it wrote.
   int Fd = -1;
   uint64_t Written = 0;
 };
@@ -132,19 +135,27 @@ std::string recordingFileName(const std::string &Symbol);
 
 uint64_t fnv1a(const uint8_t *Data, size_t Size, uint64_t Hash = 0xcbf29ce484222325ULL);
 
-// A record's checksum: FNV-1a's step over the stream's 8-byte words (little
-// endian), then its last bytes one by one; fed in pieces of any length, it
-// sums what one call over their concatenation would. Eight times fewer
-// multiplies than fnv1a: it runs at the speed of memory, not of a multiply
-// chain, which mattered for gigabytes of recorded buffers.
+// A record's checksum: the stream cut into 64-byte blocks, word W of each
+// block folded into lane W by FNV-1a's step over 8-byte words (little endian);
+// then the lanes' bytes and the last bytes one by one. Fed in pieces of any
+// length, it sums what one call over their concatenation would. Eight
+// independent multiply chains run at the speed of memory, which mattered for
+// gigabytes of recorded buffers (one chain is bound by the multiply's latency).
 class RecordChecksum {
 public:
   void add(const uint8_t *Data, size_t Size);
   uint64_t value() const;
 
 private:
-  uint64_t Hash = 0xcbf29ce484222325ULL;
-  uint8_t Pending[8] = {};
+  void addBlocks(const uint8_t *Data, size_t Size); // Size: whole blocks.
+  static constexpr std::array<uint64_t, 8> seeds() {
+    std::array<uint64_t, 8> S{};
+    for (size_t L = 0; L < S.size(); ++L)
+      S[L] = 0xcbf29ce484222325ULL + L * 0x9e3779b97f4a7c15ULL;
+    return S;
+  }
+  std::array<uint64_t, 8> Lanes = seeds();
+  uint8_t Pending[64] = {};
   unsigned PendingBytes = 0;
 };
 

@@ -24,8 +24,8 @@ TEST(RecordChecksum, PiecesOfAnyLengthSumAsTheWhole) {
   std::vector<uint8_t> Data(1000);
   std::iota(Data.begin(), Data.end(), uint8_t(7));
   const uint64_t Expected = whole(Data);
-  for (size_t First : {0, 1, 3, 7, 8, 9, 15, 16, 500, 999, 1000})
-    for (size_t Second : {0, 1, 5, 8, 13, 64}) {
+  for (size_t First : {0, 1, 3, 7, 8, 9, 15, 16, 63, 64, 65, 128, 500, 999, 1000})
+    for (size_t Second : {0, 1, 5, 8, 13, 64, 65, 200}) {
       size_t Cut2 = std::min(Data.size(), First + Second);
       RecordChecksum Sum;
       Sum.add(Data.data(), First);
@@ -36,7 +36,7 @@ TEST(RecordChecksum, PiecesOfAnyLengthSumAsTheWhole) {
 }
 
 TEST(RecordChecksum, EveryByteCounts) {
-  std::vector<uint8_t> Data(37, 0x5a);
+  std::vector<uint8_t> Data(137, 0x5a); // Two whole blocks of the eight lanes, and a tail.
   const uint64_t Expected = whole(Data);
   for (size_t I = 0; I < Data.size(); ++I) {
     std::vector<uint8_t> Flipped = Data;
@@ -44,7 +44,7 @@ TEST(RecordChecksum, EveryByteCounts) {
     EXPECT_NE(whole(Flipped), Expected) << "byte " << I;
   }
   // A shorter stream of the same bytes differs too (the tail is summed).
-  EXPECT_NE(whole(std::vector<uint8_t>(36, 0x5a)), Expected);
+  EXPECT_NE(whole(std::vector<uint8_t>(136, 0x5a)), Expected);
 }
 
 TEST(RecordingFile, AListingSkimsLargeRecordsAndReadsWhatAFullReadReads) {
@@ -99,6 +99,38 @@ TEST(RecordingFile, AListingSkimsLargeRecordsAndReadsWhatAFullReadReads) {
   ASSERT_TRUE(Last.Before && Last.After);
   EXPECT_EQ((*Last.Before)[12345], 2);
   EXPECT_EQ((*Last.After)[12345], 9);
+}
+
+TEST(RecordingFile, ALargeRecordSummedAlongsideItsWriteReadsBack) {
+  llvm::SmallString<128> Path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("kopt-recording", "krec", Path));
+  const uint64_t Bytes = 9 << 20; // Over the size from which the sum runs on its own thread.
+  {
+    kopt::recorder::RecordingWriter W;
+    ASSERT_EQ(W.open(Path.str().str(), {"_Z1kPf", {{0, 8}}}), "");
+    kopt::recorder::LaunchRecord L;
+    L.ParamBytes.assign(8, 0);
+    L.Pointers = {{0, 0, 0}};
+    kopt::recorder::AllocationRecord A;
+    A.Base = 0x7f0000000000;
+    A.Bytes = Bytes;
+    A.Before = std::vector<uint8_t>(Bytes);
+    std::iota(A.Before->begin(), A.Before->end(), uint8_t(3));
+    A.After = std::vector<uint8_t>(Bytes, 5);
+    L.Allocations.push_back(std::move(A));
+    ASSERT_EQ(W.append(L), "");
+    ASSERT_EQ(W.appendNote("after"), "");
+  }
+  kopt::recorder::ReadResult R = kopt::recorder::readRecording(Path.str().str());
+  llvm::sys::fs::remove(Path);
+  ASSERT_EQ(R.Error, "");
+  EXPECT_EQ(R.Value.Warning, "");
+  EXPECT_EQ(R.Value.Notes, std::vector<std::string>{"after"});
+  ASSERT_EQ(R.Value.Launches.size(), 1u);
+  const kopt::recorder::AllocationRecord &A = R.Value.Launches[0].Launch.Allocations.at(0);
+  ASSERT_TRUE(A.Before && A.After);
+  EXPECT_EQ((*A.Before)[Bytes - 1], uint8_t(3 + (Bytes - 1)));
+  EXPECT_EQ((*A.After)[Bytes / 2], 5);
 }
 
 } // namespace
