@@ -28,7 +28,7 @@ namespace kopt::agents {
 
 struct OptimizeBudget {
   double Seconds = 120;
-  unsigned Evaluations = 40;
+  unsigned Evaluations = 100;
   unsigned MaxDepth = 3;      // Transforms in one chain.
   unsigned PointsPerStep = 3; // Parameter points tried per transform and node.
 };

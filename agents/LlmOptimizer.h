@@ -28,7 +28,7 @@ namespace kopt::agents {
 
 struct LlmBudget {
   double Seconds = 120;
-  unsigned Evaluations = 40;
+  unsigned Evaluations = 100;
   int64_t Tokens = 200000; // Input and output, every role's.
   unsigned Repairs = 2;    // Debugger calls for one planned variant.
   unsigned IdleRounds = 3; // Rounds in a row with nothing new to evaluate end the search.

@@ -39,7 +39,7 @@ struct KernelJob {
   std::optional<agents::LlmConfig> Llm; // For llm.
   double BudgetSeconds = 120;           // The pragma's budget(...) overrides these.
   double MaxSeconds = 1e300; // What the build has left (its build budget): caps the time.
-  unsigned BudgetEvaluations = 40;
+  unsigned BudgetEvaluations = 100;
   int64_t BudgetTokens = 200000;          // The llm engine's.
   std::string ExperiencePath;             // The experience store (empty: in memory only).
   std::vector<std::string> RecordingDirs; // Where `kopt record` left recordings.

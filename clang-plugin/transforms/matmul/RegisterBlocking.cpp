@@ -39,7 +39,9 @@ public:
       return "each thread computes " + std::to_string(B.TY) + " x " + std::to_string(B.TX) +
              " outputs of the k loop at line " + std::to_string(Line) + " (" +
              std::to_string(B.extent('y')) + " x " + std::to_string(B.extent('x')) +
-             " tiles, k step " + std::to_string(B.BK) + ")";
+             " tiles, k step " + std::to_string(B.BK) +
+             (B.TY * B.TX >= 64 ? "; two blocks an SM where the kernel has no launch bounds" : "") +
+             ")";
     });
   }
 };

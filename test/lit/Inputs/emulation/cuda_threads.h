@@ -25,6 +25,7 @@
 #define __restrict__ __restrict
 #define __shared__ static
 #define __cluster_dims__(...)
+#define __launch_bounds__(...)
 
 struct dim3 {
   unsigned x, y, z;
