@@ -9,10 +9,13 @@
 #include <clang/AST/Decl.h>
 #include <clang/Rewrite/Core/Rewriter.h>
 
+#include <algorithm>
+
 namespace kopt::transform {
 
 namespace {
 constexpr int64_t MaxThreadsPerSM = 2048; // sm_70 to sm_90.
+constexpr int64_t RegistersPerSM = 65536;
 
 class LaunchBounds : public Transform {
 public:
@@ -22,8 +25,24 @@ public:
     std::optional<int64_t> Threads = pragmaBlockThreads(Kernel);
     if (!Threads || *Threads > 1024)
       return {};
-    std::vector<ParamSet> Space;
+    // The registers a thread may use with Min blocks an SM; 255 is no cap.
+    auto Cap = [&](int64_t Min) {
+      return std::min<int64_t>(255, RegistersPerSM / (*Threads * Min));
+    };
+    // First the caps that buy occupancy without starving a loop (128, then
+    // 64: a heavy kernel, such as a register-blocked product at 130-190
+    // registers, gains a second block at 128), then no cap, then tighter
+    // caps, which mostly spill. A Min whose cap is no tighter than a smaller
+    // Min's is the same kernel.
+    std::vector<int64_t> Mins;
     for (int64_t Min = 1; Min * *Threads <= MaxThreadsPerSM && Min <= 32; Min *= 2)
+      if (Min == 1 || Cap(Min) < Cap(Min / 2))
+        Mins.push_back(Min);
+    auto Rank = [&](int64_t Min) { return Cap(Min) >= 255 ? 1 : Cap(Min) >= 64 ? 0 : 2; };
+    std::stable_sort(Mins.begin(), Mins.end(),
+                     [&](int64_t A, int64_t B) { return Rank(A) < Rank(B); });
+    std::vector<ParamSet> Space;
+    for (int64_t Min : Mins)
       Space.push_back({{"minBlocks", Min}});
     return Space;
   }
