@@ -285,11 +285,15 @@ void Search::addNode(Node N) {
     else if (Extend)
       Spaces.push_back({T.get(), std::move(Space)});
   }
-  // A transform that another one can make applicable: does it fit as the
-  // code stands? (Its first point, applied now: a parse, no evaluation.)
-  // Where it does not, the planner values the steps that enable it higher.
+  // A transform that another one fitting this variant can make applicable:
+  // does it fit as the code stands? (Its first point, applied now: a parse,
+  // no evaluation.) Where it does not, the planner values the steps that
+  // enable it higher.
   for (auto &[T, Space] : Spaces) {
-    if (!Planner->isEnabledByAnother(T->id()))
+    bool EnablerFits = false;
+    for (const std::string &Enabler : Planner->enablersOf(T->id()))
+      EnablerFits |= !N.Blocked.count(Enabler) && !llvm::is_contained(R.Disabled, Enabler);
+    if (!EnablerFits)
       continue;
     if (blocked(N, T->id()))
       continue;
@@ -427,7 +431,10 @@ llvm::Expected<bool> Search::tryCandidate(const Candidate &C) {
   if (!Made) { // The transform does not fit this code: not an attempt.
     std::string Why = llvm::toString(Made.takeError());
     auto [First, New] = UnfitWhy.try_emplace(NodeKey, Why);
-    if (++Unfit[NodeKey] >= Points[NodeKey] || (!New && First->second == Why))
+    // A transform another can enable is refused at once, as its probe in
+    // addNode would have refused it (none ran: no enabler fit the node).
+    if (++Unfit[NodeKey] >= Points[NodeKey] || (!New && First->second == Why) ||
+        !Planner->enablersOf(C.T->id()).empty())
       refuse(Nodes[C.NodeIndex], C.T->id().str(), Why);
     return false;
   }

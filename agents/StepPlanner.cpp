@@ -53,13 +53,13 @@ const memory::Skill *StepPlanner::skillOf(llvm::StringRef Transform) const {
   return S && S->Transform && *S->Transform == Transform ? S : nullptr;
 }
 
-bool StepPlanner::isEnabledByAnother(llvm::StringRef Transform) const {
-  if (!In.Skills)
-    return false;
-  for (const memory::Skill &S : In.Skills->skills())
-    if (S.Transform && llvm::is_contained(S.Enables, Transform.str()))
-      return true;
-  return false;
+std::vector<std::string> StepPlanner::enablersOf(llvm::StringRef Transform) const {
+  std::vector<std::string> Ids;
+  if (In.Skills)
+    for (const memory::Skill &S : In.Skills->skills())
+      if (S.Transform && llvm::is_contained(S.Enables, Transform.str()))
+        Ids.push_back(*S.Transform);
+  return Ids;
 }
 
 memory::Yield StepPlanner::prior(llvm::StringRef Transform, const memory::Facts &NodeFacts) const {

@@ -73,9 +73,10 @@ public:
 
   // The skill behind a transform (same id), if the library has it.
   const memory::Skill *skillOf(llvm::StringRef Transform) const;
-  // Whether some skill's transform can make Transform applicable (`enables`):
-  // the search checks early whether such a transform fits a new variant.
-  bool isEnabledByAnother(llvm::StringRef Transform) const;
+  // The transforms whose skills can make Transform applicable (`enables`):
+  // where one of them fits a new variant, the search checks early whether
+  // Transform fits it as it stands.
+  std::vector<std::string> enablersOf(llvm::StringRef Transform) const;
   const memory::FactVector &facts() const { return Vector; }
 
 private:

@@ -122,15 +122,22 @@ llvm::Expected<GlobalIndexShape> findGlobalIndexShape(UnitAST &AST) {
   return Shape;
 }
 
+bool mayHaveGridStrideLoop(const frontend::KernelSummary &Kernel) {
+  const frontend::KernelFeatures &F = Kernel.Features;
+  // The stride in the loop's step, or kept in a local the step adds.
+  bool ReadsGridDim = llvm::is_contained(F.IndexBuiltins, "gridDim.x");
+  for (const frontend::LoopFeature &L : F.Loops)
+    if (llvm::StringRef(L.Step).contains("gridDim") || (ReadsGridDim && !L.Step.empty()))
+      return true;
+  return false;
+}
+
 bool looksLike1DGuarded(const frontend::KernelSummary &Kernel) {
   const frontend::KernelFeatures &F = Kernel.Features;
   if (F.Dimensions != 1 || !F.SharedVariables.empty() || !F.Barriers.empty() ||
       !F.WarpIntrinsics.empty())
     return false;
-  bool GridStride = false;
-  for (const frontend::LoopFeature &L : F.Loops)
-    GridStride |= llvm::StringRef(L.Step).contains("gridDim");
-  if (F.Guards.empty() && !GridStride)
+  if (F.Guards.empty() && !mayHaveGridStrideLoop(Kernel))
     return false;
   std::optional<std::array<int64_t, 3>> Block = pragmaBlockDims(Kernel);
   return !Block || ((*Block)[1] == 1 && (*Block)[2] == 1);

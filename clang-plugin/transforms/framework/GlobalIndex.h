@@ -34,6 +34,10 @@ struct GlobalIndexShape {
 // Fails, saying why, where the kernel has another shape.
 llvm::Expected<GlobalIndexShape> findGlobalIndexShape(UnitAST &AST);
 
+// What the front end's features tell beforehand: a loop steps by
+// blockDim.x * gridDim.x, written in its step or kept in a local.
+bool mayHaveGridStrideLoop(const frontend::KernelSummary &Kernel);
+
 // What the front end's features tell beforehand: 1D, guarded or grid-stride,
 // no shared memory, barriers or warp intrinsics, and a pragma block of
 // (x, 1, 1) where the pragma gives one. Not enough on its own: apply checks the

@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 using namespace kopt;
 using namespace kopt::agents;
 using evaluator::Verdict;
@@ -95,6 +97,16 @@ std::vector<std::string> clangArgs() {
   return Args;
 }
 
+// The snippet arguments with gridDim itself, for a kernel that reads it (the
+// variants of a kernel that does keep its declaration), and the shuffle the
+// cooperative transforms add.
+std::vector<std::string> gridDimArgs() {
+  std::vector<std::string> Args = clangArgs();
+  llvm::erase_if(Args, [](const std::string &A) { return A == "-DgridDim=blockDim"; });
+  Args.push_back("-D__shfl_xor_sync(m,v,o)=(v)"); // For row-cooperative's block reduction.
+  return Args;
+}
+
 frontend::KernelSummary kernel(const char *Code) {
   return snippets::snippetKernel(Code, clangArgs());
 }
@@ -134,9 +146,11 @@ struct PlannedRun {
   memory::ProfileMetrics Metrics;
   std::shared_ptr<const memory::SkillLibrary> Skills = shippedSkills();
 
-  PlannedRun(const char *Code, memory::ProfileMetrics M) : K(kernel(Code)), Metrics(std::move(M)) {
+  PlannedRun(const char *Code, memory::ProfileMetrics M,
+             std::vector<std::string> Args = clangArgs())
+      : K(snippets::snippetKernel(Code, Args)), Metrics(std::move(M)) {
     R.Kernel = &K;
-    R.ClangArgs = clangArgs();
+    R.ClangArgs = std::move(Args);
     R.Budget.Seconds = 600;
     R.Budget.Evaluations = 6;
     R.Plan = [this](const evaluator::Baseline &B) {
@@ -271,13 +285,52 @@ TEST(KernelPlanner, TextbookMatmulReachesTheIdiomEarly) {
   EXPECT_NEAR(O.BestOutcome.Speedup, 6.0, 1e-9);
 }
 
+// A mat-vec written to run on any grid: row-cooperative and inner-loop-parallel
+// do not fit a grid-stride loop, and grid-stride-cover makes them fit. The
+// search must chain them within a few evaluations.
+TEST(KernelPlanner, AGridStrideRowLoopReachesTheCooperativeTransforms) {
+  PlannedRun T(R"(
+#pragma kopt optimize launch(grid: 264; block: 256) args(n = 8192) buffers(A[n * n] in, x[n] in, y[n] out)
+__global__ void gemv(int n, const float *__restrict__ A, const float *__restrict__ x,
+                     float *__restrict__ y) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+    float s = 0.0f;
+    for (int k = 0; k < n; k++)
+      s += A[i * n + k] * x[k];
+    y[i] = s;
+  }
+}
+)",
+               memoryBound(), gridDimArgs());
+  T.R.Budget.Evaluations = 8;
+  T.Eval.Rules = {{"__shfl_xor_sync", Verdict::Faster, 5.0}};
+  // The launch as the pragma gives it: the covering grid is computed from n.
+  T.R.Work.Launch.Grid = {264, 1, 1};
+  T.R.Work.Launch.Block = {256, 1, 1};
+  T.R.Work.Args = {
+      evaluator::KernelArg{"n", evaluator::ScalarArg{evaluator::ScalarType::I32, 8192}}};
+  OptimizeResult O = T.run();
+  ASSERT_TRUE(O.Best.has_value()) << joined(evaluatedSteps(O));
+  EXPECT_NEAR(O.BestOutcome.Speedup, 5.0, 1e-9);
+  ASSERT_GE(O.BestSteps.size(), 2u);
+  EXPECT_EQ(O.BestSteps[0], "grid-stride-cover");
+  EXPECT_TRUE(startsWith(O.BestSteps[1], "row-cooperative") ||
+              startsWith(O.BestSteps[1], "inner-loop-parallel"))
+      << joined(O.BestSteps);
+}
+
 // The shipped library without the skills whose transforms add threads: a test of
 // experience alone, on a kernel that already fills the GPU.
 std::shared_ptr<const memory::SkillLibrary> withoutParallelismSkills() {
   std::vector<memory::Skill> Skills;
+  std::set<std::string> Left;
   for (const memory::Skill &S : shippedSkills()->skills())
-    if (S.Category != "parallelism")
+    if (S.Category != "parallelism") {
       Skills.push_back(S);
+      Left.insert(S.Id);
+    }
+  for (memory::Skill &S : Skills) // Nothing left enables a skill taken out.
+    llvm::erase_if(S.Enables, [&](const std::string &Id) { return !Left.count(Id); });
   auto L = memory::SkillLibrary::fromSkills(std::move(Skills));
   EXPECT_TRUE(bool(L)) << (L ? "" : llvm::toString(L.takeError()));
   return L ? std::make_shared<const memory::SkillLibrary>(std::move(*L)) : nullptr;

@@ -18,6 +18,7 @@ struct dim3 { unsigned x, y, z; };
 extern const __device__ uint3 threadIdx;
 extern const __device__ uint3 blockIdx;
 extern const __device__ dim3 blockDim;
+extern const __device__ dim3 gridDim;
 )";
 
 // The one kernel of Code (after the prelude), parsed with Args; a test
