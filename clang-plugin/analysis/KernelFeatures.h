@@ -4,6 +4,8 @@
 // kernel's own body (device functions it calls are not followed).
 #pragma once
 
+#include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -118,6 +120,20 @@ struct KernelFeatures {
   std::vector<PointerEscape> Escapes;
   std::vector<Neighbourhood> Neighbourhoods; // Inputs read at two or more offsets.
 };
+
+// Whether L steps by blockDim * gridDim: the product written in its step, or
+// kept in a local the step names (the step is one identifier and the kernel
+// reads gridDim.x). The AST tells for sure; this is the features' guess.
+inline bool stepsByGrid(const KernelFeatures &F, const LoopFeature &L) {
+  if (L.Step.find("gridDim") != std::string::npos)
+    return true;
+  bool Name = !L.Step.empty() && !std::isdigit(static_cast<unsigned char>(L.Step[0])) &&
+              std::all_of(L.Step.begin(), L.Step.end(), [](char C) {
+                return std::isalnum(static_cast<unsigned char>(C)) || C == '_';
+              });
+  return Name && std::find(F.IndexBuiltins.begin(), F.IndexBuiltins.end(), "gridDim.x") !=
+                     F.IndexBuiltins.end();
+}
 
 // The features of Kernel's body (empty for a declaration).
 KernelFeatures analyzeKernelFeatures(const clang::FunctionDecl &Kernel, clang::ASTContext &Ctx);

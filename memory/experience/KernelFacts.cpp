@@ -131,8 +131,6 @@ bool isTreeLoop(const LoopFeature &L) {
          llvm::Regex("= *[A-Za-z_][A-Za-z0-9_]* *[*/] *2$").match(Inc);
 }
 
-bool isGridStride(const LoopFeature &L) { return llvm::StringRef(L.Step).contains("gridDim"); }
-
 // Whether Word is a variable, not a type or keyword a cast spells.
 bool isVariableWord(llvm::StringRef Word) {
   static const std::set<std::string, std::less<>> TypeWords = {
@@ -210,7 +208,7 @@ struct ProductOperands {
 ProductOperands operandsOf(const KernelFeatures &F, size_t L) {
   ProductOperands Out;
   const std::string &K = F.Loops[L].InductionVar;
-  if (K.empty() || isGridStride(F.Loops[L])) // A grid-stride loop walks threads, not k.
+  if (K.empty() || stepsByGrid(F, F.Loops[L])) // A grid-stride loop walks threads, not k.
     return Out;
   std::set<std::pair<std::string, std::string>> Matrices;
   std::set<AccessPattern> MatrixPatterns;
@@ -341,7 +339,8 @@ bool scanLike(const KernelFeatures &F) {
 bool elementwise(const KernelFeatures &F) {
   if (!F.Atomics.empty() || !F.Barriers.empty() || !F.WarpIntrinsics.empty())
     return false;
-  if (!std::all_of(F.Loops.begin(), F.Loops.end(), isGridStride))
+  if (!std::all_of(F.Loops.begin(), F.Loops.end(),
+                   [&](const LoopFeature &L) { return stepsByGrid(F, L); }))
     return false;
   bool Writes = false;
   for (const MemoryAccess &A : F.Accesses)
@@ -471,7 +470,9 @@ Facts factsFor(const KernelFeatures &F, const ProfileMetrics &Metrics) {
 
   Out.setBool("has_loops", !F.Loops.empty());
   Out.setBool("has_bounds_guard", !F.Guards.empty());
-  Out.setBool("grid_stride_loop", std::any_of(F.Loops.begin(), F.Loops.end(), isGridStride));
+  Out.setBool("grid_stride_loop",
+              std::any_of(F.Loops.begin(), F.Loops.end(),
+                          [&](const LoopFeature &L) { return stepsByGrid(F, L); }));
   Out.setBool("tree_loop", std::any_of(F.Loops.begin(), F.Loops.end(), isTreeLoop));
   Out.setBool("uses_shared", !F.SharedVariables.empty());
   Out.setBool("uses_dynamic_shared", Dynamic);

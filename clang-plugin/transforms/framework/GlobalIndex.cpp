@@ -124,13 +124,11 @@ llvm::Expected<GlobalIndexShape> findGlobalIndexShape(UnitAST &AST) {
 
 bool mayHaveGridStrideLoop(const frontend::KernelSummary &Kernel) {
   const frontend::KernelFeatures &F = Kernel.Features;
-  // The stride in the loop's step, or kept in a local the step adds.
-  bool ReadsGridDim = llvm::is_contained(F.IndexBuiltins, "gridDim.x");
-  for (const frontend::LoopFeature &L : F.Loops)
-    if (llvm::StringRef(L.Step).contains("gridDim") || (ReadsGridDim && !L.Step.empty()))
-      return true;
-  return false;
+  return llvm::any_of(F.Loops,
+                      [&](const frontend::LoopFeature &L) { return frontend::stepsByGrid(F, L); });
 }
+
+bool isGridStrideProduct(const clang::Expr *E) { return isProduct(E, "blockDim", "gridDim"); }
 
 bool looksLike1DGuarded(const frontend::KernelSummary &Kernel) {
   const frontend::KernelFeatures &F = Kernel.Features;

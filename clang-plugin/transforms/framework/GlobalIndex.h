@@ -38,6 +38,9 @@ llvm::Expected<GlobalIndexShape> findGlobalIndexShape(UnitAST &AST);
 // blockDim.x * gridDim.x, written in its step or kept in a local.
 bool mayHaveGridStrideLoop(const frontend::KernelSummary &Kernel);
 
+// blockDim.x * gridDim.x, either order (parentheses and casts looked through).
+bool isGridStrideProduct(const clang::Expr *E);
+
 // What the front end's features tell beforehand: 1D, guarded or grid-stride,
 // no shared memory, barriers or warp intrinsics, and a pragma block of
 // (x, 1, 1) where the pragma gives one. Not enough on its own: apply checks the

@@ -15,7 +15,6 @@
 // in it; gridDim is read only in the stride; the bound is made of constants
 // and integer parameters the kernel never changes (the launch computes the
 // grid from it); no barriers, shared memory or warp intrinsics.
-#include "clang-plugin/analysis/IndexAnalysis.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
 #include "clang-plugin/transforms/framework/AstWalk.h"
 #include "clang-plugin/transforms/framework/GlobalIndex.h"
@@ -32,22 +31,6 @@
 namespace kopt::transform {
 
 namespace {
-
-bool isBuiltin(const clang::Expr *E, llvm::StringRef Var) {
-  std::optional<frontend::IndexBuiltin> B = frontend::asIndexBuiltin(E);
-  return B && B->Var == Var && B->Component == 'x';
-}
-
-// blockDim.x * gridDim.x, either order.
-bool isGridStride(const clang::Expr *E) {
-  const auto *Mul = llvm::dyn_cast<clang::BinaryOperator>(E->IgnoreParenImpCasts());
-  if (!Mul || Mul->getOpcode() != clang::BO_Mul)
-    return false;
-  const clang::Expr *L = Mul->getLHS()->IgnoreParenImpCasts();
-  const clang::Expr *R = Mul->getRHS()->IgnoreParenImpCasts();
-  return (isBuiltin(L, "blockDim") && isBuiltin(R, "gridDim")) ||
-         (isBuiltin(L, "gridDim") && isBuiltin(R, "blockDim"));
-}
 
 // E itself, or the initializer of the unchanged local E names.
 const clang::Expr *valueOf(const clang::Expr *E, const std::set<const clang::VarDecl *> &Changed) {
@@ -174,13 +157,13 @@ llvm::Expected<Cover> rewrite(UnitAST &U) {
             llvm::dyn_cast<clang::BinaryOperator>(Set->getRHS()->IgnoreParenImpCasts());
         Sum && Sum->getOpcode() == clang::BO_Add && namedVariable(Sum->getLHS()) == I)
       Step = Sum->getRHS();
-  if (!Step || !isGridStride(valueOf(Step, Changed)))
+  if (!Step || !isGridStrideProduct(valueOf(Step, Changed)))
     return unsupported(U, Loop->getBeginLoc(),
                        "the step is not 'counter += blockDim.x * gridDim.x'");
   // gridDim only in the stride: the loop's step, or the local it is kept in.
   unsigned Strides = 0;
   forEachStmt(Body, [&](const clang::Stmt *S) {
-    if (const auto *Mul = llvm::dyn_cast<clang::BinaryOperator>(S); Mul && isGridStride(Mul))
+    if (const auto *Mul = llvm::dyn_cast<clang::BinaryOperator>(S); Mul && isGridStrideProduct(Mul))
       ++Strides;
   });
   if (Strides != 1)
@@ -228,12 +211,7 @@ llvm::Expected<Cover> rewrite(UnitAST &U) {
       if (const auto *DS = llvm::dyn_cast<clang::DeclStmt>(S);
           DS && DS->isSingleDecl() && DS->getSingleDecl() == V)
         Decl = DS;
-    unsigned Uses = 0;
-    forEachStmt(Body, [&](const clang::Stmt *S) {
-      if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(S); Ref && Ref->getDecl() == V)
-        ++Uses;
-    });
-    if (!Decl || Uses != 1)
+    if (!Decl || countRefs(Body, V) != 1)
       return llvm::Error::success();
     llvm::Expected<clang::CharSourceRange> Range = statementRange(U, *Decl);
     if (!Range)

@@ -21,6 +21,7 @@
 #include "clang-plugin/transforms/framework/TransformFactories.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
 #include "clang-plugin/transforms/framework/UnitRewriter.h"
+#include "clang-plugin/transforms/parallel/LoopWrites.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
@@ -99,12 +100,7 @@ llvm::Expected<Aggregated> rewrite(UnitAST &U, bool NoAlias) {
     return std::move(*Refusal);
   if (Adds.empty())
     return unsupported(U, U.Kernel.getLocation(), "the kernel has no atomicAdd");
-  unsigned Uses = 0;
-  forEachStmt(Body, [&](const clang::Stmt *S) {
-    if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(S); Ref && Ref->getDecl() == Target)
-      ++Uses;
-  });
-  if (Uses != Adds.size())
+  if (countRefs(Body, Target) != Adds.size())
     return unsupported(U, Target->getLocation(),
                        "'" + Target->getName() + "' is used other than as the atomicAdd target");
   if (changedVariables(Body).count(Target))

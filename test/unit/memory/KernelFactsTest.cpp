@@ -197,6 +197,19 @@ TEST(KernelFacts, GridStrideLoopStaysElementwise) {
   EXPECT_EQ(kernelKind(F), "reduction");
 }
 
+// The stride kept in a local (`i += stride`) is the same loop, where the kernel
+// reads gridDim; a step by a name in a kernel that does not is not.
+TEST(KernelFacts, GridStrideKeptInALocalIsAGridStrideLoop) {
+  KernelFeatures F = saxpy();
+  F.Loops = {loop("i", "n", "stride", "i += stride")};
+  EXPECT_EQ(factsFor(F, {}).get("grid_stride_loop"), 0);
+  F.IndexBuiltins.push_back("gridDim.x");
+  EXPECT_EQ(factsFor(F, {}).get("grid_stride_loop"), 1);
+  EXPECT_EQ(kernelKind(F), "elementwise");
+  F.Loops = {loop("i", "n", "2", "i += 2")};
+  EXPECT_EQ(factsFor(F, {}).get("grid_stride_loop"), 0);
+}
+
 TEST(KernelFacts, StencilFromNeighbourhoods) {
   KernelFeatures F = fieldUpdate();
   EXPECT_EQ(factsFor(F, {}).get("stencil_points"), 2);
