@@ -320,6 +320,28 @@ llvm::Error checkGlobalIndexForm(const UnitAST &U, llvm::StringRef Dims, bool Al
   return llvm::Error::success();
 }
 
+llvm::Error returnsAsContinues(const UnitAST &U, std::vector<TextEdit> &Edits) {
+  std::vector<const clang::ReturnStmt *> Returns;
+  bool Nested = false;
+  forEachStmt(U.Kernel.getBody(), [&](const clang::Stmt *S) {
+    const auto *Ret = llvm::dyn_cast<clang::ReturnStmt>(S);
+    if (!Ret)
+      return;
+    for (const clang::Stmt *Up = parentOf(Ret, U.Ctx); Up && Up != U.Kernel.getBody();
+         Up = parentOf(Up, U.Ctx))
+      Nested |= llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::SwitchStmt>(Up);
+    Returns.push_back(Ret);
+  });
+  if (Nested)
+    return llvm::createStringError("a return inside a loop or switch of the kernel");
+  for (const clang::ReturnStmt *Ret : Returns) {
+    if (Ret->getBeginLoc().isMacroID())
+      return llvm::createStringError("a return comes from a macro");
+    Edits.push_back({clang::SourceRange(Ret->getBeginLoc()), "continue"});
+  }
+  return llvm::Error::success();
+}
+
 const clang::Expr *earlyReturnCondition(const clang::Stmt &S) {
   const auto *If = llvm::dyn_cast<clang::IfStmt>(&S);
   if (!If || If->getElse() || If->getInit() || If->getConditionVariable())

@@ -95,6 +95,12 @@ llvm::Error checkGlobalIndexForm(const UnitAST &U, llvm::StringRef Dims, bool Al
 // `if (Cond) return;` (or `{ return; }`) without else: its condition.
 const clang::Expr *earlyReturnCondition(const clang::Stmt &S);
 
+// Edits that make each return of the kernel a continue of a loop put around
+// its whole body (the virtual threads of the coarsening transforms). Fails
+// where a return sits inside a loop or switch of the kernel, or comes from a
+// macro.
+llvm::Error returnsAsContinues(const UnitAST &U, std::vector<TextEdit> &Edits);
+
 // A declaration (or ';') that any thread may run without harm: its
 // initializers read no memory, call nothing and assign nothing.
 bool isInertDecl(const clang::Stmt &S);

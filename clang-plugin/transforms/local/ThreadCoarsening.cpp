@@ -4,7 +4,7 @@
 // thread count, so a warp's accesses stay as coalesced as before. For 1D
 // guarded kernels whose threads differ only in their global x index
 // (GlobalIndex.h); indices past the original grid are the guard's to skip.
-#include "clang-plugin/transforms/framework/AstWalk.h"
+#include "clang-plugin/transforms/framework/AstEdit.h"
 #include "clang-plugin/transforms/framework/GlobalIndex.h"
 #include "clang-plugin/transforms/framework/TransformFactories.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
@@ -20,31 +20,6 @@ namespace kopt::transform {
 
 namespace {
 constexpr llvm::StringLiteral Part = "kopt_part";
-
-// Each return of the body becomes a continue of the new loop; one inside an
-// inner loop or switch cannot.
-llvm::Error rewriteReturns(UnitAST &AST) {
-  llvm::Error Result = llvm::Error::success();
-  std::vector<const clang::ReturnStmt *> Returns;
-  bool Nested = false;
-  forEachStmt(AST.Kernel.getBody(), [&](const clang::Stmt *S) {
-    const auto *Ret = llvm::dyn_cast<clang::ReturnStmt>(S);
-    if (!Ret)
-      return;
-    for (const clang::Stmt *Up = parentOf(Ret, AST.Ctx); Up && Up != AST.Kernel.getBody();
-         Up = parentOf(Up, AST.Ctx))
-      Nested |= llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::SwitchStmt>(Up);
-    Returns.push_back(Ret);
-  });
-  if (Nested)
-    return llvm::createStringError("a return inside a loop or switch of the kernel");
-  for (const clang::ReturnStmt *Ret : Returns) {
-    if (Ret->getBeginLoc().isMacroID())
-      return llvm::createStringError("a return comes from a macro");
-    AST.Rewrite.ReplaceText(Ret->getBeginLoc(), 6, "continue");
-  }
-  return Result;
-}
 
 class ThreadCoarsening : public Transform {
 public:
@@ -79,8 +54,11 @@ public:
       const auto *Body = llvm::dyn_cast<clang::CompoundStmt>(AST.Kernel.getBody());
       if (!Body || Body->getLBracLoc().isMacroID() || Body->getRBracLoc().isMacroID())
         return llvm::createStringError("the kernel's body is not a plain block");
-      if (llvm::Error E = rewriteReturns(AST))
+      std::vector<TextEdit> Returns;
+      if (llvm::Error E = returnsAsContinues(AST, Returns))
         return E;
+      for (const TextEdit &R : Returns)
+        AST.Rewrite.ReplaceText(R.Range, R.Text);
       for (const GlobalIndex &Index : Shape->Indices) {
         AST.Rewrite.InsertTextBefore(Index.Whole->getBeginLoc(), "(");
         AST.Rewrite.InsertTextAfterToken(Index.Whole->getEndLoc(),
