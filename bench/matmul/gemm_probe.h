@@ -9,7 +9,8 @@
 #include <vector>
 
 // register-blocking as emitted, with its launch bounds: the baseline to beat.
-__global__ void __launch_bounds__(256, 2) v0lb(float alpha, float beta, float *a, float *b, float *c) {
+__global__ void __launch_bounds__(256, 2)
+    v0lb(float alpha, float beta, float *a, float *b, float *c) {
   __shared__ float ty_[8][132];
   __shared__ float tx_[8][128];
   float acc[8][8];
@@ -18,9 +19,11 @@ __global__ void __launch_bounds__(256, 2) v0lb(float alpha, float beta, float *a
   for (int i = 0; i < 8; ++i)
 #pragma unroll
     for (int j = 0; j < 8; ++j) {
-      unsigned gy = blockIdx.y * 128u + threadIdx.y + 16u * i, gx = blockIdx.x * 128u + threadIdx.x + 16u * j;
+      unsigned gy = blockIdx.y * 128u + threadIdx.y + 16u * i,
+               gx = blockIdx.x * 128u + threadIdx.x + 16u * j;
       acc[i][j] = 0;
-      if (gy < NI && gx < NJ) acc[i][j] = c[gy * NJ + gx] * beta;
+      if (gy < NI && gx < NJ)
+        acc[i][j] = c[gy * NJ + gx] * beta;
     }
   for (int kt = 0; kt < NK; kt += 8) {
 #pragma unroll
@@ -40,13 +43,16 @@ __global__ void __launch_bounds__(256, 2) v0lb(float alpha, float beta, float *a
     for (int kk = 0; kk < 8; ++kk) {
       float fy[8], fx[8];
 #pragma unroll
-      for (int i = 0; i < 8; ++i) fy[i] = ty_[kk][threadIdx.y + 16 * i];
+      for (int i = 0; i < 8; ++i)
+        fy[i] = ty_[kk][threadIdx.y + 16 * i];
 #pragma unroll
-      for (int j = 0; j < 8; ++j) fx[j] = tx_[kk][threadIdx.x + 16 * j];
+      for (int j = 0; j < 8; ++j)
+        fx[j] = tx_[kk][threadIdx.x + 16 * j];
 #pragma unroll
       for (int i = 0; i < 8; ++i)
 #pragma unroll
-        for (int j = 0; j < 8; ++j) acc[i][j] += fy[i] * fx[j];
+        for (int j = 0; j < 8; ++j)
+          acc[i][j] += fy[i] * fx[j];
     }
     __syncthreads();
   }
@@ -54,18 +60,27 @@ __global__ void __launch_bounds__(256, 2) v0lb(float alpha, float beta, float *a
   for (int i = 0; i < 8; ++i)
 #pragma unroll
     for (int j = 0; j < 8; ++j) {
-      unsigned gy = blockIdx.y * 128u + threadIdx.y + 16u * i, gx = blockIdx.x * 128u + threadIdx.x + 16u * j;
-      if (gy < NI && gx < NJ) c[gy * NJ + gx] = acc[i][j];
+      unsigned gy = blockIdx.y * 128u + threadIdx.y + 16u * i,
+               gx = blockIdx.x * 128u + threadIdx.x + 16u * j;
+      if (gy < NI && gx < NJ)
+        c[gy * NJ + gx] = acc[i][j];
     }
 }
 
 template <typename F> float timeIt(F f, float *c, float *c0) {
-  cudaEvent_t s, e; cudaEventCreate(&s); cudaEventCreate(&e);
+  cudaEvent_t s, e;
+  cudaEventCreate(&s);
+  cudaEventCreate(&e);
   std::vector<float> ms;
   for (int r = 0; r < TIMES; ++r) {
     cudaMemcpy(c, c0, sizeof(float) * NI * NJ, cudaMemcpyDeviceToDevice);
-    cudaEventRecord(s); f(); cudaEventRecord(e); cudaEventSynchronize(e);
-    float t; cudaEventElapsedTime(&t, s, e); ms.push_back(t);
+    cudaEventRecord(s);
+    f();
+    cudaEventRecord(e);
+    cudaEventSynchronize(e);
+    float t;
+    cudaEventElapsedTime(&t, s, e);
+    ms.push_back(t);
   }
   std::sort(ms.begin(), ms.end());
   return ms[ms.size() / 2];

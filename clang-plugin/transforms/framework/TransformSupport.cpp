@@ -6,12 +6,15 @@
 
 namespace kopt::transform {
 
-std::optional<std::array<int64_t, 3>> pragmaBlockDims(const frontend::KernelSummary &Kernel) {
+namespace {
+// The launch clause's Grid or Block dimensions, evaluated.
+std::optional<std::array<int64_t, 3>> launchDims(const frontend::KernelSummary &Kernel, bool Grid) {
   if (!Kernel.Pragma || !Kernel.Pragma->Launch)
     return std::nullopt;
   frontend::NumberBindings Args = frontend::resolveArgValues(*Kernel.Pragma);
   std::array<int64_t, 3> Dims = {1, 1, 1};
-  const std::vector<frontend::ClauseExpr> &Block = Kernel.Pragma->Launch->Block;
+  const std::vector<frontend::ClauseExpr> &Block =
+      Grid ? Kernel.Pragma->Launch->Grid : Kernel.Pragma->Launch->Block;
   for (size_t D = 0; D < Block.size() && D < 3; ++D) {
     llvm::Expected<frontend::ClauseNumber> V = frontend::evaluateNumber(Block[D], Args);
     if (!V) {
@@ -25,12 +28,25 @@ std::optional<std::array<int64_t, 3>> pragmaBlockDims(const frontend::KernelSumm
   }
   return Dims;
 }
+} // namespace
+
+std::optional<std::array<int64_t, 3>> pragmaBlockDims(const frontend::KernelSummary &Kernel) {
+  return launchDims(Kernel, /*Grid=*/false);
+}
 
 std::optional<int64_t> pragmaBlockThreads(const frontend::KernelSummary &Kernel) {
   std::optional<std::array<int64_t, 3>> Dims = pragmaBlockDims(Kernel);
   if (!Dims)
     return std::nullopt;
   return (*Dims)[0] * (*Dims)[1] * (*Dims)[2];
+}
+
+std::optional<int64_t> pragmaThreadsLaunched(const frontend::KernelSummary &Kernel) {
+  std::optional<int64_t> Block = pragmaBlockThreads(Kernel);
+  std::optional<std::array<int64_t, 3>> Grid = launchDims(Kernel, /*Grid=*/true);
+  if (!Block || !Grid)
+    return std::nullopt;
+  return *Block * (*Grid)[0] * (*Grid)[1] * (*Grid)[2];
 }
 
 std::optional<int64_t> pragmaIntValue(const frontend::KernelSummary &Kernel,

@@ -13,6 +13,9 @@ std::optional<int64_t> pragmaBlockThreads(const frontend::KernelSummary &Kernel)
 // The pragma's block dimensions; empty as above.
 std::optional<std::array<int64_t, 3>> pragmaBlockDims(const frontend::KernelSummary &Kernel);
 
+// The threads the pragma's launch starts (grid times block); empty as above.
+std::optional<int64_t> pragmaThreadsLaunched(const frontend::KernelSummary &Kernel);
+
 // Text (an expression as the front end reports it: a loop bound) as an
 // integer under the pragma's args; empty where it does not evaluate.
 std::optional<int64_t> pragmaIntValue(const frontend::KernelSummary &Kernel,
