@@ -12,7 +12,10 @@ in mode cache-only with a fresh user cache of its own (the project cache comes f
 the file's .kopt.yaml), twice untimed first (the first run parses with kopt's front
 end and records the direct-mode manifest), and the script checks that the second
 was a direct hit before timing; it fails otherwise. Pass --self-runs 0 there (the
-hand-over to /bin/true is no compile of the rewritten TU).
+hand-over to /bin/true is no compile of the rewritten TU). It also times nvcc on the
+TU kcc hands over (kept with --kopt-keep, the source's directory on the include
+path), interleaved with the other two: kcc against that is kcc's own share, and
+the rest of the ratio is nvcc compiling the variants' code.
 
 usage: bench/compile_overhead.py --kcc build/bin/kcc [--nvcc PATH] [--runs N] [--self-runs N]
                                  FILE [-- FLAGS]
@@ -45,6 +48,20 @@ def warm_direct_mode(kcc_command, env):
     print(f"kcc warm: {hits[0].split('kcc: note: ', 1)[-1]}")
 
 
+def kept_rewrite(kcc_command, env, out):
+    """The TU kcc hands nvcc on a warm cache, copied into OUT."""
+    kept = subprocess.run(kcc_command + ["--kopt-keep"], check=True, env=env,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    paths = [line.split("kcc: kept ", 1)[1] for line in kept.stderr.splitlines()
+             if line.startswith("kcc: kept ")]
+    if not paths:
+        sys.exit("compile_overhead: kcc --kopt-keep named no rewritten file:\n" + kept.stderr)
+    rewritten = os.path.join(out, "rewritten-" + os.path.basename(paths[0]))
+    with open(paths[0], "rb") as src, open(rewritten, "wb") as dst:
+        dst.write(src.read())
+    return rewritten
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kcc", required=True)
@@ -73,8 +90,15 @@ def main():
         time_compile(commands["nvcc"])  # Warm the file cache once, untimed.
         if annotated:
             warm_direct_mode(commands["kcc"], envs["kcc"])
+            # nvcc on the TU kcc hands it (the variants spliced in): what is
+            # left of the ratio after that is kcc's own work.
+            rewritten = kept_rewrite(commands["kcc"], envs["kcc"], out)
+            times["nvcc-rewritten"] = []
+            commands["nvcc-rewritten"] = [args.nvcc, "-c", rewritten, "-o", obj,
+                                          "-I", os.path.dirname(os.path.abspath(args.file))] + args.flags
+            envs["nvcc-rewritten"] = None
         for _ in range(args.runs):
-            for name in ("nvcc", "kcc"):
+            for name in times:
                 times[name].append(time_compile(commands[name], envs[name]))
 
     # kcc's own cost, without nvcc's noise: kcc handing over to /bin/true.
@@ -91,6 +115,12 @@ def main():
         v = sorted(times[name])
         print(f"{name:5s} median {med[name]*1000:8.1f} ms  min {v[0]*1000:8.1f}  max {v[-1]*1000:8.1f}")
     print(f"kcc/nvcc median ratio: {ratio:.4f} ({(ratio-1)*100:+.2f}%)")
+    if "nvcc-rewritten" in med:
+        v = sorted(times["nvcc-rewritten"])
+        print(f"nvcc on kcc's rewritten TU: median {med['nvcc-rewritten']*1000:8.1f} ms  min {v[0]*1000:8.1f}  "
+              f"max {v[-1]*1000:8.1f}")
+        print(f"kcc/nvcc-on-the-rewritten-TU median ratio (kcc's own share): "
+              f"{med['kcc'] / med['nvcc-rewritten']:.4f}")
     if not args.self_runs:  # On an annotated file the hand-over to /bin/true is no compile.
         return
     own = statistics.median(self_times["kcc"]) - statistics.median(self_times["true"])
