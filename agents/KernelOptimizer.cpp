@@ -3,6 +3,7 @@
 #include "agents/EvaluationPace.h"
 #include "agents/VariantReviewer.h"
 #include "clang-plugin/transforms/framework/Transform.h"
+#include "clang-plugin/transforms/normalize/Normalization.h"
 #include "clang-plugin/units/LaunchMappingEval.h"
 
 #include <llvm/ADT/StringExtras.h>
@@ -528,7 +529,15 @@ llvm::Expected<OptimizeResult> Search::run() {
   Result.Original = *Base;
   Planner.emplace(R.Plan ? R.Plan(*Base) : PlanInputs{}, K.Features, R.Forced);
   Seen.insert(variantHash(K.Unit.Text, std::nullopt));
-  addNode(Node{{}, {K.Unit.Text, std::nullopt, {}, K.Pragma}, 1.0, nullptr, {}, {}, {}});
+  // Chains start from the unit as the launch contract reads it (a constant
+  // block size as blockDim), so that every transform sees its index form.
+  addNode(Node{{},
+               {transform::chainStart(K, R.ClangArgs), std::nullopt, {}, K.Pragma},
+               1.0,
+               nullptr,
+               {},
+               {},
+               {}});
   LoopStart = elapsed(); // The original's measurement and steps are no evaluation's cost.
 
   while (!Pending.empty() && !outOfBudget()) {

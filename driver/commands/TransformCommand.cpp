@@ -4,6 +4,7 @@
 #include "clang-plugin/transforms/framework/ParamSetText.h"
 #include "clang-plugin/transforms/framework/TransformPipeline.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
+#include "clang-plugin/transforms/normalize/Normalization.h"
 #include "driver/Diagnostics.h"
 #include "driver/commands/FrontendSetup.h"
 #include "driver/commands/Subcommand.h"
@@ -197,11 +198,17 @@ int run(const TransformOptions &O) {
   if (!Kernel)
     return reportError(Tool, Kernel.takeError()), 1;
   std::vector<std::string> ClangArgs = Setup->clangArgs();
+  // The unit as the search starts from it (Normalization.h's chainStart).
+  frontend::KernelSummary Start = **Kernel;
+  std::vector<std::string> StartSteps;
+  Start.Unit.Text = transform::chainStart(**Kernel, ClangArgs, &StartSteps);
+  for (const std::string &Line : StartSteps)
+    llvm::errs() << Tool << ": " << Line << "\n";
 
   if (O.List || !O.Try.empty()) {
     // The space as the transforms see the unit (what --apply would transform).
-    llvm::Expected<frontend::KernelSummary> Unit = transform::summarizeUnit(
-        (*Kernel)->Unit.Text, (*Kernel)->Name, ClangArgs, (*Kernel)->Pragma);
+    llvm::Expected<frontend::KernelSummary> Unit =
+        transform::summarizeUnit(Start.Unit.Text, Start.Name, ClangArgs, Start.Pragma);
     if (!Unit)
       return reportError(Tool, Unit.takeError()), 1;
     if (O.List)
@@ -210,8 +217,7 @@ int run(const TransformOptions &O) {
       printTries(*Unit, ClangArgs, O.Try);
     return 0;
   }
-  llvm::Expected<transform::ChainResult> Result =
-      transform::applyChain(**Kernel, ClangArgs, *Steps);
+  llvm::Expected<transform::ChainResult> Result = transform::applyChain(Start, ClangArgs, *Steps);
   if (!Result)
     return reportError(Tool, Result.takeError()), 1;
   for (const std::string &Line : Result->Summaries)

@@ -1,5 +1,7 @@
 #include "clang-plugin/transforms/normalize/Normalization.h"
 
+#include "clang-plugin/transforms/framework/TransformSupport.h"
+
 #include <llvm/ADT/StringExtras.h>
 
 #include <deque>
@@ -18,6 +20,11 @@ llvm::ArrayRef<NormalizationPass> idiomNormalizations() {
 
 llvm::ArrayRef<NormalizationPass> geometryNormalizations() {
   static const NormalizationPass Passes[] = {{"geometry-aliases", inlineGeometryAliases}};
+  return Passes;
+}
+
+llvm::ArrayRef<NormalizationPass> launchNormalizations() {
+  static const NormalizationPass Passes[] = {{"block-dim-constants", blockDimsForConstants}};
   return Passes;
 }
 
@@ -46,6 +53,9 @@ std::string memoKey(const TransformInput &In, llvm::ArrayRef<NormalizationPass> 
   for (const NormalizationPass &P : Passes)
     Key += P.Name.str() + ",";
   Key += Options.NoAlias ? "noalias\n" : "\n";
+  if (Options.Block)
+    for (int64_t D : *Options.Block)
+      Key += std::to_string(D) + ",";
   Key += In.Kernel.Name + "\n";
   for (const std::string &Arg : In.ClangArgs)
     Key += Arg + "\n";
@@ -88,6 +98,7 @@ llvm::Expected<Normalized> normalizeUnit(const TransformInput &In,
                                          llvm::ArrayRef<NormalizationPass> Passes) {
   NormalizeOptions Options;
   Options.NoAlias = In.Kernel.Pragma && In.Kernel.Pragma->NoAlias;
+  Options.Block = pragmaBlockDims(In.Kernel);
   std::string Key = memoKey(In, Passes, Options);
   Memo &M = memo();
   {
@@ -135,6 +146,19 @@ llvm::Expected<NormalizedRewrite> rewriteNormalized(const TransformInput &In,
     return llvm::createStringError(llvm::toString(Text.takeError()) + " (after " +
                                    llvm::join(N->Steps, ", ") + ")" + Notes);
   return NormalizedRewrite{std::move(*Text), N->Steps};
+}
+
+std::string chainStart(const frontend::KernelSummary &Kernel,
+                       const std::vector<std::string> &ClangArgs, std::vector<std::string> *Steps) {
+  llvm::Expected<Normalized> N =
+      normalizeUnit({Kernel, Kernel.Unit.Text, ClangArgs}, launchNormalizations());
+  if (!N) { // The transforms will say why the unit does not parse.
+    llvm::consumeError(N.takeError());
+    return Kernel.Unit.Text;
+  }
+  if (Steps)
+    *Steps = N->Steps;
+  return N->UnitText;
 }
 
 std::string chainSummary(const std::vector<std::string> &Steps, const std::string &Core) {

@@ -15,6 +15,9 @@
 
 #include <llvm/ADT/ArrayRef.h>
 
+#include <array>
+#include <optional>
+
 #include <string>
 #include <vector>
 
@@ -22,6 +25,8 @@ namespace kopt::transform {
 
 struct NormalizeOptions {
   bool NoAlias = false; // The pragma's noalias: pointer parameters never overlap.
+  // The pragma's block dimensions, where its launch clause gives them.
+  std::optional<std::array<int64_t, 3>> Block;
 };
 
 // One pass. It edits U and returns what it did ("scalar-replaced C[i*N+j]"),
@@ -39,6 +44,7 @@ llvm::Expected<std::string> scopeLoopCounters(UnitAST &U, const NormalizeOptions
 llvm::Expected<std::string> inlineIndexLocals(UnitAST &U, const NormalizeOptions &Options);
 llvm::Expected<std::string> hoistLoopInvariants(UnitAST &U, const NormalizeOptions &Options);
 llvm::Expected<std::string> promoteAccumulators(UnitAST &U, const NormalizeOptions &Options);
+llvm::Expected<std::string> blockDimsForConstants(UnitAST &U, const NormalizeOptions &Options);
 
 // What the matmul family (and row-cooperative) runs, in this order: aliases
 // of threadIdx/blockIdx/blockDim replaced by what they name, counters into
@@ -47,6 +53,10 @@ llvm::Expected<std::string> promoteAccumulators(UnitAST &U, const NormalizeOptio
 llvm::ArrayRef<NormalizationPass> idiomNormalizations();
 // What the transforms that rewrite the thread's position run: the aliases only.
 llvm::ArrayRef<NormalizationPass> geometryNormalizations();
+
+// What holds under the pragma's launch contract alone, for every transform:
+// constants that stand for the block's size read as blockDim.
+llvm::ArrayRef<NormalizationPass> launchNormalizations();
 
 struct Normalized {
   std::string UnitText;
@@ -71,6 +81,13 @@ struct NormalizedRewrite {
 llvm::Expected<NormalizedRewrite> rewriteNormalized(const TransformInput &In,
                                                     llvm::ArrayRef<NormalizationPass> Passes,
                                                     UnitEdit Edit);
+
+// The unit every chain of transforms on Kernel starts from: its text with the
+// launch normalizations applied, or as it is where none changes it or the
+// unit does not parse. Steps, where given, receives what they did.
+std::string chainStart(const frontend::KernelSummary &Kernel,
+                       const std::vector<std::string> &ClangArgs,
+                       std::vector<std::string> *Steps = nullptr);
 
 // "scalar-replaced C[i*N+j], then <Core>", or Core alone.
 std::string chainSummary(const std::vector<std::string> &Steps, const std::string &Core);

@@ -67,11 +67,6 @@ public:
     llvm::Expected<int64_t> Factor = requireParam(Params, Planes ? "planes" : "rows", {2, 4, 8});
     if (!Factor)
       return Factor.takeError();
-    if (std::optional<int64_t> Threads = pragmaThreadsLaunched(In.Kernel);
-        Threads && *Threads / *Factor < MinThreads)
-      return llvm::createStringError("the launch starts " + std::to_string(*Threads) +
-                                     " threads: with " + std::to_string(*Factor) +
-                                     " positions a thread, too few to fill the GPU");
     const std::string F = std::to_string(*Factor);
     const std::string Position = std::string("kopt_g") + Dim;
     llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &U) -> llvm::Error {
@@ -87,6 +82,11 @@ public:
       const unsigned Coarsened = Planes ? 4u : 2u;
       if (!(Dims & Coarsened))
         return unsupported(U, U.Kernel.getLocation(), "planes are for 3-D kernels");
+      if (std::optional<int64_t> Threads = pragmaThreadsLaunched(In.Kernel);
+          Threads && *Threads / *Factor < MinThreads)
+        return llvm::createStringError("the launch starts " + std::to_string(*Threads) +
+                                       " threads: with " + std::to_string(*Factor) +
+                                       " positions a thread, too few to fill the GPU");
       addForLoopVars(U, B);
       if (llvm::Error E = checkPositionForm(U, B))
         return E;

@@ -285,6 +285,35 @@ TEST(KernelPlanner, TextbookMatmulReachesTheIdiomEarly) {
   EXPECT_NEAR(O.BestOutcome.Speedup, 6.0, 1e-9);
 }
 
+// A product whose row index is written for one block size (TILE_WIDTH), its
+// column index with blockDim: the search starts from it read under the launch
+// contract (block-dim-constants), so register-blocking fits at once.
+TEST(KernelPlanner, AConstantBlockSizeStillReachesTheIdiom) {
+  PlannedRun T(R"(
+#define TILE_WIDTH 16
+#pragma kopt optimize launch(grid: 128, 128; block: TILE_WIDTH, TILE_WIDTH) args(Width = 2048) buffers(M[Width * Width] in, N[Width * Width] in, P[Width * Width] out) noalias
+__global__ void MatrixMulTile(const float *M, const float *N, float *P, int Width) {
+  int Row = blockIdx.y * TILE_WIDTH + threadIdx.y;
+  int Col = blockIdx.x * blockDim.x + threadIdx.x;
+  if ((Row < Width) && (Col < Width)) {
+    float Pvalue = 0;
+    for (int k = 0; k < Width; ++k)
+      Pvalue += M[Row * Width + k] * N[k * Width + Col];
+    P[Row * Width + Col] = Pvalue;
+  }
+}
+)",
+               computeBound());
+  T.Eval.Rules = {{"kopt_tile", Verdict::Faster, 6.0}};
+  OptimizeResult O = T.run();
+  std::vector<std::string> Steps = evaluatedSteps(O);
+  size_t Idiom = std::min(firstOf(Steps, "register-blocking"), firstOf(Steps, "smem-tiling"));
+  ASSERT_FALSE(Steps.empty()) << O.Trajectory.size();
+  EXPECT_LT(Idiom, 3u) << joined(Steps);
+  ASSERT_TRUE(O.Best.has_value());
+  EXPECT_NEAR(O.BestOutcome.Speedup, 6.0, 1e-9);
+}
+
 // A mat-vec written to run on any grid: row-cooperative and inner-loop-parallel
 // do not fit a grid-stride loop, and grid-stride-cover makes them fit. The
 // search must chain them within a few evaluations.
