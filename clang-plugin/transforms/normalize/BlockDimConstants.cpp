@@ -51,7 +51,6 @@ llvm::Expected<std::string> blockDimsForConstants(UnitAST &U, const NormalizeOpt
   const clang::Stmt *Body = U.Kernel.getBody();
   std::set<const clang::VarDecl *> Changed = changedVariables(Body);
   std::set<std::string> Replaced;
-  std::vector<const clang::Expr *> Done;
   forEachStmt(Body, [&](const clang::Stmt *S) {
     const auto *Mul = llvm::dyn_cast<clang::BinaryOperator>(S);
     if (!Mul || Mul->getOpcode() != clang::BO_Mul || !Mul->getType()->isIntegerType())
@@ -72,9 +71,6 @@ llvm::Expected<std::string> blockDimsForConstants(UnitAST &U, const NormalizeOpt
         llvm::consumeError(Range.takeError());
         continue;
       }
-      if (llvm::is_contained(Done, Constant))
-        continue;
-      Done.push_back(Constant);
       std::string Text = U.Rewrite.getRewrittenText(*Range);
       U.Rewrite.ReplaceText(*Range, std::string("blockDim.") + *C);
       Replaced.insert(Text + " as blockDim." + *C);
