@@ -2,13 +2,13 @@
 // consecutive rows (y) or planes (z), the grid shrunk F times in that
 // dimension through the launch contract; the block stays. Position g of the
 // coarsened dimension becomes (blockIdx.c * blockDim.c + threadIdx.c) * F + p
-// for p = 0..F-1, and a return ends one position, not the thread. A warp's
-// accesses stay rows along x, as coalesced as before; what changes is that a
-// thread has F rows of independent loads in flight and its neighbouring rows
-// meet in L1. A memory-bound sweep is latency-bound on the H100 with one
-// position a thread: PolyBench's 3 x 3 convolution of 16384 x 24576 floats
-// takes 1.69 ms as written and 1.23 ms with 4 rows a thread
-// (bench/stencil/conv2d_headroom.cu, bench/RESULTS.md).
+// for p = 0..F-1 (kopt_row or kopt_plane), and a return ends one position,
+// not the thread. A warp's accesses stay rows along x, as coalesced as
+// before; what changes is that a thread has F rows of independent loads in
+// flight and its neighbouring rows meet in L1. A memory-bound sweep is
+// latency-bound on the H100 with one position a thread: PolyBench's 3 x 3
+// convolution of 16384 x 24576 floats takes 1.69 ms as written and 1.23 ms
+// with 4 rows a thread (bench/stencil/conv2d_headroom.cu, bench/RESULTS.md).
 //
 // The same conditions as block-shape-2d: the threads differ only by their
 // positions (ThreadPositions.h), no update in place, and every global access
@@ -28,7 +28,6 @@
 namespace kopt::transform {
 
 namespace {
-constexpr llvm::StringLiteral Part = "kopt_part";
 constexpr int64_t MinThreads = 1 << 18; // Left after coarsening.
 
 class ThreadCoarsening2D : public Transform {
@@ -47,7 +46,7 @@ public:
     if (llvm::is_contained(F.IndexBuiltins, "threadIdx.z"))
       Space = {{{"planes", 4}}, {{"rows", 4}}, {{"planes", 2}}, {{"rows", 2}}, {{"planes", 8}}};
     // Fewer threads than about one full H100 (132 SMs of 2048) leave SMs
-    // idle: a launch of 227K threads looping over z inside (Parboil's
+    // idle: a launch of 229K threads looping over z inside (Parboil's
     // stencil) ran at 0.35x with 4 rows a thread.
     std::optional<int64_t> Threads = pragmaThreadsLaunched(Kernel);
     llvm::erase_if(Space, [&](const ParamSet &P) {
@@ -69,6 +68,7 @@ public:
       return Factor.takeError();
     const std::string F = std::to_string(*Factor);
     const std::string Position = std::string("kopt_g") + Dim;
+    const std::string Part = Planes ? "kopt_plane" : "kopt_row";
     llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &U) -> llvm::Error {
       StmtContents C = inspectStmt(*U.Kernel.getBody());
       if (C.Barrier || C.Shared || C.WarpIntrinsic)
@@ -82,6 +82,12 @@ public:
       const unsigned Coarsened = Planes ? 4u : 2u;
       if (!(Dims & Coarsened))
         return unsupported(U, U.Kernel.getLocation(), "planes are for 3-D kernels");
+      // Coarsened along this dimension already: its position is a local now,
+      // which a second coarsening would read in its own initializer.
+      if (llvm::StringRef(U.Rewrite.getRewrittenText(U.Kernel.getBody()->getSourceRange()))
+              .contains(Position))
+        return unsupported(U, U.Kernel.getLocation(),
+                           std::string("the kernel is coarsened along ") + Dim + " already");
       if (std::optional<int64_t> Threads = pragmaThreadsLaunched(In.Kernel);
           Threads && *Threads / *Factor < MinThreads)
         return llvm::createStringError("the launch starts " + std::to_string(*Threads) +
@@ -114,10 +120,10 @@ public:
       U.Rewrite.ReplaceText(
           Body->getSourceRange(),
           "{ // kopt thread-coarsening-2d: " + F + (Planes ? " planes" : " rows") +
-              " a thread\n#pragma unroll\nfor (unsigned int " + Part.str() + " = 0; " + Part.str() +
-              " < " + F + "; ++" + Part.str() + ") {\nconst unsigned int " + Position +
-              " = (blockIdx." + D + " * blockDim." + D + " + threadIdx." + D + ") * " + F + "u + " +
-              Part.str() + ";\n" + *Inner + "\n}\n}");
+              " a thread\n#pragma unroll\nfor (unsigned int " + Part + " = 0; " + Part + " < " + F +
+              "; ++" + Part + ") {\nconst unsigned int " + Position + " = (blockIdx." + D +
+              " * blockDim." + D + " + threadIdx." + D + ") * " + F + "u + " + Part + ";\n" +
+              *Inner + "\n}\n}");
       return llvm::Error::success();
     });
     if (!Text)
