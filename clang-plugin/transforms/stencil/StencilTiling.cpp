@@ -51,10 +51,13 @@ public:
                                         const ParamSet &Params) const override {
     if (llvm::Error E = checkParamNames(Params, {"BX", "BY", "BZ"}))
       return E;
-    llvm::Expected<int64_t> BX = requireParam(Params, "BX", {8, 16, 32, 64, 128});
+    // The first of each list is what a caller asking why the transform does
+    // not apply tries (TransformSupport.h): a block of 256, so the answer is
+    // about the kernel, not about the block.
+    llvm::Expected<int64_t> BX = requireParam(Params, "BX", {32, 8, 16, 64, 128});
     if (!BX)
       return BX.takeError();
-    llvm::Expected<int64_t> BY = requireParam(Params, "BY", {1, 2, 4, 8, 16, 32});
+    llvm::Expected<int64_t> BY = requireParam(Params, "BY", {8, 1, 2, 4, 16, 32});
     if (!BY)
       return BY.takeError();
     int64_t BZ = 1;
