@@ -225,6 +225,7 @@ nlohmann::json evaluationSummary(const agents::OptimizeResult &O) {
           {"applies", O.Applies},
           {"apply_seconds", O.ApplySeconds}};
 }
+
 // Why timing on this workload cannot rank variants, or "": a loop of the
 // kernel takes its bounds from an integer input that the pragma gives no
 // range and no recording fills, so its trip counts are random here, not the
