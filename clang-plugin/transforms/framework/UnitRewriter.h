@@ -7,6 +7,7 @@
 
 #include <llvm/ADT/STLFunctionalExtras.h>
 
+#include <optional>
 #include <string>
 
 namespace clang {
@@ -39,6 +40,28 @@ using UnitEdit = llvm::function_ref<llvm::Error(UnitAST &)>;
 // Fails, with clang's diagnostics, where the unit does not parse, and where the
 // kernel is missing or Edit fails.
 llvm::Expected<std::string> rewriteUnit(const TransformInput &In, UnitEdit Edit);
+
+// The same for an edit that also reports what it found (the launch a
+// transform then maps): the rewritten unit and Edit's result.
+template <typename T> struct RewrittenWith {
+  std::string UnitText;
+  T Found;
+};
+template <typename T>
+llvm::Expected<RewrittenWith<T>>
+rewriteUnitWith(const TransformInput &In, llvm::function_ref<llvm::Expected<T>(UnitAST &)> Edit) {
+  std::optional<T> Found;
+  llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &U) -> llvm::Error {
+    llvm::Expected<T> Result = Edit(U);
+    if (!Result)
+      return Result.takeError();
+    Found = std::move(*Result);
+    return llvm::Error::success();
+  });
+  if (!Text)
+    return Text.takeError();
+  return RewrittenWith<T>{std::move(*Text), std::move(*Found)};
+}
 
 // The file name the unit is parsed under (diagnostics name it).
 inline constexpr llvm::StringLiteral UnitFileName = "/kopt/unit.cu";

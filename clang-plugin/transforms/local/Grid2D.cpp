@@ -219,17 +219,11 @@ public:
     if (!looksLike1DGuarded(In.Kernel))
       return llvm::createStringError("the kernel is not a 1D guarded kernel without shared "
                                      "memory, barriers or warp intrinsics");
-    std::optional<Plan> Made;
-    llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &U) -> llvm::Error {
-      llvm::Expected<Plan> P = rewrite(U);
-      if (!P)
-        return P.takeError();
-      Made = *P;
-      return llvm::Error::success();
-    });
-    if (!Text)
-      return Text.takeError();
-    const std::string &W = Made->W.Text, X = std::to_string(*BX), Y = std::to_string(*BY);
+    llvm::Expected<RewrittenWith<Plan>> Made =
+        rewriteUnitWith<Plan>(In, [](UnitAST &U) { return rewrite(U); });
+    if (!Made)
+      return Made.takeError();
+    const std::string &W = Made->Found.W.Text, X = std::to_string(*BX), Y = std::to_string(*BY);
     frontend::LaunchMapping Launch;
     Launch.Block = {X, Y, "1"};
     // x over the W columns; y over the rows the original threads reach.
@@ -237,10 +231,10 @@ public:
                    "((grid_x * block_x + " + W + " - 1) / " + W + " + " + std::to_string(*BY - 1) +
                        ") / " + Y,
                    "1"};
-    return TransformOutput{std::move(*Text), Launch,
+    return TransformOutput{std::move(Made->UnitText), Launch,
                            "2D grid of " + X + " x " + Y + " blocks over rows of " + W + " (" +
-                               std::to_string(Made->Splits) + " splits, " +
-                               std::to_string(Made->Bounds) + " bounds)"};
+                               std::to_string(Made->Found.Splits) + " splits, " +
+                               std::to_string(Made->Found.Bounds) + " bounds)"};
   }
 };
 } // namespace

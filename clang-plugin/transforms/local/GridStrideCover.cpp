@@ -259,24 +259,18 @@ public:
     if (!looksLike1DGuarded(In.Kernel))
       return llvm::createStringError("the kernel is not a 1D kernel without shared memory, "
                                      "barriers or warp intrinsics");
-    std::optional<Cover> Made;
-    llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &U) -> llvm::Error {
-      llvm::Expected<Cover> C = rewrite(U);
-      if (!C)
-        return C.takeError();
-      Made = *C;
-      return llvm::Error::success();
-    });
-    if (!Text)
-      return Text.takeError();
+    llvm::Expected<RewrittenWith<Cover>> Made =
+        rewriteUnitWith<Cover>(In, [](UnitAST &U) { return rewrite(U); });
+    if (!Made)
+      return Made.takeError();
     // Enough blocks for the range, and one where it is empty (a grid of 0
     // fails to launch; the original's threads would have found nothing to do).
-    const std::string Blocks = "((" + Made->Bound + ") + block_x - 1) / block_x";
+    const std::string Blocks = "((" + Made->Found.Bound + ") + block_x - 1) / block_x";
     frontend::LaunchMapping Launch;
     Launch.Grid = {Blocks + " > 0 ? " + Blocks + " : 1", "grid_y", "grid_z"};
-    return TransformOutput{std::move(*Text), Launch,
-                           "one iteration a thread: the grid covers the loop's " + Made->Bound +
-                               " iterations"};
+    return TransformOutput{std::move(Made->UnitText), Launch,
+                           "one iteration a thread: the grid covers the loop's " +
+                               Made->Found.Bound + " iterations"};
   }
 };
 } // namespace

@@ -169,18 +169,13 @@ public:
     if (llvm::Error E = checkParamNames(Params, {}))
       return E;
     bool NoAlias = In.Kernel.Pragma && In.Kernel.Pragma->NoAlias;
-    std::optional<Aggregated> Made;
-    llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &U) -> llvm::Error {
-      llvm::Expected<Aggregated> A = rewrite(U, NoAlias);
-      if (!A)
-        return A.takeError();
-      Made = *A;
-      return llvm::Error::success();
-    });
-    if (!Text)
-      return Text.takeError();
-    return TransformOutput{std::move(*Text), std::nullopt,
-                           std::to_string(Made->Calls) + " atomicAdd to " + Made->Target +
+    llvm::Expected<RewrittenWith<Aggregated>> Made =
+        rewriteUnitWith<Aggregated>(In, [&](UnitAST &U) { return rewrite(U, NoAlias); });
+    if (!Made)
+      return Made.takeError();
+    return TransformOutput{std::move(Made->UnitText), std::nullopt,
+                           std::to_string(Made->Found.Calls) + " atomicAdd to " +
+                               Made->Found.Target +
                                " summed in a register, a warp's sum added once"};
   }
 };
