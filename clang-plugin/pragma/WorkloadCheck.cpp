@@ -153,18 +153,11 @@ private:
   // values in [0, 16) make its trip counts, so the timing the search ranks
   // variants by may not be the application's (a CSR kernel's empty rows).
   void checkDataBoundLoops() {
-    if (!K.Body || !P.Buffers)
+    if (!K.Body)
       return;
-    for (const BufferSpec &B : *P.Buffers) {
-      auto It = K.Body->LoopBoundsFrom.find(B.Name);
-      if (It == K.Body->LoopBoundsFrom.end() || B.Range)
-        continue;
-      auto Param =
-          llvm::find_if(K.Params, [&](const KernelParam &KP) { return KP.Name == B.Name; });
-      if (Param != K.Params.end() && Param->Pointee == ParamCategory::Integer)
-        diag(Diag::LoopBoundsFromRandomInput, B.NameToken,
-             {K.Kernel, std::to_string(It->second), B.Name});
-    }
+    for (const RandomlyBoundedLoop &L : randomlyBoundedLoops(*K.Body, P, K.Params))
+      diag(Diag::LoopBoundsFromRandomInput, L.Buffer->NameToken,
+           {K.Kernel, std::to_string(L.Line), L.Buffer->Name});
   }
 
   // Every combination of the args values, each a launch.
@@ -363,6 +356,23 @@ private:
 };
 
 } // namespace
+
+std::vector<RandomlyBoundedLoop> randomlyBoundedLoops(const KernelBodyUse &Body,
+                                                      const PragmaClauses &Pragma,
+                                                      llvm::ArrayRef<KernelParam> Params) {
+  std::vector<RandomlyBoundedLoop> Out;
+  if (!Pragma.Buffers)
+    return Out;
+  for (const BufferSpec &B : *Pragma.Buffers) {
+    auto It = Body.LoopBoundsFrom.find(B.Name);
+    if (It == Body.LoopBoundsFrom.end() || B.Range)
+      continue;
+    auto Param = llvm::find_if(Params, [&](const KernelParam &KP) { return KP.Name == B.Name; });
+    if (Param != Params.end() && Param->Pointee == ParamCategory::Integer)
+      Out.push_back({&B, It->second});
+  }
+  return Out;
+}
 
 KernelBodyUse bodyUseOf(const KernelFeatures &F) {
   KernelBodyUse Use;

@@ -45,6 +45,17 @@ struct KernelBodyUse {
 // a collective.
 KernelBodyUse bodyUseOf(const KernelFeatures &F);
 
+// A loop of the body bounded by an integer buffer that the pragma gives no
+// range: the evaluator's random integers in [0, 16) set its trip counts, not
+// the application's (a CSR kernel's empty rows).
+struct RandomlyBoundedLoop {
+  const BufferSpec *Buffer = nullptr; // In Pragma's buffers clause.
+  unsigned Line = 0;                  // The loop's.
+};
+std::vector<RandomlyBoundedLoop> randomlyBoundedLoops(const KernelBodyUse &Body,
+                                                      const PragmaClauses &Pragma,
+                                                      llvm::ArrayRef<KernelParam> Params);
+
 struct WorkloadSubject {
   std::string Kernel; // Qualified name, for messages.
   llvm::ArrayRef<KernelParam> Params;

@@ -6,6 +6,7 @@
 
 #include "agents/LlmOptimizer.h"
 #include "clang-plugin/pragma/PragmaJson.h"
+#include "clang-plugin/pragma/WorkloadCheck.h"
 #include "driver/nvcc/NvccDeviceFlags.h"
 #include "driver/optimize/BaselineFacts.h"
 #include "driver/optimize/InstantiationChoice.h"
@@ -226,29 +227,24 @@ nlohmann::json evaluationSummary(const agents::OptimizeResult &O) {
           {"apply_seconds", O.ApplySeconds}};
 }
 
-// Why timing on this workload cannot rank variants, or "": a loop of the
-// kernel takes its bounds from an integer input that the pragma gives no
-// range and no recording fills, so its trip counts are random here, not the
+// Why timing on this workload cannot rank variants, or "": a loop takes its
+// bounds from random integers (WorkloadCheck.h) and no recording gives the
 // application's. spmv_csr's search measured a variant 1.10x faster on empty
 // rows that made the program 2.3x slower (bench/RESULTS.md).
 std::string timingWithoutTheApplicationsTripCounts(const frontend::KernelSummary &K,
                                                    const evaluator::Workload &W) {
-  if (!W.Recorded.empty())
+  if (!W.Recorded.empty() || !K.Pragma)
     return "";
-  for (const frontend::LoopFeature &L : K.Features.Loops)
-    for (const std::string &Name : L.BoundParams) {
-      auto Arg =
-          llvm::find_if(W.Args, [&](const evaluator::KernelArg &A) { return A.Name == Name; });
-      const evaluator::BufferArg *B = Arg == W.Args.end() ? nullptr : Arg->buffer();
-      if (B && !evaluator::isFloating(B->Element) && !B->Range)
-        return llvm::formatv("the loop at line {0} takes its bounds from '{1}', whose values are "
-                             "random here: variants would be timed on trip counts the application "
-                             "never has. Record the application's launches (`kopt record -- APP`) "
-                             "or give '{1}' a range(lo, hi) that fits it",
-                             L.Line, Name)
-            .str();
-    }
-  return "";
+  std::vector<frontend::RandomlyBoundedLoop> Loops =
+      frontend::randomlyBoundedLoops(frontend::bodyUseOf(K.Features), *K.Pragma, K.Params);
+  if (Loops.empty())
+    return "";
+  return llvm::formatv("the loop at line {0} takes its bounds from '{1}', whose values are "
+                       "random here: variants would be timed on trip counts the application "
+                       "never has. Record the application's launches (`kopt record -- APP`) or "
+                       "give '{1}' a range(lo, hi) that fits it",
+                       Loops.front().Line, Loops.front().Buffer->Name)
+      .str();
 }
 
 } // namespace
