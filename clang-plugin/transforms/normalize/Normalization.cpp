@@ -150,6 +150,8 @@ llvm::Expected<NormalizedRewrite> rewriteNormalized(const TransformInput &In,
 
 std::string chainStart(const frontend::KernelSummary &Kernel,
                        const std::vector<std::string> &ClangArgs, std::vector<std::string> *Steps) {
+  if (!pragmaBlockDims(Kernel)) // No launch contract to read the unit under: no parse.
+    return Kernel.Unit.Text;
   llvm::Expected<Normalized> N =
       normalizeUnit({Kernel, Kernel.Unit.Text, ClangArgs}, launchNormalizations());
   if (!N) { // The transforms will say why the unit does not parse.

@@ -28,7 +28,16 @@
 namespace kopt::transform {
 
 namespace {
-constexpr int64_t MinThreads = 1 << 18; // Left after coarsening.
+// Fewer threads than about one full H100 (132 SMs of 2048) leave SMs idle: a
+// launch of 229K threads looping over z inside (Parboil's stencil) ran at
+// 0.35x with 4 rows a thread. The threads the pragma's launch starts, where
+// F positions a thread would leave fewer than 2^18; empty otherwise.
+std::optional<int64_t> tooFewThreads(const frontend::KernelSummary &Kernel, int64_t F) {
+  std::optional<int64_t> Threads = pragmaThreadsLaunched(Kernel);
+  if (Threads && *Threads / F < (1 << 18))
+    return Threads;
+  return std::nullopt;
+}
 
 class ThreadCoarsening2D : public Transform {
 public:
@@ -45,12 +54,8 @@ public:
     std::vector<ParamSet> Space = {{{"rows", 4}}, {{"rows", 2}}, {{"rows", 8}}};
     if (llvm::is_contained(F.IndexBuiltins, "threadIdx.z"))
       Space = {{{"planes", 4}}, {{"rows", 4}}, {{"planes", 2}}, {{"rows", 2}}, {{"planes", 8}}};
-    // Fewer threads than about one full H100 (132 SMs of 2048) leave SMs
-    // idle: a launch of 229K threads looping over z inside (Parboil's
-    // stencil) ran at 0.35x with 4 rows a thread.
-    std::optional<int64_t> Threads = pragmaThreadsLaunched(Kernel);
     llvm::erase_if(Space, [&](const ParamSet &P) {
-      return Threads && *Threads / P.begin()->second < MinThreads;
+      return tooFewThreads(Kernel, P.begin()->second).has_value();
     });
     return Space;
   }
@@ -88,8 +93,7 @@ public:
               .contains(Position))
         return unsupported(U, U.Kernel.getLocation(),
                            std::string("the kernel is coarsened along ") + Dim + " already");
-      if (std::optional<int64_t> Threads = pragmaThreadsLaunched(In.Kernel);
-          Threads && *Threads / *Factor < MinThreads)
+      if (std::optional<int64_t> Threads = tooFewThreads(In.Kernel, *Factor))
         return llvm::createStringError("the launch starts " + std::to_string(*Threads) +
                                        " threads: with " + std::to_string(*Factor) +
                                        " positions a thread, too few to fill the GPU");
