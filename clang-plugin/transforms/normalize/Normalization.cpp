@@ -24,7 +24,9 @@ llvm::ArrayRef<NormalizationPass> geometryNormalizations() {
 }
 
 llvm::ArrayRef<NormalizationPass> launchNormalizations() {
-  static const NormalizationPass Passes[] = {{"block-dim-constants", blockDimsForConstants}};
+  static const NormalizationPass Passes[] = {{"block-dim-constants", blockDimsForConstants},
+                                             {"grid-dims-from-launch", gridDimsFromLaunch},
+                                             {"launch-extent-guards", guardLaunchExtent}};
   return Passes;
 }
 
@@ -56,6 +58,9 @@ std::string memoKey(const TransformInput &In, llvm::ArrayRef<NormalizationPass> 
   if (Options.Block)
     for (int64_t D : *Options.Block)
       Key += std::to_string(D) + ",";
+  if (Options.Grid)
+    for (const frontend::ClauseExpr &E : *Options.Grid)
+      Key += E.Text + ";";
   Key += In.Kernel.Name + "\n";
   for (const std::string &Arg : In.ClangArgs)
     Key += Arg + "\n";
@@ -99,6 +104,8 @@ llvm::Expected<Normalized> normalizeUnit(const TransformInput &In,
   NormalizeOptions Options;
   Options.NoAlias = In.Kernel.Pragma && In.Kernel.Pragma->NoAlias;
   Options.Block = pragmaBlockDims(In.Kernel);
+  if (In.Kernel.Pragma && In.Kernel.Pragma->Launch)
+    Options.Grid = In.Kernel.Pragma->Launch->Grid;
   std::string Key = memoKey(In, Passes, Options);
   Memo &M = memo();
   {

@@ -11,6 +11,7 @@
 // lines), so that a refusal's line:col still points at the user's code.
 #pragma once
 
+#include "clang-plugin/pragma/ClauseExpr.h"
 #include "clang-plugin/transforms/framework/UnitRewriter.h"
 
 #include <llvm/ADT/ArrayRef.h>
@@ -27,6 +28,8 @@ struct NormalizeOptions {
   bool NoAlias = false; // The pragma's noalias: pointer parameters never overlap.
   // The pragma's block dimensions, where its launch clause gives them.
   std::optional<std::array<int64_t, 3>> Block;
+  // The launch clause's grid expressions, as written (after macro expansion).
+  std::optional<std::vector<frontend::ClauseExpr>> Grid;
 };
 
 // One pass. It edits U and returns what it did ("scalar-replaced C[i*N+j]"),
@@ -45,6 +48,8 @@ llvm::Expected<std::string> inlineIndexLocals(UnitAST &U, const NormalizeOptions
 llvm::Expected<std::string> hoistLoopInvariants(UnitAST &U, const NormalizeOptions &Options);
 llvm::Expected<std::string> promoteAccumulators(UnitAST &U, const NormalizeOptions &Options);
 llvm::Expected<std::string> blockDimsForConstants(UnitAST &U, const NormalizeOptions &Options);
+llvm::Expected<std::string> gridDimsFromLaunch(UnitAST &U, const NormalizeOptions &Options);
+llvm::Expected<std::string> guardLaunchExtent(UnitAST &U, const NormalizeOptions &Options);
 
 // What the matmul family (and row-cooperative) runs, in this order: aliases
 // of threadIdx/blockIdx/blockDim replaced by what they name, counters into
@@ -55,7 +60,9 @@ llvm::ArrayRef<NormalizationPass> idiomNormalizations();
 llvm::ArrayRef<NormalizationPass> geometryNormalizations();
 
 // What holds under the pragma's launch contract alone, for every transform:
-// constants that stand for the block's size read as blockDim.
+// constants that stand for the block's size read as blockDim, gridDim read as
+// the grid's expression, then a check of the thread's position against the
+// launch's extent where the kernel has none.
 llvm::ArrayRef<NormalizationPass> launchNormalizations();
 
 struct Normalized {

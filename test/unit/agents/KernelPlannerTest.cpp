@@ -285,11 +285,26 @@ TEST(KernelPlanner, TextbookMatmulReachesTheIdiomEarly) {
   EXPECT_NEAR(O.BestOutcome.Speedup, 6.0, 1e-9);
 }
 
+// The search on a product whose tiled variants (register-blocking,
+// smem-tiling) run 6x faster: one of them is among the first three
+// evaluations, and wins.
+void expectTheIdiomEarly(const char *Code) {
+  PlannedRun T(Code, computeBound());
+  T.Eval.Rules = {{"kopt_tile", Verdict::Faster, 6.0}};
+  OptimizeResult O = T.run();
+  std::vector<std::string> Steps = evaluatedSteps(O);
+  size_t Idiom = std::min(firstOf(Steps, "register-blocking"), firstOf(Steps, "smem-tiling"));
+  ASSERT_FALSE(Steps.empty()) << O.Trajectory.size();
+  EXPECT_LT(Idiom, 3u) << joined(Steps);
+  ASSERT_TRUE(O.Best.has_value());
+  EXPECT_NEAR(O.BestOutcome.Speedup, 6.0, 1e-9);
+}
+
 // A product whose row index is written for one block size (TILE_WIDTH), its
 // column index with blockDim: the search starts from it read under the launch
 // contract (block-dim-constants), so register-blocking fits at once.
 TEST(KernelPlanner, AConstantBlockSizeStillReachesTheIdiom) {
-  PlannedRun T(R"(
+  expectTheIdiomEarly(R"(
 #define TILE_WIDTH 16
 #pragma kopt optimize launch(grid: 128, 128; block: TILE_WIDTH, TILE_WIDTH) args(Width = 2048) buffers(M[Width * Width] in, N[Width * Width] in, P[Width * Width] out) noalias
 __global__ void MatrixMulTile(const float *M, const float *N, float *P, int Width) {
@@ -302,16 +317,25 @@ __global__ void MatrixMulTile(const float *M, const float *N, float *P, int Widt
     P[Row * Width + Col] = Pvalue;
   }
 }
-)",
-               computeBound());
-  T.Eval.Rules = {{"kopt_tile", Verdict::Faster, 6.0}};
-  OptimizeResult O = T.run();
-  std::vector<std::string> Steps = evaluatedSteps(O);
-  size_t Idiom = std::min(firstOf(Steps, "register-blocking"), firstOf(Steps, "smem-tiling"));
-  ASSERT_FALSE(Steps.empty()) << O.Trajectory.size();
-  EXPECT_LT(Idiom, 3u) << joined(Steps);
-  ASSERT_TRUE(O.Best.has_value());
-  EXPECT_NEAR(O.BestOutcome.Speedup, 6.0, 1e-9);
+)");
+}
+
+// The same product without a bounds check, on a grid that covers the matrix
+// exactly: the search starts from it with the launch's extent checked
+// (launch-extent-guards), so register-blocking fits at once.
+TEST(KernelPlanner, AnUncheckedExactGridStillReachesTheIdiom) {
+  expectTheIdiomEarly(R"(
+#define TILE_WIDTH 16
+#pragma kopt optimize launch(grid: Width / TILE_WIDTH, Width / TILE_WIDTH; block: TILE_WIDTH, TILE_WIDTH) args(Width = 2048) buffers(M[Width * Width] in, N[Width * Width] in, P[Width * Width] out) noalias
+__global__ void MatrixMulExact(const float *M, const float *N, float *P, int Width) {
+  int Row = blockIdx.y * TILE_WIDTH + threadIdx.y;
+  int Col = blockIdx.x * blockDim.x + threadIdx.x;
+  float Pvalue = 0;
+  for (int k = 0; k < Width; ++k)
+    Pvalue += M[Row * Width + k] * N[k * Width + Col];
+  P[Row * Width + Col] = Pvalue;
+}
+)");
 }
 
 // A mat-vec written to run on any grid: row-cooperative and inner-loop-parallel
