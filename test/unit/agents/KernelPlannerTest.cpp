@@ -91,6 +91,8 @@ std::vector<std::string> clangArgs() {
   Args.push_back("-D__syncthreads()=((void)0)");
   Args.push_back("-D__ldg(p)=(*(p))");
   Args.push_back("-D__launch_bounds__(...)=__attribute__((launch_bounds(__VA_ARGS__)))");
+  Args.push_back("-include");
+  Args.push_back(KOPT_UNIT_TEST_DIR "/agents/CudaVectorTypes.h");
   // gridDim for variants that add a grid-stride loop (the prelude's builtins
   // reach a unit only where the original kernel uses them).
   Args.push_back("-DgridDim=blockDim");

@@ -26,6 +26,13 @@
 #define __shared__ static
 #define __cluster_dims__(...)
 #define __launch_bounds__(...)
+#define __align__(N) __attribute__((aligned(N)))
+
+// The vector type variants read shared tiles through (16-byte fragments).
+struct alignas(16) float4 {
+  float x, y, z, w;
+};
+inline float4 make_float4(float X, float Y, float Z, float W) { return {X, Y, Z, W}; }
 
 struct dim3 {
   unsigned x, y, z;
