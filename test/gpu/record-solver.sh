@@ -99,13 +99,21 @@ sed 's/#define STEPS 100/#define STEPS 50/' "$src" > "$half/solver.cu"
   -- -arch="$arch" > "$half/optimize.txt" 2>&1 || { cat "$half/optimize.txt"; fail "kopt optimize failed on the 50-step app"; }
 entry=$(ls "$half"/cache/entries/*/*.json | head -1)
 python3 - "$entry" <<'PY' || fail "could not rewrite the entry"
-import hashlib, json, sys
+import hashlib, json, re, sys
+# kopt's checksum is over its own dump of the payload; Python would print some
+# of its floats differently (nlohmann's shortest form is not always Python's),
+# so the numbers read keep the text kopt wrote.
+Mark = "@kopt-number:"
+def numbers(text):
+    return re.sub('"' + Mark + '([^"]*)"', r"\1", text)
+def value(v):
+    return float(v[len(Mark):]) if isinstance(v, str) and v.startswith(Mark) else v
 path = sys.argv[1]
-doc = json.load(open(path))
+doc = json.load(open(path), parse_float=lambda s: Mark + s)
 p = doc["payload"]
 w = p["workloads"]
 k = [s for s in w["scalars"] if s["name"] == "k"][0]
-assert (k["min"], k["max"]) == (0, 49), k
+assert (value(k["min"]), value(k["max"])) == (0, 49), k
 p["variant"] = {"kernel": "eliminate", "variant_name": "", "launch": None, "code":
     "__global__ void eliminate(float *A, int n, int k)\n{\n"
     "    int i = k + 1 + blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -114,9 +122,9 @@ p["variant"] = {"kernel": "eliminate", "variant_name": "", "launch": None, "code
     "            A[i * n + j] -= (k > 60 ? -f : f) * A[k * n + j];\n    }\n}"}
 p["speedup"] = 1.25
 p["provenance"]["skills"] = ["wrong-beyond-60"]
-dump = json.dumps(p, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+dump = numbers(json.dumps(p, separators=(",", ":"), sort_keys=True, ensure_ascii=False))
 doc["checksum"] = "sha256:" + hashlib.sha256(dump.encode()).hexdigest()
-json.dump(doc, open(path, "w"), indent=1, ensure_ascii=False)
+open(path, "w").write(numbers(json.dumps(doc, indent=1, ensure_ascii=False)))
 PY
 kcc=$(dirname "$kopt")/kcc
 export KOPT_NVCC="$nvcc"
