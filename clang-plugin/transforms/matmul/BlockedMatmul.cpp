@@ -347,6 +347,45 @@ bool startsAtZero(const clang::Expr &Init, const clang::ASTContext &Ctx) {
   return R.Val.isFloat() && R.Val.getFloat().isPosZero();
 }
 
+// Whether the loop body changes Acc only by adding or subtracting terms that
+// do not read it (`acc += e`, `acc -= e`, `acc = acc + e`, `acc = e + acc`,
+// `acc = acc - e`) and reads it nowhere else: its start may then be added
+// after the loop.
+bool updatesBySum(const clang::Stmt &Body, const clang::VarDecl *Acc) {
+  auto IsAcc = [&](const clang::Expr *E) { return namedVariable(E) == Acc; };
+  auto ReadsAcc = [&](const clang::Expr *E) {
+    bool Found = false;
+    forEachStmt(E, [&](const clang::Stmt *St) {
+      const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(St);
+      Found = Found || (Ref && Ref->getDecl() == Acc);
+    });
+    return Found;
+  };
+  unsigned Refs = 0, Summed = 0;
+  forEachStmt(&Body, [&](const clang::Stmt *St) {
+    if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(St); Ref && Ref->getDecl() == Acc)
+      ++Refs;
+    const auto *B = llvm::dyn_cast<clang::BinaryOperator>(St);
+    if (!B || !IsAcc(B->getLHS()))
+      return;
+    const clang::Expr *R = B->getRHS();
+    if ((B->getOpcode() == clang::BO_AddAssign || B->getOpcode() == clang::BO_SubAssign) &&
+        !ReadsAcc(R)) {
+      Summed += 1;
+      return;
+    }
+    const auto *Sum = llvm::dyn_cast<clang::BinaryOperator>(R->IgnoreParenImpCasts());
+    if (B->getOpcode() != clang::BO_Assign || !Sum)
+      return;
+    bool Left = IsAcc(Sum->getLHS()) && !ReadsAcc(Sum->getRHS()),
+         Right = IsAcc(Sum->getRHS()) && !ReadsAcc(Sum->getLHS());
+    if ((Sum->getOpcode() == clang::BO_Add && (Left || Right)) ||
+        (Sum->getOpcode() == clang::BO_Sub && Left))
+      Summed += 2;
+  });
+  return Refs == Summed;
+}
+
 // Whether the fragments of an operand of type Ty are read 4 at a time.
 bool vectorFragments(clang::QualType Ty, int64_t Count) {
   return Count % 4 == 0 && Ty.getCanonicalType()->isSpecificBuiltinType(clang::BuiltinType::Float);
@@ -389,36 +428,49 @@ llvm::Error rewriteBlockedMatmul(UnitAST &U, const Blocking &T, unsigned &Line) 
   std::string AccType = typeText(S.Acc->getType(), U);
   std::string AccSlot = "kopt_acc[kopt_i][kopt_j]";
 
-  // The accumulators start at zero, and each position adds its accumulator's
-  // own start after the loop, where it stores: C's values loaded before the
-  // loop (gemm's `C[i][j] * beta`) cost 5.15 -> 3.89 ms on a 4096^3 gemm
-  // (bench/RESULTS.md). The loop writes no memory, so the start reads the same
-  // values there; a floating-point sum is reassociated once, which the
-  // verification's tolerance judges as for any variant.
-  // The stores are the whole body without the loop, each phase leaving out the
-  // declarations it does not read (nvcc would warn).
-  std::vector<const clang::Expr *> SuffixReads, After;
+  // Where the loop only adds terms to the accumulator, the accumulators start
+  // at zero and each position adds its own start after the loop, where it
+  // stores: C's values loaded before the loop (gemm's `C[i][j] * beta`) cost
+  // 5.15 -> 3.89 ms on a 4096^3 gemm (bench/RESULTS.md). The loop writes no
+  // memory, so the start reads the same values there; a floating-point sum is
+  // reassociated once, which the verification's tolerance judges as for any
+  // variant. Other updates start from the start, computed before the loop.
+  // Each phase leaves out the declarations it does not read (nvcc would warn).
+  const bool Zero = startsAtZero(*S.AccInit, U.Ctx);
+  const bool StartAfter = !Zero && updatesBySum(*S.M.Loop->getBody(), S.Acc);
+  std::vector<const clang::Expr *> Checks, After;
   for (const Guard &G : S.Guards)
-    SuffixReads.push_back(G.Cond);
+    Checks.push_back(G.Cond);
   const clang::SourceManager &SM = U.Ctx.getSourceManager();
   forEachStmt(Body, [&](const clang::Stmt *St) {
     if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(St);
         Ref && SM.isBeforeInTranslationUnit(S.LoopStmt->getEndLoc(), Ref->getLocation()))
       After.push_back(Ref);
   });
+  std::vector<const clang::Expr *> PrefixReads = Checks, SuffixReads = Checks;
+  PrefixReads.push_back(S.AccInit);
   SuffixReads.insert(SuffixReads.end(), After.begin(), After.end());
-  SuffixReads.push_back(S.AccInit);
+  if (StartAfter)
+    SuffixReads.push_back(S.AccInit);
+  llvm::Expected<std::vector<TextEdit>> PrefixDrops = unreadDecls(U, S, PrefixReads);
   llvm::Expected<std::vector<TextEdit>> SuffixDrops = unreadDecls(U, S, SuffixReads);
+  if (!PrefixDrops)
+    return PrefixDrops.takeError();
   if (!SuffixDrops)
     return SuffixDrops.takeError();
-  std::string Start = AccSlot;
-  if (!startsAtZero(*S.AccInit, U.Ctx)) {
+  // The code before the loop, for one position: the accumulator's start.
+  llvm::Expected<std::string> Prefix =
+      Phase(clang::CharSourceRange::getCharRange(BodyStart, S.LoopStmt->getBeginLoc()),
+            *PrefixDrops, "kopt_init_next");
+  // The whole body without the loop, the accumulator read back: the stores.
+  std::string Stored = AccSlot;
+  if (StartAfter) {
     llvm::Expected<std::string> InitText = exprText(U, *S.AccInit);
     if (!InitText)
       return InitText.takeError();
-    Start = "(" + *InitText + ") + " + AccSlot;
+    Stored = "(" + *InitText + ") + " + AccSlot;
   }
-  SuffixDrops->push_back({S.AccInit->getSourceRange(), Start});
+  SuffixDrops->push_back({S.AccInit->getSourceRange(), Stored});
   SuffixDrops->push_back({S.LoopStmt->getSourceRange(), ""});
   llvm::Expected<std::string> Suffix =
       Phase(clang::CharSourceRange::getCharRange(BodyStart, Body->getRBracLoc()), *SuffixDrops,
@@ -436,7 +488,7 @@ llvm::Error rewriteBlockedMatmul(UnitAST &U, const Blocking &T, unsigned &Line) 
       BodyEdits.push_back({Ref->getSourceRange(), AccSlot});
   });
   llvm::Expected<std::string> Update = editedText(U, *LoopBody, BodyEdits);
-  for (llvm::Expected<std::string> *E : {&Suffix, &Update})
+  for (llvm::Expected<std::string> *E : {&Prefix, &Suffix, &Update})
     if (!*E)
       return E->takeError();
 
@@ -525,9 +577,18 @@ llvm::Error rewriteBlockedMatmul(UnitAST &U, const Blocking &T, unsigned &Line) 
   }
   OS << AccType << " kopt_acc[" << T.TY << "][" << T.TX << "];\n"
      << "const int kopt_tid = threadIdx.y * " << T.Side << " + threadIdx.x;\n";
-  OS << "#pragma unroll\nfor (int kopt_i = 0; kopt_i < " << T.TY << "; ++kopt_i)\n"
-     << "#pragma unroll\nfor (int kopt_j = 0; kopt_j < " << T.TX << "; ++kopt_j)\n  " << AccSlot
-     << " = " << AccType << "{};\n";
+  if (Zero || StartAfter) {
+    OS << "#pragma unroll\nfor (int kopt_i = 0; kopt_i < " << T.TY << "; ++kopt_i)\n"
+       << "#pragma unroll\nfor (int kopt_j = 0; kopt_j < " << T.TX << "; ++kopt_j)\n  " << AccSlot
+       << " = " << AccType << "{};\n";
+  } else {
+    EachPosition();
+    OS << "  " << AccSlot << " = " << AccType << "{};\n  {\n"
+       << *Prefix << "\n"
+       << AccSlot << " = " << S.Acc->getNameAsString() << ";\n"
+       << std::string(S.OpenBlocks, '}') << "\n  }\n"
+       << label(*Prefix, "kopt_init_next") << "}\n";
+  }
 
   if (BD) {
     // A triangular loop: the tile runs over the union of its positions' k
