@@ -54,10 +54,14 @@ const clang::Expr *builtinNode(const clang::Expr *E) {
   return E;
 }
 
+// Whether E is the builtin Var.Dim (threadIdx.x, ...).
+using BuiltinTest = llvm::function_ref<bool(const clang::Expr *E, llvm::StringRef Var, char Dim)>;
+
 // blockIdx.c * blockDim.c + threadIdx.c in either order: c, and the three
-// builtins (threadIdx, blockIdx, blockDim).
+// builtins (threadIdx, blockIdx, blockDim) as Is recognizes them.
 std::optional<char> positionSumParts(const clang::BinaryOperator &Add,
-                                     std::array<const clang::Expr *, 3> &Parts) {
+                                     std::array<const clang::Expr *, 3> &Parts,
+                                     BuiltinTest Is = isBuiltin) {
   if (Add.getOpcode() != clang::BO_Add)
     return std::nullopt;
   for (char Dim : {'x', 'y', 'z'})
@@ -65,12 +69,12 @@ std::optional<char> positionSumParts(const clang::BinaryOperator &Add,
       const clang::Expr *T = Swap ? Add.getRHS() : Add.getLHS();
       const auto *Mul = llvm::dyn_cast<clang::BinaryOperator>(
           (Swap ? Add.getLHS() : Add.getRHS())->IgnoreParenImpCasts());
-      if (!isBuiltin(T, "threadIdx", Dim) || !Mul || Mul->getOpcode() != clang::BO_Mul)
+      if (!Is(T, "threadIdx", Dim) || !Mul || Mul->getOpcode() != clang::BO_Mul)
         continue;
       const clang::Expr *L = Mul->getLHS(), *R = Mul->getRHS();
-      if (isBuiltin(R, "blockIdx", Dim))
+      if (Is(R, "blockIdx", Dim))
         std::swap(L, R);
-      if (!isBuiltin(L, "blockIdx", Dim) || !isBuiltin(R, "blockDim", Dim))
+      if (!Is(L, "blockIdx", Dim) || !Is(R, "blockDim", Dim))
         continue;
       Parts = {T, L, R};
       return Dim;
@@ -151,6 +155,28 @@ std::optional<char> positionSumDim(const clang::Expr &E) {
   const auto *Add = llvm::dyn_cast<clang::BinaryOperator>(E.IgnoreParens());
   std::array<const clang::Expr *, 3> Parts;
   return Add ? positionSumParts(*Add, Parts) : std::nullopt;
+}
+
+std::optional<frontend::IndexBuiltin>
+builtinThroughLocal(const clang::Expr *E, const std::set<const clang::VarDecl *> &Changed) {
+  E = E->IgnoreParenImpCasts();
+  if (const clang::VarDecl *V = namedVariable(E)) {
+    if (!V->isLocalVarDecl() || Changed.count(V) || !V->getInit() || !V->getType()->isIntegerType())
+      return std::nullopt;
+    E = V->getInit()->IgnoreParenImpCasts();
+  }
+  return frontend::asIndexBuiltin(E);
+}
+
+std::optional<char> positionSumDimThroughLocals(const clang::Expr &E,
+                                                const std::set<const clang::VarDecl *> &Changed) {
+  const auto *Add = llvm::dyn_cast<clang::BinaryOperator>(E.IgnoreParenImpCasts());
+  std::array<const clang::Expr *, 3> Parts;
+  auto Is = [&](const clang::Expr *X, llvm::StringRef Var, char Dim) {
+    std::optional<frontend::IndexBuiltin> B = builtinThroughLocal(X, Changed);
+    return B && B->Var == Var && B->Component == Dim;
+  };
+  return Add ? positionSumParts(*Add, Parts, Is) : std::nullopt;
 }
 
 llvm::Expected<clang::CharSourceRange> statementRange(const UnitAST &U, const clang::Stmt &S) {

@@ -5,6 +5,7 @@
 // which is what lets a launch mapping regroup threads.
 #pragma once
 
+#include "clang-plugin/analysis/IndexAnalysis.h"
 #include "clang-plugin/transforms/framework/UnitRewriter.h"
 
 #include <clang/Basic/SourceLocation.h>
@@ -13,6 +14,7 @@
 #include <llvm/Support/Error.h>
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -83,6 +85,18 @@ struct PositionSum {
 // The dimension c where E is blockIdx.c * blockDim.c + threadIdx.c (either
 // order of each sum and product), as written.
 std::optional<char> positionSumDim(const clang::Expr &E);
+
+// The builtin (blockIdx.y, ...) that E is, directly or through a local of the
+// kernel that only names it: an integer declared with it as its initializer
+// and never changed (not in Changed, changedVariables' set).
+std::optional<frontend::IndexBuiltin>
+builtinThroughLocal(const clang::Expr *E, const std::set<const clang::VarDecl *> &Changed);
+
+// positionSumDim with each builtin written directly or through such a local
+// (Rodinia's `bx * blockDim.x + tx`); implicit casts around the sum looked
+// through.
+std::optional<char> positionSumDimThroughLocals(const clang::Expr &E,
+                                                const std::set<const clang::VarDecl *> &Changed);
 
 // Checks that the kernel body reads threadIdx, blockIdx and blockDim of each
 // dimension in Dims only in the form blockIdx.c * blockDim.c + threadIdx.c

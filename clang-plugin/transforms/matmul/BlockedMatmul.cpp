@@ -6,6 +6,7 @@
 #include "clang-plugin/transforms/framework/GuardHoisting.h"
 #include "clang-plugin/transforms/matmul/MatmulIdiom.h"
 #include "clang-plugin/transforms/normalize/Normalization.h"
+#include "clang-plugin/transforms/parallel/LoopWrites.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>
@@ -353,37 +354,27 @@ bool startsAtZero(const clang::Expr &Init, const clang::ASTContext &Ctx) {
 // after the loop.
 bool updatesBySum(const clang::Stmt &Body, const clang::VarDecl *Acc) {
   auto IsAcc = [&](const clang::Expr *E) { return namedVariable(E) == Acc; };
-  auto ReadsAcc = [&](const clang::Expr *E) {
-    bool Found = false;
-    forEachStmt(E, [&](const clang::Stmt *St) {
-      const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(St);
-      Found = Found || (Ref && Ref->getDecl() == Acc);
-    });
-    return Found;
-  };
-  unsigned Refs = 0, Summed = 0;
+  unsigned Summed = 0; // The references to Acc in the sums.
   forEachStmt(&Body, [&](const clang::Stmt *St) {
-    if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(St); Ref && Ref->getDecl() == Acc)
-      ++Refs;
     const auto *B = llvm::dyn_cast<clang::BinaryOperator>(St);
     if (!B || !IsAcc(B->getLHS()))
       return;
     const clang::Expr *R = B->getRHS();
     if ((B->getOpcode() == clang::BO_AddAssign || B->getOpcode() == clang::BO_SubAssign) &&
-        !ReadsAcc(R)) {
+        !mentions(R, Acc)) {
       Summed += 1;
       return;
     }
     const auto *Sum = llvm::dyn_cast<clang::BinaryOperator>(R->IgnoreParenImpCasts());
     if (B->getOpcode() != clang::BO_Assign || !Sum)
       return;
-    bool Left = IsAcc(Sum->getLHS()) && !ReadsAcc(Sum->getRHS()),
-         Right = IsAcc(Sum->getRHS()) && !ReadsAcc(Sum->getLHS());
+    bool Left = IsAcc(Sum->getLHS()) && !mentions(Sum->getRHS(), Acc),
+         Right = IsAcc(Sum->getRHS()) && !mentions(Sum->getLHS(), Acc);
     if ((Sum->getOpcode() == clang::BO_Add && (Left || Right)) ||
         (Sum->getOpcode() == clang::BO_Sub && Left))
       Summed += 2;
   });
-  return Refs == Summed;
+  return countRefs(&Body, Acc) == Summed;
 }
 
 // Whether the fragments of an operand of type Ty are read 4 at a time.

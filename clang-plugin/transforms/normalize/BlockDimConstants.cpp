@@ -24,24 +24,6 @@
 
 namespace kopt::transform {
 
-namespace {
-// The component c where E is blockIdx.c, directly or through a local that
-// only names it and never changes.
-std::optional<char> blockIndexOf(const clang::Expr *E,
-                                 const std::set<const clang::VarDecl *> &Changed) {
-  E = E->IgnoreParenImpCasts();
-  if (const clang::VarDecl *V = namedVariable(E)) {
-    if (!V->isLocalVarDecl() || Changed.count(V) || !V->getInit() || !V->getType()->isIntegerType())
-      return std::nullopt;
-    E = V->getInit()->IgnoreParenImpCasts();
-  }
-  std::optional<frontend::IndexBuiltin> B = frontend::asIndexBuiltin(E);
-  if (!B || B->Var != "blockIdx")
-    return std::nullopt;
-  return B->Component;
-}
-} // namespace
-
 llvm::Expected<std::string> blockDimsForConstants(UnitAST &U, const NormalizeOptions &Options) {
   // A unit cut down to what the kernel names may lack blockDim's declaration
   // (CUDA's headers always have it).
@@ -57,7 +39,9 @@ llvm::Expected<std::string> blockDimsForConstants(UnitAST &U, const NormalizeOpt
       return;
     for (auto [Index, Constant] :
          {std::pair(Mul->getLHS(), Mul->getRHS()), std::pair(Mul->getRHS(), Mul->getLHS())}) {
-      std::optional<char> C = blockIndexOf(Index, Changed);
+      std::optional<frontend::IndexBuiltin> B = builtinThroughLocal(Index, Changed);
+      std::optional<char> C =
+          B && B->Var == "blockIdx" ? std::optional<char>(B->Component) : std::nullopt;
       // A wider constant may be there to widen the product: left as it is.
       if (!C || Constant->isValueDependent() ||
           U.Ctx.getTypeSize(Constant->IgnoreParenImpCasts()->getType()) > 32)

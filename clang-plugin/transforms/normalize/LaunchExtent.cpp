@@ -42,60 +42,6 @@
 namespace kopt::transform {
 
 namespace {
-// The builtin (blockIdx.y, ...) that E is, directly or through a local that
-// only names it and never changes.
-std::optional<frontend::IndexBuiltin>
-builtinThroughAlias(const clang::Expr *E, const std::set<const clang::VarDecl *> &Changed) {
-  E = E->IgnoreParenImpCasts();
-  if (const clang::VarDecl *V = namedVariable(E)) {
-    if (!V->isLocalVarDecl() || Changed.count(V) || !V->getInit() || !V->getType()->isIntegerType())
-      return std::nullopt;
-    E = V->getInit()->IgnoreParenImpCasts();
-  }
-  return frontend::asIndexBuiltin(E);
-}
-
-bool isBuiltin(const clang::Expr *E, llvm::StringRef Var, char Dim,
-               const std::set<const clang::VarDecl *> &Changed) {
-  std::optional<frontend::IndexBuiltin> B = builtinThroughAlias(E, Changed);
-  return B && B->Var == Var && B->Component == Dim;
-}
-
-// The dimension c where E is blockIdx.c * blockDim.c + threadIdx.c (either
-// order of the sum and of the product, the builtins possibly through aliases).
-std::optional<char> positionDim(const clang::Expr *E,
-                                const std::set<const clang::VarDecl *> &Changed) {
-  const auto *Sum = llvm::dyn_cast<clang::BinaryOperator>(E->IgnoreParenImpCasts());
-  if (!Sum || Sum->getOpcode() != clang::BO_Add)
-    return std::nullopt;
-  for (auto [Product, Thread] :
-       {std::pair(Sum->getLHS(), Sum->getRHS()), std::pair(Sum->getRHS(), Sum->getLHS())}) {
-    const auto *Mul = llvm::dyn_cast<clang::BinaryOperator>(Product->IgnoreParenImpCasts());
-    if (!Mul || Mul->getOpcode() != clang::BO_Mul)
-      continue;
-    for (char Dim : {'x', 'y', 'z'}) {
-      if (!isBuiltin(Thread, "threadIdx", Dim, Changed))
-        continue;
-      if ((isBuiltin(Mul->getLHS(), "blockIdx", Dim, Changed) &&
-           isBuiltin(Mul->getRHS(), "blockDim", Dim, Changed)) ||
-          (isBuiltin(Mul->getRHS(), "blockIdx", Dim, Changed) &&
-           isBuiltin(Mul->getLHS(), "blockDim", Dim, Changed)))
-        return Dim;
-    }
-  }
-  return std::nullopt;
-}
-
-void namesIn(const frontend::ExprNode *N, std::set<std::string> &Out) {
-  if (!N)
-    return;
-  if (N->Kind == frontend::ExprKind::Name)
-    Out.insert(N->Spelling);
-  namesIn(N->LHS.get(), Out);
-  namesIn(N->RHS.get(), Out);
-  namesIn(N->Cond.get(), Out);
-}
-
 // Whether some comparison of the kernel (<, <=, >, >=) reads the thread's
 // position in Dim: the kernel bounds it already (`x == 0` picks an edge, and
 // bounds nothing).
@@ -113,13 +59,16 @@ bool boundsPosition(const clang::Stmt *Body, char Dim) {
 // Whether the grid's expressions read only what the kernel never changes.
 bool gridReadsUnchanged(const UnitAST &U, const std::vector<frontend::ClauseExpr> &Grid,
                         const std::set<const clang::VarDecl *> &Changed) {
+  std::set<std::string> Names;
   for (const frontend::ClauseExpr &E : Grid) {
-    std::set<std::string> Names;
-    namesIn(E.Root.get(), Names);
-    for (const clang::ParmVarDecl *P : U.Kernel.parameters())
-      if (Names.count(P->getNameAsString()) && Changed.count(P))
-        return false;
+    std::vector<const frontend::ExprNode *> Nodes;
+    frontend::collectNames(*E.Root, Nodes);
+    for (const frontend::ExprNode *N : Nodes)
+      Names.insert(N->Spelling);
   }
+  for (const clang::ParmVarDecl *P : U.Kernel.parameters())
+    if (Names.count(P->getNameAsString()) && Changed.count(P))
+      return false;
   return true;
 }
 
@@ -165,7 +114,7 @@ llvm::Expected<std::string> guardLaunchExtent(UnitAST &U, const NormalizeOptions
       const auto *V = llvm::dyn_cast<clang::VarDecl>(D);
       if (!V || !V->getInit() || Changed.count(V) || !V->getType()->isIntegerType())
         continue;
-      std::optional<char> Dim = positionDim(V->getInit(), Changed);
+      std::optional<char> Dim = positionSumDimThroughLocals(*V->getInit(), Changed);
       if (Dim && !Position.count(*Dim)) {
         Position[*Dim] = V;
         After = Index;
