@@ -12,4 +12,9 @@ bool nextEvaluationFits(double Elapsed, double LoopSeconds, unsigned Evaluations
          Elapsed + predictedEvaluationSeconds(LoopSeconds, Evaluations) <= BudgetSeconds;
 }
 
+bool mayEvaluate(double Elapsed, double LoopSeconds, unsigned Evaluations, double BudgetSeconds) {
+  return Evaluations < MinEvaluations ||
+         nextEvaluationFits(Elapsed, LoopSeconds, Evaluations, BudgetSeconds);
+}
+
 } // namespace kopt::agents

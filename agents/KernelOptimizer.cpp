@@ -212,7 +212,20 @@ private:
   bool outOfBudget() const {
     double Now = elapsed();
     return Evaluations >= R.Budget.Evaluations ||
-           !nextEvaluationFits(Now, Now - LoopStart, Evaluations, R.Budget.Seconds);
+           !mayEvaluate(Now, Now - LoopStart, Evaluations, R.Budget.Seconds);
+  }
+  // Whether the evaluation about to start is one the time budget alone would
+  // not allow (a kernel's first MinEvaluations); said once in the result.
+  void noteOverrun() {
+    double Now = elapsed();
+    if (!Result.BudgetNote.empty() ||
+        nextEvaluationFits(Now, Now - LoopStart, Evaluations, R.Budget.Seconds))
+      return;
+    Result.BudgetNote = llvm::formatv("the {0:f0} s budget leaves no time for evaluation {1} "
+                                      "(measuring the original took {2:f1} s); every kernel "
+                                      "gets {3}, so kopt spends what they take",
+                                      R.Budget.Seconds, Evaluations + 1, LoopStart, MinEvaluations)
+                            .str();
   }
   evaluator::KernelSource source(const std::string &Code) const {
     return evaluator::KernelSource{Code, K.Name, K.MangledName, R.CompileOptions};
@@ -280,11 +293,14 @@ void Search::addNode(Node N) {
   for (const auto &T : transform::allTransforms()) {
     if (llvm::is_contained(R.Disabled, T->id().str()))
       continue;
-    std::vector<transform::ParamSet> Space = T->parameterSpace(*N.View);
-    if (Space.empty())
+    transform::Offer O = T->offer(*N.View, R.Policy);
+    if (!O.offered()) {
       N.Blocked.insert(T->id().str());
-    else if (Extend)
-      Spaces.push_back({T.get(), std::move(Space)});
+      if (Nodes.empty())
+        Result.NotOffered[T->id().str()] = O.whyNot();
+    } else if (Extend) {
+      Spaces.push_back({T.get(), O.points()});
+    }
   }
   // A transform that another one fitting this variant can make applicable:
   // does it fit as the code stands? (Its first point, applied now: a parse,
@@ -448,7 +464,7 @@ llvm::Expected<bool> Search::tryCandidate(const Candidate &C) {
   A.Hash = Hash;
   A.ParentSpeedup = Parent.Speedup;
   evaluator::VariantLaunch Launch = R.Work.Launch;
-  std::string Rejected = reviewVariantSource(K.Unit.Text, Made->UnitText);
+  std::string Rejected = reviewVariantSource(K.Unit.Text, Made->UnitText, R.Policy);
   if (Rejected.empty() && Made->Launch) {
     if (auto Mapped = launchOf(*Made->Launch))
       Launch = std::move(*Mapped);
@@ -542,6 +558,7 @@ llvm::Expected<OptimizeResult> Search::run() {
 
   while (!Pending.empty() && !outOfBudget()) {
     std::optional<size_t> Pick = pickCandidate();
+    noteOverrun();
     Candidate C = Pending[*Pick];
     Pending.erase(Pending.begin() + static_cast<ptrdiff_t>(*Pick));
     if (auto Tried = tryCandidate(C); !Tried)

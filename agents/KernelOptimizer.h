@@ -12,9 +12,9 @@
 
 #include "agents/OptimizeResult.h"
 #include "agents/StepPlanner.h"
-#include "clang-plugin/parse/KernelFinder.h"
+#include "clang-plugin/model/KernelSummary.h"
+#include "clang-plugin/model/KernelVariant.h"
 #include "clang-plugin/transforms/framework/TransformPipeline.h"
-#include "clang-plugin/units/KernelVariant.h"
 #include "evaluator/Evaluator.h"
 
 #include <llvm/Support/Error.h>
@@ -41,6 +41,7 @@ struct OptimizeRequest {
   OptimizeBudget Budget;
   std::vector<std::string> Disabled; // Transform ids the pragma's skills(-id) turned off.
   std::vector<std::string> Forced;   // skills(+id): tried first.
+  transform::TransformPolicy Policy; // What the user allows beyond exact results.
   // Long-term memory for the planner once the original is measured (its
   // profile as facts). Unset: every transform on the default prior.
   std::function<PlanInputs(const evaluator::Baseline &)> Plan;

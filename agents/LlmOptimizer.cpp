@@ -154,7 +154,8 @@ LlmLoop::tryVariant(const std::string &Code, const std::string &Step, bool &Eval
   Attempt A;
   A.Steps = {Step};
   A.Hash = Hash;
-  if (std::string Cheat = reviewVariantSource(K.Unit.Text, Placed->Unit); !Cheat.empty()) {
+  if (std::string Cheat = reviewVariantSource(K.Unit.Text, Placed->Unit, R.Policy);
+      !Cheat.empty()) {
     A.Result = Verdict::Wrong; // Cheats are not repaired: the plan itself is at fault.
     A.Detail = "rejected by the reviewer: " + Cheat;
     record(A, nullptr);

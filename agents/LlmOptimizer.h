@@ -13,7 +13,8 @@
 #include "agents/LlmChatModel.h"
 #include "agents/LlmPrompts.h"
 #include "agents/OptimizeResult.h"
-#include "clang-plugin/parse/KernelFinder.h"
+#include "clang-plugin/model/KernelSummary.h"
+#include "clang-plugin/transforms/framework/Transform.h"
 #include "evaluator/Evaluator.h"
 
 #include <llvm/Support/Error.h>
@@ -47,7 +48,8 @@ struct LlmRequest {
   evaluator::KernelSource Source;
   std::vector<std::string> ClangArgs; // For the front end's parses of variants.
   LlmBudget Budget;
-  std::string Model; // For the account (OptimizeResult::Llm).
+  std::string Model;                 // For the account (OptimizeResult::Llm).
+  transform::TransformPolicy Policy; // What the user allows beyond exact results.
   std::function<LlmRetrieval(const evaluator::Baseline &)> Retrieve;
   // One line for each step that is not an attempt: a plan, a repair, a reply
   // without code, a duplicate skipped, the tokens of each call.

@@ -5,8 +5,8 @@
 // place of the kernel's definition.
 #pragma once
 
-#include "clang-plugin/parse/KernelFinder.h"
-#include "clang-plugin/units/KernelVariant.h"
+#include "clang-plugin/model/KernelSummary.h"
+#include "clang-plugin/model/KernelVariant.h"
 
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Error.h>

@@ -4,13 +4,14 @@
 // same way whichever engine ran.
 #pragma once
 
-#include "clang-plugin/units/KernelVariant.h"
+#include "clang-plugin/model/KernelVariant.h"
 #include "evaluator/Evaluator.h"
 
 #include <llvm/ADT/StringRef.h>
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -60,7 +61,13 @@ struct OptimizeResult {
   // Every transform applied (those that fit too), and the time it took.
   unsigned Applies = 0;
   double ApplySeconds = 0;
-  std::string StopReason;      // "evaluation budget spent", ... ("" : the search ran out of ideas).
+  // Why each transform the original kernel was not offered to did not fit it
+  // (Transform::offer's answer): the skills a report says were refused.
+  std::map<std::string, std::string> NotOffered;
+  std::string StopReason; // "evaluation budget spent", ... ("" : the search ran out of ideas).
+  // Where the loop ran past its time budget to give the kernel its first
+  // evaluations (EvaluationPace.h): why, in one line; else empty.
+  std::string BudgetNote;
   std::optional<LlmSpend> Llm; // Set by the llm engine.
 };
 

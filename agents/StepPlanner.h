@@ -18,7 +18,7 @@
 #pragma once
 
 #include "agents/OptimizeResult.h"
-#include "clang-plugin/analysis/KernelFeatures.h"
+#include "clang-plugin/model/KernelFeatures.h"
 #include "clang-plugin/transforms/framework/Transform.h"
 #include "memory/experience/ExperienceStore.h"
 #include "memory/skills/SkillLibrary.h"

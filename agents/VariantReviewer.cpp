@@ -1,5 +1,7 @@
 #include "agents/VariantReviewer.h"
 
+#include "clang-plugin/units/ApproximateMath.h"
+
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Support/Regex.h>
 
@@ -36,12 +38,15 @@ unsigned countMatches(const llvm::Regex &R, llvm::StringRef Text) {
 }
 } // namespace
 
-std::string reviewVariantSource(llvm::StringRef Original, llvm::StringRef Variant) {
+std::string reviewVariantSource(llvm::StringRef Original, llvm::StringRef Variant,
+                                const transform::TransformPolicy &Policy) {
   for (const Rule &R : Rules) {
     llvm::Regex Re(R.Pattern, llvm::Regex::Newline);
     if (countMatches(Re, Variant) > countMatches(Re, Original))
       return std::string("the variant uses ") + R.What + ", which the original does not";
   }
+  if (!Policy.ApproximateMath)
+    return frontend::approximationsNotAllowed(Original, Variant);
   return "";
 }
 

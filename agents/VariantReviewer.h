@@ -1,10 +1,12 @@
 // The reviewer's checks. Before the evaluator runs a variant, on its source: a
 // variant may not bring in what the evaluator cannot see through (other
 // streams, graphs, host or managed memory, device-side launches, state that
-// persists across calls) unless the original kernel had it too. After it: a
+// persists across calls) unless the original kernel had it too, nor
+// approximate math the user did not allow. After it: a
 // gain too large to take on trust is verified again on fresh inputs.
 #pragma once
 
+#include "clang-plugin/transforms/framework/Transform.h"
 #include "evaluator/Evaluator.h"
 
 #include <llvm/ADT/StringRef.h>
@@ -15,7 +17,8 @@
 namespace kopt::agents {
 
 // Empty where the variant passes; else one line naming what it uses.
-std::string reviewVariantSource(llvm::StringRef Original, llvm::StringRef Variant);
+std::string reviewVariantSource(llvm::StringRef Original, llvm::StringRef Variant,
+                                const transform::TransformPolicy &Policy);
 
 // A verified gain above this is evaluated again before it is accepted.
 inline constexpr double ReverifyAbove = 10;

@@ -16,3 +16,26 @@ if [[ -n $over ]]; then
   exit 1
 fi
 echo "check-layout: every source folder holds at most $limit source files directly"
+
+# The front end's parts include only the parts below them (clang-plugin/CMakeLists.txt):
+# model < pragma < analysis < units < parse < transforms < plugin. units/ and memory/
+# read what the parse found through model/, never the parser itself.
+order=(model pragma analysis units parse transforms plugin)
+rank() { local i; for i in "${!order[@]}"; do [[ ${order[$i]} == "$1" ]] && echo "$i" && return; done; echo -1; }
+upward=$(git ls-files 'clang-plugin/*.cpp' 'clang-plugin/*.h' | while read -r f; do
+  from=$(echo "$f" | cut -d/ -f2)
+  from_rank=$(rank "$from")
+  [[ $from_rank -ge 0 ]] || continue
+  grep -o '#include "clang-plugin/[a-z-]*/' "$f" | cut -d/ -f2 | sort -u | while read -r to; do
+    to_rank=$(rank "$to")
+    if [[ $to_rank -gt $from_rank ]]; then echo "$f includes clang-plugin/$to/ (above $from/)"; fi
+  done
+done)
+parse_users=$(git grep -l '#include "clang-plugin/parse/' -- 'clang-plugin/units' 'memory' || true)
+if [[ -n $upward || -n $parse_users ]]; then
+  echo "check-layout: includes that run upward between the front end's parts:" >&2
+  [[ -z $upward ]] || echo "$upward" >&2
+  [[ -z $parse_users ]] || echo "$parse_users" | sed 's/$/ includes clang-plugin\/parse\/ (read model\/ instead)/' >&2
+  exit 1
+fi
+echo "check-layout: the front end's parts include only the parts below them"

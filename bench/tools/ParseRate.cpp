@@ -7,6 +7,7 @@
 // and prints the mean seconds of each and the first parse of the precompiled
 // mode (which builds the PCH).
 //   kopt-parse-rate FILE [--parses N] [-- NVCC_FLAGS]
+#include "clang-plugin/parse/KernelFinder.h"
 #include "clang-plugin/parse/PrecompiledCudaHeaders.h"
 #include "clang-plugin/transforms/framework/TransformPipeline.h"
 #include "clang-plugin/transforms/framework/UnitRewriter.h"

@@ -3,7 +3,7 @@
 // their initializers (int i = blockIdx.x * blockDim.x + threadIdx.x).
 #pragma once
 
-#include "clang-plugin/analysis/KernelFeatures.h"
+#include "clang-plugin/model/KernelFeatures.h"
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/STLFunctionalExtras.h>

@@ -1,7 +1,7 @@
 #include "clang-plugin/analysis/KernelAnalysis.h"
 
-#include "clang-plugin/analysis/KernelFeatures.h"
 #include "clang-plugin/analysis/LaunchSiteFinder.h"
+#include "clang-plugin/model/KernelFeatures.h"
 
 #include <clang/AST/Decl.h>
 

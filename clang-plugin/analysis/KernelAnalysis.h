@@ -3,7 +3,7 @@
 #pragma once
 
 #include "clang-plugin/analysis/LaunchSiteFinder.h"
-#include "clang-plugin/parse/KernelFinder.h"
+#include "clang-plugin/model/KernelSummary.h"
 
 namespace clang {
 class ASTContext;

@@ -1,9 +1,9 @@
-#include "clang-plugin/analysis/KernelFeatures.h"
+#include "clang-plugin/model/KernelFeatures.h"
 
 #include "clang-plugin/analysis/CollectiveCalls.h"
 #include "clang-plugin/analysis/IndexAnalysis.h"
 #include "clang-plugin/analysis/Neighbourhoods.h"
-#include "clang-plugin/parse/SourceText.h"
+#include "clang-plugin/analysis/ast/SourceText.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>

@@ -3,7 +3,7 @@
 // plugin's manifest lists for each annotated kernel.
 #pragma once
 
-#include "clang-plugin/parse/KernelFinder.h"
+#include "clang-plugin/model/KernelSummary.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 #include "clang-plugin/analysis/LaunchSiteFinder.h"
 
-#include "clang-plugin/parse/SourceText.h"
+#include "clang-plugin/analysis/ast/SourceText.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/DeclTemplate.h>

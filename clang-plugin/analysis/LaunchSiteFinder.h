@@ -2,7 +2,7 @@
 // and the instantiations of a kernel template that the translation unit uses.
 #pragma once
 
-#include "clang-plugin/analysis/LaunchSite.h"
+#include "clang-plugin/model/LaunchSite.h"
 
 #include <llvm/ADT/DenseMap.h>
 

@@ -4,7 +4,7 @@
 // (IndexPolynomial.h), so that every spelling of one neighbourhood counts alike.
 #pragma once
 
-#include "clang-plugin/analysis/KernelFeatures.h"
+#include "clang-plugin/model/KernelFeatures.h"
 
 namespace kopt::frontend {
 

@@ -1,7 +1,7 @@
 // Describes a clang parameter as a KernelParam.
 #pragma once
 
-#include "clang-plugin/analysis/KernelParam.h"
+#include "clang-plugin/model/KernelParam.h"
 
 #include <vector>
 

@@ -3,6 +3,8 @@
 // file to the header, each with how many directives name its file.
 #pragma once
 
+#include "clang-plugin/model/IncludeStep.h"
+
 #include <llvm/ADT/DenseMap.h>
 
 #include <memory>
@@ -17,17 +19,6 @@ class SourceManager;
 } // namespace clang
 
 namespace kopt::frontend {
-
-// One directive on the way from the main file to a header.
-struct IncludeStep {
-  std::string Includer; // The file holding the directive, as the parse named it.
-  bool IncluderIsMain = false;
-  std::string Included; // The file it includes, as the parse opened it.
-  unsigned Begin = 0;   // Offset of its '#' in the includer.
-  unsigned End = 0;     // Offset just past its file name.
-  unsigned Line = 0;    // Its line in the includer.
-  unsigned Times = 0;   // Directives in the TU (entered or skipped) naming Included.
-};
 
 class IncludeDirectiveLog {
 public:

@@ -3,13 +3,8 @@
 // with the '#pragma kopt optimize' clauses of those that carry one.
 #pragma once
 
-#include "clang-plugin/analysis/KernelFeatures.h"
-#include "clang-plugin/analysis/KernelParam.h"
-#include "clang-plugin/analysis/LaunchSite.h"
+#include "clang-plugin/model/KernelSummary.h"
 #include "clang-plugin/parse/CudaParseSetup.h"
-#include "clang-plugin/parse/IncludeDirectives.h"
-#include "clang-plugin/pragma/PragmaClauses.h"
-#include "clang-plugin/units/KernelUnit.h"
 
 #include <llvm/Support/Error.h>
 #include <llvm/Support/raw_ostream.h>
@@ -21,29 +16,6 @@
 namespace kopt::frontend {
 
 class FileAccessLog;
-
-struct KernelSummary {
-  std::string Name;        // Qualified: ns::kernel.
-  std::string MangledName; // Empty for templates (no single symbol).
-  bool IsTemplate = false;
-  unsigned Line = 0, Column = 0;
-  // Where the kernel is defined when that is not the main file: a user header
-  // (as the parse named it, as in diagnostics); Line and Column are in it.
-  std::string HeaderFile;
-  std::vector<IncludeStep> IncludedFrom; // For a header kernel: main file's directive first.
-  std::vector<KernelParam> Params;
-  std::optional<PragmaClauses> Pragma; // Empty for kernels without '#pragma kopt optimize'.
-  std::vector<LaunchSite> LaunchSites; // In the main file, in file order.
-  std::vector<KernelInstantiation> Instantiations; // For a template: those the TU uses.
-  KernelFeatures Features;
-  KernelUnit Unit; // Its self-contained source (KernelUnitBuilder.h).
-};
-
-// A kernel's name without its scopes: "blas::scale" -> "scale".
-inline llvm::StringRef unqualifiedName(llvm::StringRef Qualified) {
-  llvm::StringRef Short = Qualified.rsplit("::").second;
-  return Short.empty() ? Qualified : Short;
-}
 
 // The failure of a parse whose only errors are in `#pragma kopt` lines: a
 // mistake in the user's annotations (kcc fails the compile), as opposed to code

@@ -16,8 +16,9 @@ using Diag = PragmaDiagKind;
 
 constexpr unsigned MaxExprDepth = 256;
 
-constexpr llvm::StringRef ClauseNames[] = {"launch", "args",    "buffers", "tol",          "budget",
-                                           "skills", "noalias", "engine",  "instantiation"};
+constexpr llvm::StringRef ClauseNames[] = {"launch", "args",         "buffers", "tol",
+                                           "budget", "skills",       "noalias", "fastmath",
+                                           "engine", "instantiation"};
 
 // What an expression is for, and what it may contain.
 struct ExprContext {
@@ -188,8 +189,8 @@ private:
     }
     PragmaClauses &Into = Inserted ? Clauses : Scratch;
 
-    if (Name == "noalias") {
-      Into.NoAlias = true;
+    if (Name == "noalias" || Name == "fastmath") {
+      (Name == "noalias" ? Into.NoAlias : Into.FastMath) = true;
       if (tok().isPunct("(")) {
         diag(Diag::ClauseTakesNoArguments, Pos, {Name});
         Pos = skipParens(Pos);

@@ -3,8 +3,8 @@
 // preprocessor and plain strings.
 #pragma once
 
+#include "clang-plugin/model/PragmaClauses.h"
 #include "clang-plugin/pragma/ClauseToken.h"
-#include "clang-plugin/pragma/PragmaClauses.h"
 #include "clang-plugin/pragma/PragmaDiagnostic.h"
 
 #include <llvm/ADT/ArrayRef.h>

@@ -7,8 +7,8 @@
 // parameters.
 #pragma once
 
-#include "clang-plugin/analysis/KernelParam.h"
-#include "clang-plugin/pragma/PragmaClauses.h"
+#include "clang-plugin/model/KernelParam.h"
+#include "clang-plugin/model/PragmaClauses.h"
 #include "clang-plugin/pragma/PragmaDiagnostic.h"
 
 #include <llvm/ADT/ArrayRef.h>

@@ -4,7 +4,7 @@
 // pragma, the location of the first token after it that reaches the parser.
 #pragma once
 
-#include "clang-plugin/pragma/PragmaClauses.h"
+#include "clang-plugin/model/PragmaClauses.h"
 
 #include <clang/Basic/SourceLocation.h>
 

@@ -26,6 +26,8 @@ public:
                              : Json();
     Out["skills"] = P.Skills ? skills(*P.Skills) : Json();
     Out["noalias"] = P.NoAlias;
+    if (P.FastMath) // Only where given, as instantiation below.
+      Out["fastmath"] = true;
     Out["engine"] = P.Engine ? Json(spelling(*P.Engine).str()) : Json();
     if (P.Instantiation) // Only where given: keys of kernels without it stay as they were.
       Out["instantiation"] = *P.Instantiation;

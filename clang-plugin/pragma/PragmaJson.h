@@ -2,7 +2,7 @@
 // clang plugin's manifest.
 #pragma once
 
-#include "clang-plugin/pragma/PragmaClauses.h"
+#include "clang-plugin/model/PragmaClauses.h"
 
 #include <nlohmann/json.hpp>
 

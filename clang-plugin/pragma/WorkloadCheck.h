@@ -8,10 +8,10 @@
 // workload from the launches resolved here). Needs no clang.
 #pragma once
 
-#include "clang-plugin/analysis/KernelFeatures.h"
-#include "clang-plugin/analysis/KernelParam.h"
-#include "clang-plugin/analysis/LaunchSite.h"
-#include "clang-plugin/pragma/PragmaClauses.h"
+#include "clang-plugin/model/KernelFeatures.h"
+#include "clang-plugin/model/KernelParam.h"
+#include "clang-plugin/model/LaunchSite.h"
+#include "clang-plugin/model/PragmaClauses.h"
 #include "clang-plugin/pragma/PragmaDiagnostic.h"
 
 #include <llvm/ADT/ArrayRef.h>
@@ -25,7 +25,7 @@
 namespace kopt::frontend {
 
 // What the front end's analysis of the body says about its use of buffers
-// and threads (clang-plugin/analysis/KernelFeatures.h).
+// and threads (clang-plugin/model/KernelFeatures.h).
 struct KernelBodyUse {
   // Pointer parameters the body writes, with where ("line 12").
   std::map<std::string, std::string> Written;

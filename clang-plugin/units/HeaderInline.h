@@ -9,7 +9,7 @@
 // (splicedHeaders).
 #pragma once
 
-#include "clang-plugin/parse/IncludeDirectives.h"
+#include "clang-plugin/model/IncludeStep.h"
 #include "clang-plugin/units/KernelRewrite.h"
 #include "clang-plugin/units/VariantSplice.h"
 

@@ -22,7 +22,7 @@
 // `#pragma kopt` lines inside copied text are blanked.
 #pragma once
 
-#include "clang-plugin/units/KernelUnit.h"
+#include "clang-plugin/model/KernelUnit.h"
 
 namespace clang {
 class FunctionDecl;

@@ -17,7 +17,7 @@
 // may be JSON strings or integers. Needs no clang.
 #pragma once
 
-#include "clang-plugin/units/KernelVariant.h"
+#include "clang-plugin/model/KernelVariant.h"
 
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Error.h>

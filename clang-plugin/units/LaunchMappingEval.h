@@ -5,8 +5,8 @@
 // parsed with the pragma clauses' expression parser (ClauseExpr.h).
 #pragma once
 
-#include "clang-plugin/pragma/ClauseExpr.h"
-#include "clang-plugin/units/KernelVariant.h"
+#include "clang-plugin/model/ClauseExpr.h"
+#include "clang-plugin/model/KernelVariant.h"
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringRef.h>

@@ -1,6 +1,6 @@
 #include "clang-plugin/units/VariantSplice.h"
 
-#include "clang-plugin/parse/KernelFinder.h"
+#include "clang-plugin/model/KernelSummary.h"
 #include "clang-plugin/pragma/ClauseParser.h"
 #include "clang-plugin/units/KernelRewrite.h"
 #include "clang-plugin/units/LaunchMappingEval.h"

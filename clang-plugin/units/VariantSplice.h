@@ -10,12 +10,12 @@
 // Line numbers stay exact: code after a splice keeps its line in the user's file.
 #pragma once
 
-#include "clang-plugin/analysis/KernelParam.h"
-#include "clang-plugin/analysis/LaunchSite.h"
+#include "clang-plugin/model/KernelParam.h"
+#include "clang-plugin/model/KernelUnit.h"
+#include "clang-plugin/model/KernelVariant.h"
+#include "clang-plugin/model/LaunchSite.h"
 #include "clang-plugin/units/ArchSplice.h"
 #include "clang-plugin/units/KernelRewrite.h"
-#include "clang-plugin/units/KernelUnit.h"
-#include "clang-plugin/units/KernelVariant.h"
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/Support/Error.h>

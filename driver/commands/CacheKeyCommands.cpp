@@ -8,6 +8,7 @@
 // held): FILE is parsed with those flags, and the entry moves only where the
 // kernel's unit and clauses are still the ones it was verified for; its
 // verification and timing records stay as they are.
+#include "clang-plugin/parse/KernelFinder.h"
 #include "driver/Diagnostics.h"
 #include "driver/commands/CacheCommand.h"
 #include "driver/commands/FrontendSetup.h"

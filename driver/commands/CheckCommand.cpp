@@ -2,7 +2,7 @@
 // that need no GPU (WorkloadCheck.h), for CI. The diagnostics are clang's, on
 // stderr with file:line:col; stdout gets one verdict line per annotated
 // kernel. Exit 1 on any error (the file does not parse, or a pragma is wrong).
-#include "clang-plugin/parse/KernelFinder.h"
+#include "clang-plugin/model/KernelSummary.h"
 #include "clang-plugin/pragma/WorkloadCheck.h"
 #include "driver/Diagnostics.h"
 #include "driver/commands/SourceKernels.h"

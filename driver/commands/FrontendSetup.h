@@ -4,8 +4,8 @@
 // and `kopt apply` share it (with picking a kernel by name), so they parse a file the same way.
 #pragma once
 
+#include "clang-plugin/model/KernelSummary.h"
 #include "clang-plugin/parse/CudaParseSetup.h"
-#include "clang-plugin/parse/KernelFinder.h"
 
 #include <llvm/Support/Error.h>
 

@@ -1,6 +1,6 @@
 #include "clang-plugin/analysis/KernelSummaryJson.h"
+#include "clang-plugin/model/KernelSummary.h"
 #include "clang-plugin/parse/CudaParseSetup.h"
-#include "clang-plugin/parse/KernelFinder.h"
 #include "driver/Diagnostics.h"
 #include "driver/commands/FrontendSetup.h"
 #include "driver/commands/KernelAnalysisJson.h"

@@ -1,7 +1,7 @@
 // What the front end's analyses found about a kernel, as JSON for kopt inspect.
 #pragma once
 
-#include "clang-plugin/parse/KernelFinder.h"
+#include "clang-plugin/model/KernelSummary.h"
 
 #include <nlohmann/json.hpp>
 

@@ -2,7 +2,7 @@
 // `kopt inspect --unit NAME FILE`, which prints one kernel's unit text.
 #pragma once
 
-#include "clang-plugin/parse/KernelFinder.h"
+#include "clang-plugin/model/KernelSummary.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,5 @@
 #include "driver/commands/SourceKernels.h"
+#include "clang-plugin/parse/KernelFinder.h"
 
 #include "driver/commands/FrontendSetup.h"
 

@@ -3,7 +3,7 @@
 // kernel picked by name.
 #pragma once
 
-#include "clang-plugin/parse/KernelFinder.h"
+#include "clang-plugin/model/KernelSummary.h"
 
 #include <llvm/Support/Error.h>
 

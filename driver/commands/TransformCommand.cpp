@@ -1,5 +1,6 @@
 // kopt transform: applies mechanical transforms to one kernel's unit, or lists
 // their parameter spaces for it.
+#include "clang-plugin/parse/KernelFinder.h"
 #include "clang-plugin/transforms/framework/LaunchCompose.h"
 #include "clang-plugin/transforms/framework/ParamSetText.h"
 #include "clang-plugin/transforms/framework/TransformPipeline.h"
@@ -8,6 +9,7 @@
 #include "driver/Diagnostics.h"
 #include "driver/commands/FrontendSetup.h"
 #include "driver/commands/Subcommand.h"
+#include "driver/optimize/NumericsPolicy.h"
 #include "support/Spelling.h"
 
 #include <llvm/Support/FileSystem.h>
@@ -19,8 +21,9 @@ namespace {
 constexpr llvm::StringLiteral Tool = "kopt transform";
 constexpr llvm::StringLiteral Usage =
     "usage: kopt transform FILE --kernel NAME (--apply ID[:k=v,...])... [-- FLAGS]\n"
-    "       kopt transform --list FILE --kernel NAME [-- FLAGS]\n"
-    "       kopt transform --try ID[:k=v,...] [--try ...] FILE --kernel NAME [-- FLAGS]";
+    "       kopt transform --list FILE --kernel NAME [--kopt-fast-math] [-- FLAGS]\n"
+    "       kopt transform --try ID[:k=v,...] [--try ...] FILE --kernel NAME [--kopt-fast-math]\n"
+    "                      [-- FLAGS]";
 
 struct TransformOptions {
   std::string File, Kernel;
@@ -28,6 +31,7 @@ struct TransformOptions {
   std::vector<std::string> Apply;
   std::vector<std::string> Try;   // Each applied alone: whether it applies, or why not.
   std::vector<std::string> Flags; // After '--'.
+  bool FastMath = false;          // --kopt-fast-math: approximate math allowed.
 };
 
 // The value of `Name VALUE` or `Name=VALUE` at Args[I] (I then at its last
@@ -54,6 +58,10 @@ llvm::Expected<TransformOptions> parseOptions(const std::vector<std::string> &Ar
     }
     if (A == "--list") {
       O.List = true;
+      continue;
+    }
+    if (A == "--kopt-fast-math") {
+      O.FastMath = true;
       continue;
     }
     llvm::Expected<std::optional<std::string>> Kernel = optionValue(Args, I, "--kernel");
@@ -109,42 +117,14 @@ llvm::Expected<std::vector<transform::Step>> parseSteps(const std::vector<std::s
   return Steps;
 }
 
-// Why T offers Unit no point: its refusal, asked with values its parameters
-// take (a missing or unaccepted value is replaced and T asked again), or,
-// where it would apply, that the planner's reading of the kernel rules it out.
-std::string whyNotOffered(const transform::Transform &T, const frontend::KernelSummary &Unit,
-                          const std::vector<std::string> &ClangArgs) {
-  transform::ParamSet Params;
-  transform::TransformInput In{Unit, Unit.Unit.Text, ClangArgs};
-  for (int Attempt = 0; Attempt < 8; ++Attempt) {
-    llvm::Expected<transform::TransformOutput> Made = T.apply(In, Params);
-    if (Made) {
-      std::string Why = "the kernel's features rule it out, though its code would take ";
-      Why += T.id();
-      if (!Params.empty()) {
-        Why += ':';
-        Why += transform::formatParamSet(Params);
-      }
-      return Why;
-    }
-    std::string Reason;
-    llvm::handleAllErrors(
-        Made.takeError(), [&](const transform::ParamValueError &E) { Params[E.Name] = E.Accepted; },
-        [&](const llvm::ErrorInfoBase &E) { Reason = E.message(); });
-    if (!Reason.empty())
-      return Reason;
-  }
-  return "its parameters were not settled";
-}
-
-void printSpaces(const frontend::KernelSummary &Kernel, const std::vector<std::string> &ClangArgs) {
+void printSpaces(const frontend::KernelSummary &Kernel, const transform::TransformPolicy &Policy) {
   for (const std::unique_ptr<transform::Transform> &T : transform::allTransforms()) {
-    std::vector<transform::ParamSet> Space = T->parameterSpace(Kernel);
+    transform::Offer O = T->offer(Kernel, Policy);
     llvm::outs() << T->id() << ":";
-    if (Space.empty())
-      llvm::outs() << " (does not apply: " << whyNotOffered(*T, Kernel, ClangArgs) << ")";
-    for (size_t I = 0; I < Space.size(); ++I) {
-      std::string Point = transform::formatParamSet(Space[I]);
+    if (!O.offered())
+      llvm::outs() << " (does not apply: " << O.whyNot() << ")";
+    for (size_t I = 0; I < O.points().size(); ++I) {
+      std::string Point = transform::formatParamSet(O.points()[I]);
       llvm::outs() << (I ? " | " : " ") << (Point.empty() ? "(no parameters)" : Point);
     }
     llvm::outs() << "\n";
@@ -152,30 +132,33 @@ void printSpaces(const frontend::KernelSummary &Kernel, const std::vector<std::s
 }
 
 // Each --try step applied alone to the unit (parsed once), with the first point
-// of the transform's space where it has one, else with the parameters the spec
-// gives (so that a transform that does not fit still says why): "ID: applies:
-// what it did", "ID: refuses: why", or "ID: unoffered: what it did" where it
-// applies with the given parameters but offers the kernel no point (the search
-// never tries it there), one line each.
+// of the transform's offer where it has one, else with the parameters the spec
+// gives, the rest completed with their first values (so that a transform that
+// does not fit still says why): "ID: applies: what it did", "ID: refuses: why",
+// or "ID: unoffered: what it did (not offered: why)" where it applies but is
+// not offered the kernel (the search never tries it there), one line each.
 void printTries(const frontend::KernelSummary &Unit, const std::vector<std::string> &ClangArgs,
-                const std::vector<std::string> &Specs) {
+                const transform::TransformPolicy &Policy, const std::vector<std::string> &Specs) {
   transform::ChainResult Original{Unit.Unit.Text, std::nullopt, {}, Unit.Pragma};
   for (const std::string &Spec : Specs) {
     llvm::StringRef Id = llvm::StringRef(Spec).split(':').first;
     llvm::Expected<std::vector<transform::Step>> Step = parseSteps({Spec});
-    bool Offered = false;
+    std::optional<transform::Offer> O;
     if (Step) {
-      std::vector<transform::ParamSet> Space = Step->front().T->parameterSpace(Unit);
-      Offered = !Space.empty();
-      if (Offered)
-        Step->front().Params = Space.front();
+      transform::Step &First = Step->front();
+      O = First.T->offer(Unit, Policy);
+      First.Params =
+          O->offered() ? O->points().front() : First.T->completeParams(std::move(First.Params));
     }
     llvm::Expected<transform::ChainResult> Made =
         Step ? transform::applyStep(Unit, Original, ClangArgs, Step->front())
              : llvm::Expected<transform::ChainResult>(Step.takeError());
     llvm::outs() << Id << ": ";
-    if (Made)
-      llvm::outs() << (Offered ? "applies: " : "unoffered: ") << Made->Summaries.back() << "\n";
+    if (Made && O->offered())
+      llvm::outs() << "applies: " << Made->Summaries.back() << "\n";
+    else if (Made)
+      llvm::outs() << "unoffered: " << Made->Summaries.back() << " (not offered: " << O->whyNot()
+                   << ")\n";
     else
       llvm::outs() << "refuses: " << llvm::toString(Made.takeError()) << "\n";
   }
@@ -211,10 +194,11 @@ int run(const TransformOptions &O) {
         transform::summarizeUnit(Start.Unit.Text, Start.Name, ClangArgs, Start.Pragma);
     if (!Unit)
       return reportError(Tool, Unit.takeError()), 1;
+    transform::TransformPolicy Policy = numericsPolicy(*Unit, O.FastMath, O.Flags);
     if (O.List)
-      printSpaces(*Unit, ClangArgs);
+      printSpaces(*Unit, Policy);
     else
-      printTries(*Unit, ClangArgs, O.Try);
+      printTries(*Unit, ClangArgs, Policy, O.Try);
     return 0;
   }
   llvm::Expected<transform::ChainResult> Result = transform::applyChain(Start, ClangArgs, *Steps);

@@ -55,6 +55,13 @@ const OptionSpec Table[] = {
      "redis://[user:password@]host[:port][/db] or http(s)://host/path, each with "
      "|read-only, |connect-timeout=MS (100), |operation-timeout=MS (1000); a password "
      "${NAME} is read from the environment variable NAME (empty: none)"},
+    {"fast_math",
+     OptionKind::Bool,
+     "false",
+     {},
+     "allow variants that change results beyond reordering: CUDA's approximate math "
+     "(__expf, __fdividef, rsqrtf), as -use_fast_math does; the pragma's `fastmath` allows "
+     "it for one kernel"},
     {"strict", OptionKind::Bool, "false", {}, "fail the compile when optimizing fails"},
     {"verbose", OptionKind::Bool, "false", {}, "say what kcc does and why"},
     {"keep", OptionKind::Bool, "false", {}, "keep kcc's temporary files (the rewritten source)"},

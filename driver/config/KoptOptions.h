@@ -73,6 +73,7 @@ public:
 
   std::string mode() const { return get("mode").Value; }
   bool strict() const { return getBool("strict"); }
+  bool fastMath() const { return getBool("fast_math"); }
   bool verbose() const { return getBool("verbose"); }
   bool keep() const { return getBool("keep"); }
 

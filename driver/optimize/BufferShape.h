@@ -4,7 +4,7 @@
 // those scalars (K*N*M here), as for a plain pointer, never in rows.
 #pragma once
 
-#include "clang-plugin/analysis/KernelParam.h"
+#include "clang-plugin/model/KernelParam.h"
 #include "evaluator/ScalarType.h"
 
 #include <llvm/Support/Error.h>

@@ -1,7 +1,9 @@
 #include "driver/optimize/CacheVariantProvider.h"
 
+#include "clang-plugin/units/ApproximateMath.h"
 #include "driver/optimize/CachedVariantRecheck.h"
 #include "driver/optimize/KernelOptimization.h"
+#include "driver/optimize/NumericsPolicy.h"
 #include "driver/optimize/RecordingCoverage.h"
 #include "memory/cache/BuildBudget.h"
 #include "memory/cache/FileLock.h"
@@ -75,6 +77,27 @@ CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuConte
   if (!Entry->Variant) {
     Log.verboseNote(Where + describeEntry(*Entry) + " (" + Source + ")");
     return std::nullopt;
+  }
+  if (Source == "cache") {
+    // Made before the user was asked about approximate math (issue 31), or
+    // under a fast_math setting this compile does not have.
+    transform::TransformPolicy Policy = numericsPolicy(K, Tu.Options.fastMath(), Tu.NvccFlags);
+    if (std::string Why = Policy.ApproximateMath ? ""
+                                                 : frontend::approximationsNotAllowed(
+                                                       K.Unit.Text, Entry->Variant->Code);
+        !Why.empty()) {
+      AllHit = false;
+      Log.note(Where + "the cached variant is not used: " + Why);
+      auto Made = optimizeOnMiss(K, Tu, Key, "");
+      if (!Made)
+        return Made.takeError();
+      if (!*Made || !(*Made)->Variant) {
+        Log.verboseNote(Where + "compiling the original");
+        return std::nullopt;
+      }
+      Entry = std::move(*Made);
+      Source = "optimized now";
+    }
   }
   if (Source == "cache") {
     auto Usable = usableOnRecording(K, Tu, Key, *Entry);

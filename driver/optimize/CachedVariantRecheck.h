@@ -4,7 +4,7 @@
 // screen, never a new search.
 #pragma once
 
-#include "clang-plugin/units/KernelVariant.h"
+#include "clang-plugin/model/KernelVariant.h"
 #include "driver/optimize/KernelOptimization.h"
 #include "evaluator/Evaluator.h"
 

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "agents/LlmConfig.h"
-#include "clang-plugin/parse/KernelFinder.h"
+#include "clang-plugin/model/KernelSummary.h"
 #include "driver/config/KoptOptions.h"
 
 #include <llvm/Support/Error.h>

@@ -4,7 +4,7 @@
 // runs and the cache key are that instantiation's.
 #pragma once
 
-#include "clang-plugin/parse/KernelFinder.h"
+#include "clang-plugin/model/KernelSummary.h"
 
 #include <llvm/Support/Error.h>
 

@@ -10,6 +10,7 @@
 #include "driver/nvcc/NvccDeviceFlags.h"
 #include "driver/optimize/BaselineFacts.h"
 #include "driver/optimize/InstantiationChoice.h"
+#include "driver/optimize/NumericsPolicy.h"
 #include "driver/optimize/SkillRetrieval.h"
 #include "driver/optimize/WorkloadFromKernel.h"
 #include "evaluator/WorkerProtocol.h"
@@ -106,6 +107,7 @@ llvm::Expected<KernelJob> jobFor(const frontend::KernelSummary &Kernel, std::str
   llvm::to_integer(Options.get("llm_token_budget").Value, Job.BudgetTokens);
   Job.ExperiencePath = (CacheDir + "/experience.json").str();
   Job.RecordingDirs = {memory::recordingsDir(CacheDir)};
+  Job.Policy = numericsPolicy(Kernel, Options.fastMath(), Job.NvccFlags);
   return Job;
 }
 
@@ -162,6 +164,7 @@ runSkillsEngine(const KernelJob &Job, const evaluator::Workload &W, const JobBud
   if (K.Pragma && K.Pragma->Skills)
     for (const frontend::SkillToggle &T : *K.Pragma->Skills)
       (T.Enabled ? R.Forced : R.Disabled).push_back(T.Id);
+  R.Policy = Job.Policy;
   R.Plan = [&](const evaluator::Baseline &B) {
     logBaseline(B, Log);
     return planInputs(baselineMetrics(B, W.Launch), Experience, B.Device.Name, Log);
@@ -188,6 +191,7 @@ runLlmEngine(const KernelJob &Job, const evaluator::Workload &W, const JobBudget
   R.Budget.Evaluations = Budget.Evaluations;
   R.Budget.Tokens = Budget.Tokens;
   R.Model = Job.Llm->Model;
+  R.Policy = Job.Policy;
   R.Retrieve = [&](const evaluator::Baseline &B) {
     logBaseline(B, Log);
     return llmRetrieval(K, baselineMetrics(B, W.Launch), Experience, Log);
@@ -294,6 +298,15 @@ optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::
                        : runSkillsEngine(Job, *W, Budget, Eval, Experience, Progress, Log);
   if (!Optimized)
     return Optimized.takeError();
+  // The user's choice that kept a transform out, said where its effect shows,
+  // and a budget overrun.
+  if (Log) {
+    for (const auto &[Id, Why] : Optimized->NotOffered)
+      if (Why == transform::approximateMathNotAllowed())
+        *Log << "  " << Id << ": " << Why << "\n";
+    if (!Optimized->BudgetNote.empty())
+      *Log << "  note: " << Optimized->BudgetNote << "\n";
+  }
 
   // Long-term memory learns from the attempts: their last step's skill and
   // parameters, on a kernel with these facts, on this device.

@@ -5,7 +5,7 @@
 
 #include "agents/KernelOptimizer.h"
 #include "agents/LlmConfig.h"
-#include "clang-plugin/parse/KernelFinder.h"
+#include "clang-plugin/model/KernelSummary.h"
 #include "driver/config/KoptOptions.h"
 #include "driver/optimize/EngineSelection.h"
 #include "evaluator/Evaluator.h"
@@ -43,6 +43,7 @@ struct KernelJob {
   int64_t BudgetTokens = 200000;          // The llm engine's.
   std::string ExperiencePath;             // The experience store (empty: in memory only).
   std::vector<std::string> RecordingDirs; // Where `kopt record` left recordings.
+  transform::TransformPolicy Policy;      // NumericsPolicy.h: approximate math or not.
 };
 
 // A job for Kernel with the options' engine and budget (the pragma's engine

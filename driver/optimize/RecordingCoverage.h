@@ -3,7 +3,7 @@
 // on, and which launches of the kernel's current recording go beyond that.
 #pragma once
 
-#include "clang-plugin/parse/KernelFinder.h"
+#include "clang-plugin/model/KernelSummary.h"
 #include "driver/optimize/WorkloadFromRecording.h"
 #include "evaluator/Workload.h"
 #include "memory/cache/VerifiedWorkloads.h"

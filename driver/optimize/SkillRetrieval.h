@@ -7,7 +7,7 @@
 
 #include "agents/LlmOptimizer.h"
 #include "agents/StepPlanner.h"
-#include "clang-plugin/parse/KernelFinder.h"
+#include "clang-plugin/model/KernelSummary.h"
 #include "memory/experience/ExperienceStore.h"
 #include "memory/experience/KernelFacts.h"
 

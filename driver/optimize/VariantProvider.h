@@ -4,8 +4,8 @@
 // cache and the optimizer later.
 #pragma once
 
-#include "clang-plugin/parse/KernelFinder.h"
-#include "clang-plugin/units/KernelVariant.h"
+#include "clang-plugin/model/KernelSummary.h"
+#include "clang-plugin/model/KernelVariant.h"
 #include "driver/config/KoptOptions.h"
 
 #include <llvm/Support/Error.h>

@@ -3,7 +3,7 @@
 // source with the compile options of the user's build.
 #pragma once
 
-#include "clang-plugin/parse/KernelFinder.h"
+#include "clang-plugin/model/KernelSummary.h"
 #include "evaluator/KernelCompiler.h"
 #include "evaluator/Workload.h"
 

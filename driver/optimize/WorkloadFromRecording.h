@@ -6,7 +6,7 @@
 // kernel's signature is ignored with a warning (record again).
 #pragma once
 
-#include "clang-plugin/parse/KernelFinder.h"
+#include "clang-plugin/model/KernelSummary.h"
 #include "evaluator/Workload.h"
 
 #include <llvm/ADT/ArrayRef.h>

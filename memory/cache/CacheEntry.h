@@ -3,7 +3,7 @@
 //   {"format": 1, "checksum": "sha256:<hex of payload.dump()>", "payload": {...}}
 #pragma once
 
-#include "clang-plugin/units/KernelVariant.h"
+#include "clang-plugin/model/KernelVariant.h"
 #include "memory/cache/CacheKey.h"
 #include "memory/cache/VerifiedWorkloads.h"
 

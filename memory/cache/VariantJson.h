@@ -2,7 +2,7 @@
 // hold them.
 #pragma once
 
-#include "clang-plugin/units/KernelVariant.h"
+#include "clang-plugin/model/KernelVariant.h"
 
 #include <llvm/Support/Error.h>
 #include <nlohmann/json.hpp>

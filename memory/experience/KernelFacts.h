@@ -4,7 +4,7 @@
 // predicate over an unknown name is caught when the skill library loads.
 #pragma once
 
-#include "clang-plugin/analysis/KernelFeatures.h"
+#include "clang-plugin/model/KernelFeatures.h"
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringRef.h>

@@ -2,7 +2,7 @@
 // selection of those that apply to one kernel, ranked by experience.
 #pragma once
 
-#include "clang-plugin/pragma/PragmaClauses.h"
+#include "clang-plugin/model/PragmaClauses.h"
 #include "memory/experience/ExperienceStore.h"
 #include "memory/skills/Skill.h"
 

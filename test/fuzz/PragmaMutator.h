@@ -4,7 +4,7 @@
 // cases on every machine (an own generator, no std:: distributions).
 #pragma once
 
-#include "clang-plugin/analysis/KernelParam.h"
+#include "clang-plugin/model/KernelParam.h"
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringRef.h>

@@ -1,7 +1,7 @@
 #include "clang-plugin/transforms/framework/GlobalIndex.h"
 
 #include "clang-plugin/analysis/IndexAnalysis.h"
-#include "clang-plugin/transforms/framework/AstWalk.h"
+#include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
 #include "clang-plugin/transforms/framework/UnitRewriter.h"
 
@@ -130,15 +130,17 @@ bool mayHaveGridStrideLoop(const frontend::KernelSummary &Kernel) {
 
 bool isGridStrideProduct(const clang::Expr *E) { return isProduct(E, "blockDim", "gridDim"); }
 
-bool looksLike1DGuarded(const frontend::KernelSummary &Kernel) {
-  const frontend::KernelFeatures &F = Kernel.Features;
-  if (F.Dimensions != 1 || !F.SharedVariables.empty() || !F.Barriers.empty() ||
-      !F.WarpIntrinsics.empty())
-    return false;
-  if (F.Guards.empty() && !mayHaveGridStrideLoop(Kernel))
-    return false;
+Fit fits1DGuarded(const frontend::KernelSummary &Kernel) {
+  if (Fit F = dimensionsBetween(Kernel, 1, 1); !F)
+    return F;
+  if (Fit F = independentThreads(Kernel); !F)
+    return F;
+  if (Kernel.Features.Guards.empty() && !mayHaveGridStrideLoop(Kernel))
+    return Fit::no("the kernel has neither a bounds check on its index nor a grid-stride loop");
   std::optional<std::array<int64_t, 3>> Block = pragmaBlockDims(Kernel);
-  return !Block || ((*Block)[1] == 1 && (*Block)[2] == 1);
+  if (Block && ((*Block)[1] != 1 || (*Block)[2] != 1))
+    return Fit::no("the pragma's block is not 1-D");
+  return Fit::yes();
 }
 
 } // namespace kopt::transform

@@ -43,8 +43,8 @@ bool isGridStrideProduct(const clang::Expr *E);
 
 // What the front end's features tell beforehand: 1D, guarded or grid-stride,
 // no shared memory, barriers or warp intrinsics, and a pragma block of
-// (x, 1, 1) where the pragma gives one. Not enough on its own: apply checks the
-// AST with findGlobalIndexShape.
-bool looksLike1DGuarded(const frontend::KernelSummary &Kernel);
+// (x, 1, 1) where the pragma gives one, or why not. Not enough on its own: a
+// rewrite checks the AST with findGlobalIndexShape.
+Fit fits1DGuarded(const frontend::KernelSummary &Kernel);
 
 } // namespace kopt::transform

@@ -1,7 +1,7 @@
 #include "clang-plugin/transforms/framework/GuardHoisting.h"
 
+#include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
-#include "clang-plugin/transforms/framework/AstWalk.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Expr.h>

@@ -2,7 +2,7 @@
 // output's, so a chain's mapping is their composition. Needs no clang.
 #pragma once
 
-#include "clang-plugin/units/KernelVariant.h"
+#include "clang-plugin/model/KernelVariant.h"
 
 #include <llvm/ADT/StringRef.h>
 

@@ -1,4 +1,5 @@
 #include "clang-plugin/transforms/framework/TransformPipeline.h"
+#include "clang-plugin/parse/KernelFinder.h"
 
 #include "clang-plugin/transforms/framework/LaunchCompose.h"
 #include "clang-plugin/transforms/framework/UnitRewriter.h"

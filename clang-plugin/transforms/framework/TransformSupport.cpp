@@ -68,31 +68,32 @@ std::optional<int64_t> pragmaIntValue(const frontend::KernelSummary &Kernel,
   return Int ? std::optional<int64_t>(*Int) : std::nullopt;
 }
 
-char ParamValueError::ID = 0;
-
-llvm::Expected<int64_t> requireParam(const ParamSet &Params, llvm::StringRef Name,
-                                     std::initializer_list<int64_t> Allowed) {
-  int64_t Accepted = Allowed.size() ? *Allowed.begin() : 0;
-  auto It = Params.find(Name.str());
-  if (It == Params.end())
-    return llvm::make_error<ParamValueError>("parameter '" + Name.str() + "' is missing",
-                                             Name.str(), Accepted);
-  if (Allowed.size() && std::find(Allowed.begin(), Allowed.end(), It->second) == Allowed.end()) {
-    std::string List;
-    for (int64_t A : Allowed)
-      List += (List.empty() ? "" : ", ") + std::to_string(A);
-    return llvm::make_error<ParamValueError>("parameter '" + Name.str() + "' is " +
-                                                 std::to_string(It->second) + "; it takes " + List,
-                                             Name.str(), Accepted);
-  }
-  return It->second;
+Fit independentThreads(const frontend::KernelSummary &Kernel) {
+  const frontend::KernelFeatures &F = Kernel.Features;
+  if (!F.SharedVariables.empty())
+    return Fit::no("the kernel uses shared memory");
+  if (!F.Barriers.empty())
+    return Fit::no("the kernel has barriers (" + F.Barriers.front().Name + ")");
+  if (!F.WarpIntrinsics.empty())
+    return Fit::no("the kernel uses warp intrinsics (" + F.WarpIntrinsics.front().Name + ")");
+  return Fit::yes();
 }
 
-llvm::Error checkParamNames(const ParamSet &Params, std::initializer_list<llvm::StringRef> Known) {
-  for (const auto &Entry : Params)
-    if (std::find(Known.begin(), Known.end(), Entry.first) == Known.end())
-      return llvm::createStringError("unknown parameter '%s'", Entry.first.c_str());
-  return llvm::Error::success();
+Fit notTemplate(const frontend::KernelSummary &Kernel) {
+  return Kernel.IsTemplate ? Fit::no("the kernel is a template") : Fit::yes();
+}
+
+Fit dimensionsBetween(const frontend::KernelSummary &Kernel, unsigned Min, unsigned Max) {
+  unsigned D = Kernel.Features.Dimensions;
+  auto Words = [](unsigned N) {
+    return N == 0 ? std::string("no thread position") : std::to_string(N) + "-D";
+  };
+  if (D < Min || D > Max)
+    return Fit::no("the kernel is " + Words(D) + "; this takes " +
+                   (Min == Max ? std::to_string(Min) + "-D"
+                               : std::to_string(Min) + "-D to " + std::to_string(Max) + "-D") +
+                   " kernels");
+  return Fit::yes();
 }
 
 } // namespace kopt::transform

@@ -1,9 +1,7 @@
-// Small helpers the transforms share: the pragma's launch, parameter checks.
+// Small helpers the transforms share: the pragma's launch as numbers.
 #pragma once
 
 #include "clang-plugin/transforms/framework/Transform.h"
-
-#include <initializer_list>
 
 namespace kopt::transform {
 
@@ -21,25 +19,12 @@ std::optional<int64_t> pragmaThreadsLaunched(const frontend::KernelSummary &Kern
 std::optional<int64_t> pragmaIntValue(const frontend::KernelSummary &Kernel,
                                       const std::string &Text);
 
-// A parameter missing or out of its values: which one, and a value it takes,
-// so a caller asking why a transform does not apply can ask again with it.
-class ParamValueError : public llvm::ErrorInfo<ParamValueError> {
-public:
-  static char ID;
-  ParamValueError(std::string Text, std::string Param, int64_t Value)
-      : Message(std::move(Text)), Name(std::move(Param)), Accepted(Value) {}
-  void log(llvm::raw_ostream &OS) const override { OS << Message; }
-  std::error_code convertToErrorCode() const override { return llvm::inconvertibleErrorCode(); }
-  std::string Message, Name;
-  int64_t Accepted; // The first allowed value; 0 where any value is.
-};
-
-// Params[Name], which must be one of Allowed (any value where Allowed is
-// empty); a ParamValueError where it is missing or not allowed.
-llvm::Expected<int64_t> requireParam(const ParamSet &Params, llvm::StringRef Name,
-                                     std::initializer_list<int64_t> Allowed = {});
-
-// Fails where Params holds a name that is not in Known.
-llvm::Error checkParamNames(const ParamSet &Params, std::initializer_list<llvm::StringRef> Known);
+// Shapes that many transforms need, each with the reason a kernel lacks it.
+// No shared memory, barriers or warp intrinsics: threads that do not work together.
+Fit independentThreads(const frontend::KernelSummary &Kernel);
+// Not a template (transforms that rewrite one instantiation's launch need its values).
+Fit notTemplate(const frontend::KernelSummary &Kernel);
+// Threads that use between Min and Max dimensions of the thread geometry.
+Fit dimensionsBetween(const frontend::KernelSummary &Kernel, unsigned Min, unsigned Max);
 
 } // namespace kopt::transform

@@ -20,27 +20,25 @@ class BlockSize : public Transform {
 public:
   llvm::StringRef id() const override { return "block-size"; }
 
-  std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
-    if (!looksLike1DGuarded(Kernel))
-      return {};
+  std::vector<ParamDecl> params() const override { return {{"block", {64, 128, 256, 512, 1024}}}; }
+
+protected:
+  Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
+    if (Fit F = fits1DGuarded(Kernel); !F)
+      return F.offer();
     std::optional<std::array<int64_t, 3>> Block = pragmaBlockDims(Kernel);
     std::vector<ParamSet> Space;
     for (int64_t Size : Sizes)
       if (!Block || (*Block)[0] != Size)
         Space.push_back({{"block", Size}});
-    return Space;
+    return Offer::of(std::move(Space));
   }
 
-  llvm::Expected<TransformOutput> apply(const TransformInput &In,
-                                        const ParamSet &Params) const override {
-    if (llvm::Error E = checkParamNames(Params, {"block"}))
-      return E;
-    llvm::Expected<int64_t> Size = requireParam(Params, "block", {64, 128, 256, 512, 1024});
-    if (!Size)
-      return Size.takeError();
-    if (!looksLike1DGuarded(In.Kernel))
-      return llvm::createStringError("the kernel is not a 1D guarded kernel without shared "
-                                     "memory, barriers or warp intrinsics");
+  llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
+                                            const ParamSet &Params) const override {
+    int64_t Size = Params.at("block");
+    if (Fit F = fits1DGuarded(In.Kernel); !F)
+      return llvm::createStringError(F.whyNot());
     llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &AST) -> llvm::Error {
       if (AST.Kernel.hasAttr<clang::CUDALaunchBoundsAttr>())
         return llvm::createStringError("the kernel has __launch_bounds__");
@@ -48,10 +46,10 @@ public:
     });
     if (!Text)
       return Text.takeError();
-    std::string B = std::to_string(*Size);
+    std::string B = std::to_string(Size);
     frontend::LaunchMapping Launch;
     Launch.Block[0] = B;
-    Launch.Grid[0] = "(grid_x * block_x + " + std::to_string(*Size - 1) + ") / " + B;
+    Launch.Grid[0] = "(grid_x * block_x + " + std::to_string(Size - 1) + ") / " + B;
     return TransformOutput{std::move(*Text), Launch, "block size " + B};
   }
 };

@@ -5,7 +5,7 @@
 //   3 rsqrt       1.0f / sqrtf(x)          -> rsqrtf(x)
 //   0 all three (rsqrt before division).
 // Only the kernel's body changes; device functions it calls keep full precision.
-#include "clang-plugin/transforms/framework/AstWalk.h"
+#include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/transforms/framework/TransformFactories.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
 #include "clang-plugin/transforms/framework/UnitRewriter.h"
@@ -132,7 +132,14 @@ class FastMath : public Transform {
 public:
   llvm::StringRef id() const override { return "fast-math"; }
 
-  std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
+  std::vector<ParamDecl> params() const override {
+    return {{"group", {All, Intrinsics, Division, Rsqrt}}};
+  }
+  // Each rewrite swaps a correctly rounded operation for an approximation.
+  Numerics numerics() const override { return Numerics::Approximates; }
+
+protected:
+  Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
     const frontend::KernelFeatures &F = Kernel.Features;
     bool HasIntrinsics = false, HasSqrt = false;
     for (const frontend::CallFeature &C : F.MathCalls) {
@@ -146,22 +153,20 @@ public:
       Space.push_back({{"group", Division}});
     if (HasSqrt && F.FloatDivisions > 0)
       Space.push_back({{"group", Rsqrt}});
+    if (Space.empty())
+      return Offer::no("the kernel has no float math the hardware approximates (expf, logf, "
+                       "sinf, cosf, powf, float division)");
     if (Space.size() > 1)
       Space.insert(Space.begin(), ParamSet{{"group", All}});
-    return Space;
+    return Offer::of(std::move(Space));
   }
 
-  llvm::Expected<TransformOutput> apply(const TransformInput &In,
-                                        const ParamSet &Params) const override {
-    if (llvm::Error E = checkParamNames(Params, {"group"}))
-      return E;
-    llvm::Expected<int64_t> Which =
-        requireParam(Params, "group", {All, Intrinsics, Division, Rsqrt});
-    if (!Which)
-      return Which.takeError();
+  llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
+                                            const ParamSet &Params) const override {
+    int64_t Which = Params.at("group");
     unsigned Changes = 0;
     llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &AST) -> llvm::Error {
-      FastMathEdit Edit(AST, *Which);
+      FastMathEdit Edit(AST, Which);
       llvm::Error E = Edit.run();
       Changes = Edit.changes();
       return E;
@@ -170,7 +175,7 @@ public:
       return Text.takeError();
     static constexpr const char *Names[] = {"all", "intrinsics", "division", "rsqrt"};
     return TransformOutput{std::move(*Text), std::nullopt,
-                           std::string("fast math (") + Names[*Which] +
+                           std::string("fast math (") + Names[Which] +
                                "): " + std::to_string(Changes) + " rewrites"};
   }
 };

@@ -13,8 +13,8 @@
 // width; W <= 0 would have the original divide by zero or index backwards);
 // threads past the original launch are the bounds check's to skip, as for
 // block-size.
+#include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
-#include "clang-plugin/transforms/framework/AstWalk.h"
 #include "clang-plugin/transforms/framework/GlobalIndex.h"
 #include "clang-plugin/transforms/framework/TransformFactories.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
@@ -200,35 +200,34 @@ class Grid2D : public Transform {
 public:
   llvm::StringRef id() const override { return "grid-2d"; }
 
-  std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
-    if (!looksLike1DGuarded(Kernel) || Kernel.IsTemplate)
-      return {};
-    return {{{"bx", 16}, {"by", 16}}, {{"bx", 32}, {"by", 8}}, {{"bx", 32}, {"by", 4}}};
+  std::vector<ParamDecl> params() const override {
+    return {{"bx", {8, 16, 32, 64}}, {"by", {1, 2, 4, 8, 16, 32}}};
   }
 
-  llvm::Expected<TransformOutput> apply(const TransformInput &In,
-                                        const ParamSet &Params) const override {
-    if (llvm::Error E = checkParamNames(Params, {"bx", "by"}))
-      return E;
-    llvm::Expected<int64_t> BX = requireParam(Params, "bx", {8, 16, 32, 64});
-    if (!BX)
-      return BX.takeError();
-    llvm::Expected<int64_t> BY = requireParam(Params, "by", {1, 2, 4, 8, 16, 32});
-    if (!BY)
-      return BY.takeError();
-    if (!looksLike1DGuarded(In.Kernel))
-      return llvm::createStringError("the kernel is not a 1D guarded kernel without shared "
-                                     "memory, barriers or warp intrinsics");
+protected:
+  Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
+    if (Fit F = fits1DGuarded(Kernel); !F)
+      return F.offer();
+    if (Fit F = notTemplate(Kernel); !F)
+      return F.offer();
+    return Offer::of({{{"bx", 16}, {"by", 16}}, {{"bx", 32}, {"by", 8}}, {{"bx", 32}, {"by", 4}}});
+  }
+
+  llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
+                                            const ParamSet &Params) const override {
+    int64_t BX = Params.at("bx"), BY = Params.at("by");
+    if (Fit F = fits1DGuarded(In.Kernel); !F)
+      return llvm::createStringError(F.whyNot());
     llvm::Expected<RewrittenWith<Plan>> Made =
         rewriteUnitWith<Plan>(In, [](UnitAST &U) { return rewrite(U); });
     if (!Made)
       return Made.takeError();
-    const std::string &W = Made->Found.W.Text, X = std::to_string(*BX), Y = std::to_string(*BY);
+    const std::string &W = Made->Found.W.Text, X = std::to_string(BX), Y = std::to_string(BY);
     frontend::LaunchMapping Launch;
     Launch.Block = {X, Y, "1"};
     // x over the W columns; y over the rows the original threads reach.
-    Launch.Grid = {"(" + W + " + " + std::to_string(*BX - 1) + ") / " + X,
-                   "((grid_x * block_x + " + W + " - 1) / " + W + " + " + std::to_string(*BY - 1) +
+    Launch.Grid = {"(" + W + " + " + std::to_string(BX - 1) + ") / " + X,
+                   "((grid_x * block_x + " + W + " - 1) / " + W + " + " + std::to_string(BY - 1) +
                        ") / " + Y,
                    "1"};
     return TransformOutput{std::move(Made->UnitText), Launch,

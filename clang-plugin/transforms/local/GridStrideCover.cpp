@@ -15,8 +15,8 @@
 // in it; gridDim is read only in the stride; the bound is made of constants
 // and integer parameters the kernel never changes (the launch computes the
 // grid from it); no barriers, shared memory or warp intrinsics.
+#include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
-#include "clang-plugin/transforms/framework/AstWalk.h"
 #include "clang-plugin/transforms/framework/GlobalIndex.h"
 #include "clang-plugin/transforms/framework/TransformFactories.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
@@ -246,19 +246,21 @@ class GridStrideCover : public Transform {
 public:
   llvm::StringRef id() const override { return "grid-stride-cover"; }
 
-  std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
-    if (!looksLike1DGuarded(Kernel) || !mayHaveGridStrideLoop(Kernel) || Kernel.IsTemplate)
-      return {};
-    return {ParamSet{}};
+protected:
+  Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
+    if (Fit F = fits1DGuarded(Kernel); !F)
+      return F.offer();
+    if (!mayHaveGridStrideLoop(Kernel))
+      return Offer::no("the kernel has no grid-stride loop");
+    if (Fit F = notTemplate(Kernel); !F)
+      return F.offer();
+    return Offer::of({ParamSet{}});
   }
 
-  llvm::Expected<TransformOutput> apply(const TransformInput &In,
-                                        const ParamSet &Params) const override {
-    if (llvm::Error E = checkParamNames(Params, {}))
-      return E;
-    if (!looksLike1DGuarded(In.Kernel))
-      return llvm::createStringError("the kernel is not a 1D kernel without shared memory, "
-                                     "barriers or warp intrinsics");
+  llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
+                                            const ParamSet &) const override {
+    if (Fit F = fits1DGuarded(In.Kernel); !F)
+      return llvm::createStringError(F.whyNot());
     llvm::Expected<RewrittenWith<Cover>> Made =
         rewriteUnitWith<Cover>(In, [](UnitAST &U) { return rewrite(U); });
     if (!Made)

@@ -21,10 +21,15 @@ class LaunchBounds : public Transform {
 public:
   llvm::StringRef id() const override { return "launch-bounds"; }
 
-  std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
+  std::vector<ParamDecl> params() const override { return {{"minBlocks", {}, /*Min=*/1}}; }
+
+protected:
+  Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
     std::optional<int64_t> Threads = pragmaBlockThreads(Kernel);
-    if (!Threads || *Threads > 1024)
-      return {};
+    if (!Threads)
+      return Offer::no("the pragma gives no constant block size");
+    if (*Threads > 1024)
+      return Offer::no("the pragma's block has more than 1024 threads");
     // The registers a thread may use with Min blocks an SM; 255 is no cap.
     auto Cap = [&](int64_t Min) {
       return std::min<int64_t>(255, RegistersPerSM / (*Threads * Min));
@@ -44,26 +49,21 @@ public:
     std::vector<ParamSet> Space;
     for (int64_t Min : Mins)
       Space.push_back({{"minBlocks", Min}});
-    return Space;
+    return Offer::of(std::move(Space));
   }
 
-  llvm::Expected<TransformOutput> apply(const TransformInput &In,
-                                        const ParamSet &Params) const override {
-    if (llvm::Error E = checkParamNames(Params, {"minBlocks"}))
-      return E;
-    llvm::Expected<int64_t> Min = requireParam(Params, "minBlocks");
-    if (!Min)
-      return Min.takeError();
+  llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
+                                            const ParamSet &Params) const override {
+    int64_t Min = Params.at("minBlocks");
     std::optional<int64_t> Threads = pragmaBlockThreads(In.Kernel);
     if (!Threads)
       return llvm::createStringError("the pragma gives no constant block size");
-    if (*Threads > 1024 || *Min < 1 || *Min * *Threads > MaxThreadsPerSM)
+    if (*Threads > 1024 || Min * *Threads > MaxThreadsPerSM)
       return llvm::createStringError("%lld blocks of %lld threads do not fit on one SM",
-                                     static_cast<long long>(*Min),
-                                     static_cast<long long>(*Threads));
+                                     static_cast<long long>(Min), static_cast<long long>(*Threads));
     std::string Bounds = "__launch_bounds__(" + std::to_string(*Threads);
-    if (*Min > 1)
-      Bounds += ", " + std::to_string(*Min);
+    if (Min > 1)
+      Bounds += ", " + std::to_string(Min);
     Bounds += ")";
     llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &AST) -> llvm::Error {
       if (AST.Kernel.hasAttr<clang::CUDALaunchBoundsAttr>())

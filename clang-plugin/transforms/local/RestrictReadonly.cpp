@@ -8,7 +8,7 @@
 // in other TUs link against it); __restrict__ on the pointer itself does not.
 // A parameter declared as an array ("float A[N][M]") is restricted in the
 // spelling of the pointer it decays to: "float (*__restrict__ A)[M]".
-#include "clang-plugin/transforms/framework/AstWalk.h"
+#include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/transforms/framework/TransformFactories.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
 #include "clang-plugin/transforms/framework/UnitRewriter.h"
@@ -139,24 +139,23 @@ class RestrictReadonly : public Transform {
 public:
   llvm::StringRef id() const override { return "restrict-readonly"; }
 
-  std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
+  std::vector<ParamDecl> params() const override { return {{"ldg", {0, 1}}}; }
+
+protected:
+  Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
     if (!Kernel.Pragma || !Kernel.Pragma->NoAlias)
-      return {};
+      return Offer::no("the pragma does not say `noalias` (the buffers may overlap)");
     bool Pointers = false;
     for (const frontend::KernelParam &P : Kernel.Params)
       Pointers |= P.Category == frontend::ParamCategory::Pointer;
     if (!Pointers)
-      return {};
-    return {{{"ldg", 1}}, {{"ldg", 0}}};
+      return Offer::no("the kernel has no pointer parameters");
+    return Offer::of({{{"ldg", 1}}, {{"ldg", 0}}});
   }
 
-  llvm::Expected<TransformOutput> apply(const TransformInput &In,
-                                        const ParamSet &Params) const override {
-    if (llvm::Error E = checkParamNames(Params, {"ldg"}))
-      return E;
-    llvm::Expected<int64_t> Ldg = requireParam(Params, "ldg", {0, 1});
-    if (!Ldg)
-      return Ldg.takeError();
+  llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
+                                            const ParamSet &Params) const override {
+    const bool Ldg = Params.at("ldg") != 0;
     unsigned Restricted = 0, Routed = 0;
     llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &AST) -> llvm::Error {
       for (const clang::ParmVarDecl *P : AST.Kernel.parameters()) {
@@ -170,7 +169,7 @@ public:
           AST.Rewrite.InsertTextBefore(P->getLocation(), "__restrict__ ");
           ++Restricted;
         }
-        if (!*Ldg || !hasLdg(innermostElement(P->getType()->getPointeeType(), AST.Ctx)))
+        if (!Ldg || !hasLdg(innermostElement(P->getType()->getPointeeType(), AST.Ctx)))
           continue;
         std::optional<std::vector<const clang::Expr *>> Reads = readsOnly(*P, AST);
         if (!Reads)
@@ -184,7 +183,7 @@ public:
       if (Restricted + Routed == 0)
         return llvm::createStringError(
             "nothing to change: the pointer parameters are __restrict__ and none is read-only%s",
-            *Ldg ? "" : " (ldg=0)");
+            Ldg ? "" : " (ldg=0)");
       return llvm::Error::success();
     });
     if (!Text)

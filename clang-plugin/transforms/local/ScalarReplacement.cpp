@@ -15,9 +15,9 @@
 // numbers. As a normalization (promoteAccumulators) it keeps only written
 // locations, in every loop not nested in one it rewrote.
 #include "clang-plugin/analysis/IndexAnalysis.h"
+#include "clang-plugin/analysis/ast/AstWalk.h"
+#include "clang-plugin/analysis/ast/DeclOrder.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
-#include "clang-plugin/transforms/framework/AstWalk.h"
-#include "clang-plugin/transforms/framework/DeclOrder.h"
 #include "clang-plugin/transforms/framework/TransformFactories.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
 #include "clang-plugin/transforms/normalize/Normalization.h"
@@ -465,17 +465,16 @@ class ScalarReplacement : public Transform {
 public:
   llvm::StringRef id() const override { return "scalar-replacement"; }
 
-  std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
+protected:
+  Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
     for (const frontend::RepeatedAccess &R : Kernel.Features.RepeatedAccesses)
       if (R.Write || rowsOfArrays(Kernel, R.Param))
-        return {ParamSet{}};
-    return {};
+        return Offer::of({ParamSet{}});
+    return Offer::no("no loop writes one global location in every iteration");
   }
 
-  llvm::Expected<TransformOutput> apply(const TransformInput &In,
-                                        const ParamSet &Params) const override {
-    if (llvm::Error E = checkParamNames(Params, {}))
-      return E;
+  llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
+                                            const ParamSet &) const override {
     bool NoAlias = In.Kernel.Pragma && In.Kernel.Pragma->NoAlias;
     std::string Summary;
     llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &U) -> llvm::Error {

@@ -25,26 +25,25 @@ class ThreadCoarsening : public Transform {
 public:
   llvm::StringRef id() const override { return "thread-coarsening"; }
 
-  std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
-    if (!looksLike1DGuarded(Kernel) || Kernel.Features.Guards.empty())
-      return {};
+  std::vector<ParamDecl> params() const override { return {{"factor", {2, 4, 8}}}; }
+
+protected:
+  Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
+    if (Fit F = fits(Kernel); !F)
+      return F.offer();
     for (const std::string &B : Kernel.Features.IndexBuiltins)
       if (llvm::StringRef(B).starts_with("gridDim"))
-        return {}; // A grid-stride loop: a smaller grid coarsens it already.
-    return {{{"factor", 2}}, {{"factor", 4}}, {{"factor", 8}}};
+        return Offer::no("the kernel reads gridDim (a grid-stride loop: a smaller grid "
+                         "coarsens it already)");
+    return Offer::of({{{"factor", 2}}, {{"factor", 4}}, {{"factor", 8}}});
   }
 
-  llvm::Expected<TransformOutput> apply(const TransformInput &In,
-                                        const ParamSet &Params) const override {
-    if (llvm::Error E = checkParamNames(Params, {"factor"}))
-      return E;
-    llvm::Expected<int64_t> Factor = requireParam(Params, "factor", {2, 4, 8});
-    if (!Factor)
-      return Factor.takeError();
-    if (!looksLike1DGuarded(In.Kernel) || In.Kernel.Features.Guards.empty())
-      return llvm::createStringError("the kernel is not a 1D guarded kernel without shared "
-                                     "memory, barriers or warp intrinsics");
-    std::string F = std::to_string(*Factor);
+  llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
+                                            const ParamSet &Params) const override {
+    int64_t Factor = Params.at("factor");
+    if (Fit Fits = fits(In.Kernel); !Fits)
+      return llvm::createStringError(Fits.whyNot());
+    std::string F = std::to_string(Factor);
     llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &AST) -> llvm::Error {
       llvm::Expected<GlobalIndexShape> Shape = findGlobalIndexShape(AST);
       if (!Shape)
@@ -73,8 +72,18 @@ public:
     if (!Text)
       return Text.takeError();
     frontend::LaunchMapping Launch;
-    Launch.Grid[0] = "(grid_x + " + std::to_string(*Factor - 1) + ") / " + F;
+    Launch.Grid[0] = "(grid_x + " + std::to_string(Factor - 1) + ") / " + F;
     return TransformOutput{std::move(*Text), Launch, "each thread does " + F + " threads' work"};
+  }
+
+private:
+  // A thread past the end must skip its extra positions: a bounds check.
+  static Fit fits(const frontend::KernelSummary &Kernel) {
+    if (Fit F = fits1DGuarded(Kernel); !F)
+      return F;
+    if (Kernel.Features.Guards.empty())
+      return Fit::no("the kernel has no bounds check on its index");
+    return Fit::yes();
   }
 };
 } // namespace

@@ -71,10 +71,16 @@ class ThreadMappingSwap : public Transform {
 public:
   llvm::StringRef id() const override { return "thread-mapping-swap"; }
 
-  std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
+protected:
+  Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
     const frontend::KernelFeatures &F = Kernel.Features;
-    if (F.Dimensions < 2 || !F.WarpIntrinsics.empty() || Kernel.IsTemplate)
-      return {};
+    if (Fit Fits = dimensionsBetween(Kernel, 2, 3); !Fits)
+      return Fits.offer();
+    if (!F.WarpIntrinsics.empty())
+      return Offer::no("the kernel uses warp intrinsics, which depend on which threads share a "
+                       "warp");
+    if (Fit Fits = notTemplate(Kernel); !Fits)
+      return Fits.offer();
     // Accesses in loops weigh more: they are the hot ones.
     int Strided = 0, Coalesced = 0;
     for (const frontend::MemoryAccess &A : F.Accesses) {
@@ -84,15 +90,13 @@ public:
       else if (A.Pattern == frontend::AccessPattern::Coalesced)
         Coalesced += Weight;
     }
-    if (Strided > Coalesced)
-      return {ParamSet{}};
-    return {};
+    if (Strided <= Coalesced)
+      return Offer::no("the kernel's accesses are coalesced along x as mapped already");
+    return Offer::of({ParamSet{}});
   }
 
-  llvm::Expected<TransformOutput> apply(const TransformInput &In,
-                                        const ParamSet &Params) const override {
-    if (llvm::Error E = checkParamNames(Params, {}))
-      return E;
+  llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
+                                            const ParamSet &) const override {
     unsigned Swapped = 0;
     llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &U) -> llvm::Error {
       const clang::Stmt *Body = U.Kernel.getBody();

@@ -1,7 +1,7 @@
 // unroll: '#pragma unroll F' on one canonical for loop that has no unroll
 // pragma yet. Unrolling keeps what the loop computes; the variant differs in
 // instruction-level parallelism and register use.
-#include "clang-plugin/transforms/framework/AstWalk.h"
+#include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/transforms/framework/TransformFactories.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
 #include "clang-plugin/transforms/framework/UnitRewriter.h"
@@ -38,8 +38,15 @@ class Unroll : public Transform {
 public:
   llvm::StringRef id() const override { return "unroll"; }
 
-  std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
+  std::vector<ParamDecl> params() const override {
+    return {{"loop", {}, /*Min=*/0}, {"factor", {2, 4, 8, 16}}};
+  }
+
+protected:
+  Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
     const std::vector<frontend::LoopFeature> &Loops = Kernel.Features.Loops;
+    if (Loops.empty())
+      return Offer::no("the kernel has no loop");
     std::vector<int64_t> Order(Loops.size());
     std::iota(Order.begin(), Order.end(), 0);
     // Innermost loops first: their bodies are where unrolling pays.
@@ -50,28 +57,23 @@ public:
       if (unrollable(Loops[I]))
         for (int64_t Factor : {4, 2, 8, 16})
           Space.push_back({{"loop", I}, {"factor", Factor}});
-    return Space;
+    if (Space.empty())
+      return Offer::no("no loop is a canonical for loop without an unroll pragma");
+    return Offer::of(std::move(Space));
   }
 
-  llvm::Expected<TransformOutput> apply(const TransformInput &In,
-                                        const ParamSet &Params) const override {
-    if (llvm::Error E = checkParamNames(Params, {"loop", "factor"}))
-      return E;
-    llvm::Expected<int64_t> Index = requireParam(Params, "loop");
-    if (!Index)
-      return Index.takeError();
-    llvm::Expected<int64_t> Factor = requireParam(Params, "factor", {2, 4, 8, 16});
-    if (!Factor)
-      return Factor.takeError();
+  llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
+                                            const ParamSet &Params) const override {
+    int64_t Index = Params.at("loop"), Factor = Params.at("factor");
     const std::vector<frontend::LoopFeature> &Loops = In.Kernel.Features.Loops;
-    if (*Index < 0 || static_cast<size_t>(*Index) >= Loops.size())
-      return llvm::createStringError("the kernel has no loop %lld", static_cast<long long>(*Index));
-    const frontend::LoopFeature &Loop = Loops[*Index];
+    if (static_cast<size_t>(Index) >= Loops.size())
+      return llvm::createStringError("the kernel has no loop %lld", static_cast<long long>(Index));
+    const frontend::LoopFeature &Loop = Loops[Index];
     if (!unrollable(Loop))
       return llvm::createStringError("the loop at unit line %u is not a canonical for loop without "
                                      "an unroll pragma",
                                      Loop.Line);
-    std::string Pragma = "#pragma unroll " + std::to_string(*Factor);
+    std::string Pragma = "#pragma unroll " + std::to_string(Factor);
     llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &AST) -> llvm::Error {
       const clang::ForStmt *For = nullptr;
       forEachStmt(AST.Kernel.getBody(), [&](const clang::Stmt *S) {
@@ -94,7 +96,7 @@ public:
       return Text.takeError();
     return TransformOutput{std::move(*Text), std::nullopt,
                            "unrolled the loop at unit line " + std::to_string(Loop.Line) + " by " +
-                               std::to_string(*Factor)};
+                               std::to_string(Factor)};
   }
 };
 } // namespace

@@ -7,9 +7,9 @@
 // statements element by element, so the result is the same for any n and any
 // pointer.
 #include "clang-plugin/analysis/IndexAnalysis.h"
+#include "clang-plugin/analysis/ast/AstWalk.h"
+#include "clang-plugin/analysis/ast/DeclOrder.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
-#include "clang-plugin/transforms/framework/AstWalk.h"
-#include "clang-plugin/transforms/framework/DeclOrder.h"
 #include "clang-plugin/transforms/framework/GlobalIndex.h"
 #include "clang-plugin/transforms/framework/TransformFactories.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
@@ -112,37 +112,39 @@ class Vectorize : public Transform {
 public:
   llvm::StringRef id() const override { return "vectorize"; }
 
-  std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
-    if (!looksLike1DGuarded(Kernel) || Kernel.Features.Accesses.empty())
-      return {};
+  std::vector<ParamDecl> params() const override { return {{"V", {2, 4}}}; }
+
+protected:
+  Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
+    if (Fit F = fits1DGuarded(Kernel); !F)
+      return F.offer();
+    if (Kernel.Features.Accesses.empty())
+      return Offer::no("the kernel reads and writes no global memory");
     for (const frontend::MemoryAccess &A : Kernel.Features.Accesses) {
       if (A.Pattern != frontend::AccessPattern::Coalesced ||
           A.Index != Kernel.Features.Accesses.front().Index)
-        return {};
+        return Offer::no("not every access is at the thread's own index (" + A.Param + "[" +
+                         A.Index + "])");
       for (const frontend::KernelParam &P : Kernel.Params)
         if (P.Name == A.Param && !llvm::StringRef(P.Type).contains("float") &&
             !llvm::StringRef(P.Type).contains("int"))
-          return {};
+          return Offer::no("'" + P.Name + "' holds " + P.Type + ", which has no vector type here");
     }
-    return {{{"V", 4}}, {{"V", 2}}};
+    return Offer::of({{{"V", 4}}, {{"V", 2}}});
   }
 
-  llvm::Expected<TransformOutput> apply(const TransformInput &In,
-                                        const ParamSet &Params) const override {
-    if (llvm::Error E = checkParamNames(Params, {"V"}))
-      return E;
-    llvm::Expected<int64_t> V = requireParam(Params, "V", {2, 4});
-    if (!V)
-      return V.takeError();
-    llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &U) { return rewrite(U, *V); });
+  llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
+                                            const ParamSet &Params) const override {
+    int64_t V = Params.at("V");
+    llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &U) { return rewrite(U, V); });
     if (!Text)
       return Text.takeError();
     TransformOutput Out;
     Out.UnitText = std::move(*Text);
     frontend::LaunchMapping Launch;
-    Launch.Grid[0] = "(grid_x + " + std::to_string(*V - 1) + ") / " + std::to_string(*V);
+    Launch.Grid[0] = "(grid_x + " + std::to_string(V - 1) + ") / " + std::to_string(V);
     Out.Launch = Launch;
-    Out.Summary = "each thread handles " + std::to_string(*V) +
+    Out.Summary = "each thread handles " + std::to_string(V) +
                   " consecutive elements with vector loads and stores";
     return Out;
   }

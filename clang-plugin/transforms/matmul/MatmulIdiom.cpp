@@ -1,7 +1,8 @@
 #include "clang-plugin/transforms/matmul/MatmulIdiom.h"
 
 #include "clang-plugin/analysis/IndexAnalysis.h"
-#include "clang-plugin/transforms/framework/AstWalk.h"
+#include "clang-plugin/analysis/ast/AstWalk.h"
+#include "clang-plugin/transforms/framework/TransformSupport.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -250,11 +251,16 @@ std::string mismatch(const UnitAST &U, const clang::ForStmt &Loop, MatmulIdiom &
 }
 } // namespace
 
-bool looksLikeMatmul(const frontend::KernelSummary &Kernel) {
+Fit fitsMatmul(const frontend::KernelSummary &Kernel) {
   const frontend::KernelFeatures &F = Kernel.Features;
-  if (F.Dimensions < 2 || !F.SharedVariables.empty() || !F.Barriers.empty() ||
-      !F.WarpIntrinsics.empty() || F.Guards.empty() || Kernel.IsTemplate)
-    return false;
+  if (Fit Fits = dimensionsBetween(Kernel, 2, 3); !Fits)
+    return Fits;
+  if (Fit Fits = independentThreads(Kernel); !Fits)
+    return Fits;
+  if (Fit Fits = notTemplate(Kernel); !Fits)
+    return Fits;
+  if (F.Guards.empty())
+    return Fit::no("the kernel has no bounds check on its position");
   std::set<std::string> RowsOfArrays; // Parameters that point to rows (float (*)[N]).
   for (const frontend::KernelParam &P : Kernel.Params)
     if (!P.RowExtents.empty())
@@ -272,9 +278,10 @@ bool looksLikeMatmul(const frontend::KernelSummary &Kernel) {
       }
     if (((Same && Varies) || (Rows > 0 && Reads >= 2)) && F.Loops[L].Canonical &&
         F.Loops[L].Step == "1")
-      return true;
+      return Fit::yes();
   }
-  return false;
+  return Fit::no("no counted loop reads one operand the same for a row of threads and another "
+                 "that varies along it (a product's k loop)");
 }
 
 bool unitStrideInK(const clang::ArraySubscriptExpr &Access, const clang::VarDecl *K) {

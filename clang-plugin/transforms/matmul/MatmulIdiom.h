@@ -46,9 +46,9 @@ struct MatmulIdiom {
 // What the front end's features tell beforehand: 2D, guarded, no shared
 // memory, barriers or warp intrinsics, not a template, and a canonical loop
 // reading one operand the same across x lanes and one that varies, or reading
-// rows of a 2D array (the features see A[i] of A[i][k] only). apply checks the
-// AST with findMatmulIdiom.
-bool looksLikeMatmul(const frontend::KernelSummary &Kernel);
+// rows of a 2D array (the features see A[i] of A[i][k] only), or why not. A
+// rewrite checks the AST with findMatmulIdiom.
+Fit fitsMatmul(const frontend::KernelSummary &Kernel);
 
 // The first loop of the kernel with the idiom, or why there is none.
 llvm::Expected<MatmulIdiom> findMatmulIdiom(const UnitAST &U);

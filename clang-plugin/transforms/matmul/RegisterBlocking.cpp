@@ -13,28 +13,22 @@ class RegisterBlocking : public Transform {
 public:
   llvm::StringRef id() const override { return "register-blocking"; }
 
-  std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
-    if (!looksLikeMatmul(Kernel))
-      return {};
-    return {{{"TY", 8}, {"TX", 8}, {"BK", 8}},
-            {{"TY", 4}, {"TX", 4}, {"BK", 16}},
-            {{"TY", 4}, {"TX", 8}, {"BK", 8}}};
+  std::vector<ParamDecl> params() const override {
+    return {{"TY", {2, 4, 8}}, {"TX", {2, 4, 8}}, {"BK", {8, 16}}};
   }
 
-  llvm::Expected<TransformOutput> apply(const TransformInput &In,
-                                        const ParamSet &Params) const override {
-    if (llvm::Error E = checkParamNames(Params, {"TY", "TX", "BK"}))
-      return E;
-    llvm::Expected<int64_t> TY = requireParam(Params, "TY", {2, 4, 8});
-    if (!TY)
-      return TY.takeError();
-    llvm::Expected<int64_t> TX = requireParam(Params, "TX", {2, 4, 8});
-    if (!TX)
-      return TX.takeError();
-    llvm::Expected<int64_t> BK = requireParam(Params, "BK", {8, 16});
-    if (!BK)
-      return BK.takeError();
-    Blocking B{16, *TY, *TX, *BK};
+protected:
+  Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
+    if (Fit F = fitsMatmul(Kernel); !F)
+      return F.offer();
+    return Offer::of({{{"TY", 8}, {"TX", 8}, {"BK", 8}},
+                      {{"TY", 4}, {"TX", 4}, {"BK", 16}},
+                      {{"TY", 4}, {"TX", 8}, {"BK", 8}}});
+  }
+
+  llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
+                                            const ParamSet &Params) const override {
+    Blocking B{16, Params.at("TY"), Params.at("TX"), Params.at("BK")};
     return applyBlockedMatmul(In, B, [&](unsigned Line) {
       return "each thread computes " + std::to_string(B.TY) + " x " + std::to_string(B.TX) +
              " outputs of the k loop at line " + std::to_string(Line) + " (" +

@@ -17,21 +17,20 @@ class SmemTiling : public Transform {
 public:
   llvm::StringRef id() const override { return "smem-tiling"; }
 
-  std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
-    if (!looksLikeMatmul(Kernel))
-      return {};
-    return {{{"T", 16}}, {{"T", 32}}};
+  std::vector<ParamDecl> params() const override { return {{"T", {16, 32}}}; }
+
+protected:
+  Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
+    if (Fit F = fitsMatmul(Kernel); !F)
+      return F.offer();
+    return Offer::of({{{"T", 16}}, {{"T", 32}}});
   }
 
-  llvm::Expected<TransformOutput> apply(const TransformInput &In,
-                                        const ParamSet &Params) const override {
-    if (llvm::Error E = checkParamNames(Params, {"T"}))
-      return E;
-    llvm::Expected<int64_t> T = requireParam(Params, "T", {16, 32});
-    if (!T)
-      return T.takeError();
-    Blocking B{*T, 1, 1, *T};
-    std::string TS = std::to_string(*T);
+  llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
+                                            const ParamSet &Params) const override {
+    int64_t T = Params.at("T");
+    Blocking B{T, 1, 1, T};
+    std::string TS = std::to_string(T);
     return applyBlockedMatmul(In, B, [&](unsigned Line) {
       return "tiled the k loop at line " + std::to_string(Line) + " through " + TS + "x" + TS +
              " shared-memory tiles";

@@ -10,8 +10,8 @@
 // product inside a macro). The variant is verified and run under the same
 // launch, so the two read the same value wherever the kernel runs.
 #include "clang-plugin/analysis/IndexAnalysis.h"
+#include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
-#include "clang-plugin/transforms/framework/AstWalk.h"
 #include "clang-plugin/transforms/normalize/Normalization.h"
 
 #include <clang/AST/ASTContext.h>

@@ -5,8 +5,8 @@
 // sees the same values, and the counted-loop shape (AstEdit.h) needs a
 // counter its loop declares. The declaration goes where it declares k alone,
 // or loses k where it declares several.
+#include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
-#include "clang-plugin/transforms/framework/AstWalk.h"
 #include "clang-plugin/transforms/normalize/Normalization.h"
 
 #include <clang/AST/ASTContext.h>

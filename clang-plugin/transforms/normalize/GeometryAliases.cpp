@@ -8,8 +8,8 @@
 // assigned, incremented or has its address taken, nor is a reference bound to
 // it, and no use comes from a macro.
 #include "clang-plugin/analysis/IndexAnalysis.h"
+#include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
-#include "clang-plugin/transforms/framework/AstWalk.h"
 #include "clang-plugin/transforms/normalize/Normalization.h"
 
 #include <clang/AST/ASTContext.h>

@@ -5,8 +5,8 @@
 // Only where that cannot change a value: the initializer reads no memory,
 // calls nothing and assigns nothing, nothing in the loop body assigns what it
 // reads, and the local itself is never assigned nor its address taken.
+#include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
-#include "clang-plugin/transforms/framework/AstWalk.h"
 #include "clang-plugin/transforms/normalize/Normalization.h"
 
 #include <clang/AST/ASTContext.h>

@@ -25,8 +25,8 @@
 // Both only where the grid's expressions read parameters the kernel never
 // changes (they are read where the kernel reads them).
 #include "clang-plugin/analysis/IndexAnalysis.h"
+#include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
-#include "clang-plugin/transforms/framework/AstWalk.h"
 #include "clang-plugin/transforms/normalize/Normalization.h"
 
 #include <clang/AST/ASTContext.h>

@@ -10,8 +10,8 @@
 // could fault where the loop would not have run), reads nothing the loop
 // changes or declares, and the local is never changed; its name is declared
 // nowhere else in the kernel, so the earlier declaration hides nothing.
+#include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
-#include "clang-plugin/transforms/framework/AstWalk.h"
 #include "clang-plugin/transforms/normalize/Normalization.h"
 
 #include <clang/AST/ASTContext.h>

@@ -11,7 +11,7 @@
 // lines), so that a refusal's line:col still points at the user's code.
 #pragma once
 
-#include "clang-plugin/pragma/ClauseExpr.h"
+#include "clang-plugin/model/ClauseExpr.h"
 #include "clang-plugin/transforms/framework/UnitRewriter.h"
 
 #include <llvm/ADT/ArrayRef.h>

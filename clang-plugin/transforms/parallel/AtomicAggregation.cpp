@@ -16,8 +16,8 @@
 // shuffles: no return, goto, barrier, shared memory or warp intrinsic. A
 // block whose thread count is no multiple of 32 (a launch the pragma does not
 // describe) adds thread by thread.
+#include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
-#include "clang-plugin/transforms/framework/AstWalk.h"
 #include "clang-plugin/transforms/framework/TransformFactories.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
 #include "clang-plugin/transforms/framework/UnitRewriter.h"
@@ -154,20 +154,23 @@ class AtomicAggregation : public Transform {
 public:
   llvm::StringRef id() const override { return "atomic-aggregation"; }
 
-  std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
-    const frontend::KernelFeatures &F = Kernel.Features;
+  // The sums are added in another order.
+  Numerics numerics() const override { return Numerics::Reassociates; }
+
+protected:
+  Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
     bool Adds = false;
-    for (const frontend::CallFeature &C : F.Atomics)
+    for (const frontend::CallFeature &C : Kernel.Features.Atomics)
       Adds |= C.Name == "atomicAdd";
-    if (!Adds || !F.Barriers.empty() || !F.SharedVariables.empty() || !F.WarpIntrinsics.empty())
-      return {};
-    return {ParamSet{}};
+    if (!Adds)
+      return Offer::no("the kernel has no atomicAdd");
+    if (Fit F = independentThreads(Kernel); !F)
+      return F.offer();
+    return Offer::of({ParamSet{}});
   }
 
-  llvm::Expected<TransformOutput> apply(const TransformInput &In,
-                                        const ParamSet &Params) const override {
-    if (llvm::Error E = checkParamNames(Params, {}))
-      return E;
+  llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
+                                            const ParamSet &) const override {
     bool NoAlias = In.Kernel.Pragma && In.Kernel.Pragma->NoAlias;
     llvm::Expected<RewrittenWith<Aggregated>> Made =
         rewriteUnitWith<Aggregated>(In, [&](UnitAST &U) { return rewrite(U, NoAlias); });

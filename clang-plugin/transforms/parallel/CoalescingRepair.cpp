@@ -12,8 +12,8 @@
 // their buffer.
 //   block: the threads of a block (the tile is block x 33 elements).
 #include "clang-plugin/analysis/IndexAnalysis.h"
+#include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
-#include "clang-plugin/transforms/framework/AstWalk.h"
 #include "clang-plugin/transforms/framework/GlobalIndex.h"
 #include "clang-plugin/transforms/framework/GuardHoisting.h"
 #include "clang-plugin/transforms/framework/TransformFactories.h"
@@ -318,27 +318,25 @@ class CoalescingRepair : public Transform {
 public:
   llvm::StringRef id() const override { return "coalescing-repair"; }
 
-  std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
-    if (!looksLike1DGuarded(Kernel))
-      return {};
+  std::vector<ParamDecl> params() const override { return {{"block", {32, 64, 128, 256, 512}}}; }
+
+protected:
+  Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
+    if (Fit F = fits1DGuarded(Kernel); !F)
+      return F.offer();
     bool Strided = false;
     for (const frontend::MemoryAccess &A : Kernel.Features.Accesses)
       Strided |= A.Loop >= 0 && A.Read && A.Pattern == frontend::AccessPattern::Strided;
     if (!Strided)
-      return {};
-    return {{{"block", 128}}, {{"block", 256}}, {{"block", 64}}};
+      return Offer::no("no loop reads memory a row apart between neighbouring threads");
+    return Offer::of({{{"block", 128}}, {{"block", 256}}, {{"block", 64}}});
   }
 
-  llvm::Expected<TransformOutput> apply(const TransformInput &In,
-                                        const ParamSet &Params) const override {
-    if (llvm::Error E = checkParamNames(Params, {"block"}))
-      return E;
-    llvm::Expected<int64_t> Block = requireParam(Params, "block", {32, 64, 128, 256, 512});
-    if (!Block)
-      return Block.takeError();
-    if (!looksLike1DGuarded(In.Kernel))
-      return llvm::createStringError("the kernel is not a 1D guarded kernel without shared "
-                                     "memory, barriers or warp intrinsics");
+  llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
+                                            const ParamSet &Params) const override {
+    int64_t Block = Params.at("block");
+    if (Fit F = fits1DGuarded(In.Kernel); !F)
+      return llvm::createStringError(F.whyNot());
     unsigned Line = 0;
     size_t Rows = 0;
     llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &AST) -> llvm::Error {
@@ -357,7 +355,7 @@ public:
           continue;
         Planner Plan(AST, *For, *L, Position, *Positions,
                      In.Kernel.Pragma && In.Kernel.Pragma->NoAlias);
-        llvm::Error E = Plan.run(*Block);
+        llvm::Error E = Plan.run(Block);
         if (!E) {
           Line = AST.line(For->getBeginLoc());
           Rows = 1;
@@ -374,9 +372,9 @@ public:
       return Text.takeError();
     (void)Rows;
     frontend::LaunchMapping Launch;
-    std::string B = std::to_string(*Block);
+    std::string B = std::to_string(Block);
     Launch.Block[0] = B;
-    Launch.Grid[0] = "(grid_x * block_x + " + std::to_string(*Block - 1) + ") / " + B;
+    Launch.Grid[0] = "(grid_x * block_x + " + std::to_string(Block - 1) + ") / " + B;
     return TransformOutput{std::move(*Text), Launch,
                            "the loop at line " + std::to_string(Line) +
                                " reads its rows through shared-memory tiles (block " + B + ")"};

@@ -1,8 +1,8 @@
 #include "clang-plugin/transforms/parallel/CooperativePlan.h"
 
+#include "clang-plugin/analysis/ast/AstWalk.h"
+#include "clang-plugin/analysis/ast/DeclOrder.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
-#include "clang-plugin/transforms/framework/AstWalk.h"
-#include "clang-plugin/transforms/framework/DeclOrder.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
 #include "clang-plugin/transforms/normalize/Normalization.h"
 
@@ -680,16 +680,21 @@ llvm::Expected<CooperativeRewrite> rewriteCooperative(const TransformInput &In,
 
 namespace kopt::transform {
 
-bool cooperativeCandidate(const frontend::KernelSummary &Kernel) {
+Fit cooperativeFit(const frontend::KernelSummary &Kernel) {
   const frontend::KernelFeatures &F = Kernel.Features;
-  if (F.Dimensions < 1 || F.Dimensions > 2 || F.Guards.empty() || !F.SharedVariables.empty() ||
-      !F.Barriers.empty() || !F.WarpIntrinsics.empty())
-    return false;
+  if (Fit Fits = dimensionsBetween(Kernel, 1, 2); !Fits)
+    return Fits;
+  if (Fit Fits = independentThreads(Kernel); !Fits)
+    return Fits;
+  if (F.Guards.empty())
+    return Fit::no("the kernel has no bounds check on its position");
   for (const std::string &B : F.IndexBuiltins)
     if (llvm::StringRef(B).starts_with("gridDim"))
-      return false;
+      return Fit::no("the kernel reads gridDim (a grid-stride loop: grid-stride-cover first)");
   std::optional<std::array<int64_t, 3>> Block = pragmaBlockDims(Kernel);
-  return !Block || (*Block)[2] == 1;
+  if (Block && (*Block)[2] != 1)
+    return Fit::no("the pragma's block has a z dimension");
+  return Fit::yes();
 }
 
 bool readsY(const frontend::KernelSummary &Kernel) {

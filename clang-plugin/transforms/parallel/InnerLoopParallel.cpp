@@ -28,9 +28,18 @@ class InnerLoopParallel : public Transform {
 public:
   llvm::StringRef id() const override { return "inner-loop-parallel"; }
 
-  std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
-    if (!cooperativeCandidate(Kernel) || Kernel.Features.Loops.empty())
-      return {};
+  std::vector<ParamDecl> params() const override {
+    return {{"lanes", {2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}}, {"order", {0, 1}}};
+  }
+  // Folds end in shuffles: their terms are summed in another order.
+  Numerics numerics() const override { return Numerics::Reassociates; }
+
+protected:
+  Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
+    if (Fit F = cooperativeFit(Kernel); !F)
+      return F.offer();
+    if (Kernel.Features.Loops.empty())
+      return Offer::no("the kernel has no loop to spread over lanes");
     // Loops whose accesses are a row apart between threads want lanes along
     // the loop (side by side); loops that read along the thread index want
     // neighbouring outputs on neighbouring lanes.
@@ -49,36 +58,26 @@ public:
     std::vector<ParamSet> Space = Strided || !Coalesced ? Rows : Columns;
     for (const ParamSet &P : Strided || !Coalesced ? Columns : Rows)
       Space.push_back(P);
-    return Space;
+    return Offer::of(std::move(Space));
   }
 
-  llvm::Expected<TransformOutput> apply(const TransformInput &In,
-                                        const ParamSet &Params) const override {
-    if (llvm::Error E = checkParamNames(Params, {"lanes", "order"}))
-      return E;
-    llvm::Expected<int64_t> Lanes =
-        requireParam(Params, "lanes", {2, 4, 8, 16, 32, 64, 128, 256, 512, 1024});
-    if (!Lanes)
-      return Lanes.takeError();
-    llvm::Expected<int64_t> Order = requireParam(Params, "order", {0, 1});
-    if (!Order)
-      return Order.takeError();
-    if (!cooperativeCandidate(In.Kernel))
-      return llvm::createStringError(
-          "the kernel is not a guarded 1D or 2D kernel without grid-stride loops, shared memory, "
-          "barriers or warp intrinsics");
+  llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
+                                            const ParamSet &Params) const override {
+    int64_t Lanes = Params.at("lanes"), Order = Params.at("order");
+    if (Fit F = cooperativeFit(In.Kernel); !F)
+      return llvm::createStringError(F.whyNot());
     LaneGroup Group;
     Group.TwoD = readsY(In.Kernel);
-    if (*Lanes <= 32) {
+    if (Lanes <= 32) {
       Group.Shape = LaneGroup::Kind::Warp;
-      Group.Lanes = static_cast<unsigned>(*Lanes);
+      Group.Lanes = static_cast<unsigned>(Lanes);
       Group.Threads = WarpBlock;
-      Group.Interleaved = *Order == 1;
+      Group.Interleaved = Order == 1;
     } else {
-      if (*Order != 0)
+      if (Order != 0)
         return llvm::createStringError("a block of lanes takes order 0");
       Group.Shape = LaneGroup::Kind::Block;
-      Group.Threads = static_cast<unsigned>(*Lanes);
+      Group.Threads = static_cast<unsigned>(Lanes);
     }
     llvm::Expected<CooperativeRewrite> Out = rewriteCooperative(In, Group);
     if (!Out)

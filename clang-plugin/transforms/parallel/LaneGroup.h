@@ -18,8 +18,8 @@
 // the cooperative loops computes the same in every lane.
 #pragma once
 
+#include "clang-plugin/model/KernelVariant.h"
 #include "clang-plugin/transforms/parallel/LoopWrites.h"
-#include "clang-plugin/units/KernelVariant.h"
 
 #include <string>
 

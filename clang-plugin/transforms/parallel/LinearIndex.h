@@ -5,7 +5,7 @@
 // these whether two accesses can meet.
 #pragma once
 
-#include "clang-plugin/transforms/framework/DeclOrder.h"
+#include "clang-plugin/analysis/ast/DeclOrder.h"
 
 #include <llvm/ADT/STLFunctionalExtras.h>
 

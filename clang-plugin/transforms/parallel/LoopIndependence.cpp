@@ -1,8 +1,8 @@
 #include "clang-plugin/transforms/parallel/LoopIndependence.h"
 
 #include "clang-plugin/analysis/IndexAnalysis.h"
+#include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
-#include "clang-plugin/transforms/framework/AstWalk.h"
 #include "clang-plugin/transforms/framework/GuardHoisting.h"
 #include "clang-plugin/transforms/parallel/LoopWrites.h"
 

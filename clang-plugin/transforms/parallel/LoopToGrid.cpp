@@ -14,8 +14,8 @@
 // (the y threads never wait for each other).
 //   ythreads: the y threads of the grid (the launch gets 32 x 8 blocks).
 //   loop:     which loop outside all other loops, in source order.
+#include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
-#include "clang-plugin/transforms/framework/AstWalk.h"
 #include "clang-plugin/transforms/framework/GuardHoisting.h"
 #include "clang-plugin/transforms/framework/TransformFactories.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
@@ -233,9 +233,14 @@ class LoopToGrid : public Transform {
 public:
   llvm::StringRef id() const override { return "loop-to-grid"; }
 
-  std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
-    if (!applicable(Kernel))
-      return {};
+  std::vector<ParamDecl> params() const override {
+    return {{"loop", {}, /*Min=*/0}, {"ythreads", {64, 128, 256, 512, 1024, 2048, 4096, 8192}}};
+  }
+
+protected:
+  Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
+    if (Fit F = fits(Kernel); !F)
+      return F.offer();
     std::vector<ParamSet> Space;
     int64_t Loop = -1;
     const std::vector<frontend::LoopFeature> &Loops = Kernel.Features.Loops;
@@ -258,33 +263,27 @@ public:
             Space.end())
           Space.push_back({{"loop", Loop}, {"ythreads", Y}});
     }
-    return Space;
+    if (Space.empty())
+      return Offer::no("no outermost for loop holds a loop or writes an element that moves with "
+                       "its counter (a loop of outputs rather than one sum)");
+    return Offer::of(std::move(Space));
   }
 
-  llvm::Expected<TransformOutput> apply(const TransformInput &In,
-                                        const ParamSet &Params) const override {
-    if (llvm::Error E = checkParamNames(Params, {"loop", "ythreads"}))
-      return E;
-    llvm::Expected<int64_t> Which = requireParam(Params, "loop");
-    if (!Which)
-      return Which.takeError();
-    llvm::Expected<int64_t> YThreads =
-        requireParam(Params, "ythreads", {64, 128, 256, 512, 1024, 2048, 4096, 8192});
-    if (!YThreads)
-      return YThreads.takeError();
-    if (!applicable(In.Kernel))
-      return llvm::createStringError("the kernel is not a guarded 1D kernel without grid-stride "
-                                     "loops, shared memory, barriers or warp intrinsics");
+  llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
+                                            const ParamSet &Params) const override {
+    int64_t Which = Params.at("loop"), YThreads = Params.at("ythreads");
+    if (Fit F = fits(In.Kernel); !F)
+      return llvm::createStringError(F.whyNot());
     unsigned Line = 0;
     llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &AST) -> llvm::Error {
       llvm::Expected<std::vector<const clang::Expr *>> Positions = xPositions(AST);
       if (!Positions)
         return Positions.takeError();
       std::vector<const clang::ForStmt *> Loops = outerLoops(AST);
-      if (*Which < 0 || static_cast<size_t>(*Which) >= Loops.size())
+      if (static_cast<size_t>(Which) >= Loops.size())
         return llvm::createStringError("the kernel has no loop %lld outside all other loops",
-                                       static_cast<long long>(*Which));
-      const clang::ForStmt &For = *Loops[*Which];
+                                       static_cast<long long>(Which));
+      const clang::ForStmt &For = *Loops[Which];
       std::optional<LoopCounter> L = loopCounter(For, AST);
       if (!L)
         return unsupported(AST, For.getBeginLoc(),
@@ -299,10 +298,10 @@ public:
     Launch.Block = {std::to_string(BlockX), std::to_string(BlockY), "1"};
     Launch.Grid[0] =
         "(grid_x * block_x + " + std::to_string(BlockX - 1) + ") / " + std::to_string(BlockX);
-    Launch.Grid[1] = std::to_string(*YThreads / BlockY);
+    Launch.Grid[1] = std::to_string(YThreads / BlockY);
     return TransformOutput{std::move(*Text), Launch,
                            "the loop at line " + std::to_string(Line) + " over " +
-                               std::to_string(*YThreads) + " y threads of the grid"};
+                               std::to_string(YThreads) + " y threads of the grid"};
   }
 
 private:
@@ -331,9 +330,14 @@ private:
     return false;
   }
 
-  static bool applicable(const frontend::KernelSummary &Kernel) {
-    return cooperativeCandidate(Kernel) && Kernel.Features.Dimensions == 1 &&
-           !Kernel.Features.Loops.empty();
+  static Fit fits(const frontend::KernelSummary &Kernel) {
+    if (Fit F = cooperativeFit(Kernel); !F)
+      return F;
+    if (Fit F = dimensionsBetween(Kernel, 1, 1); !F)
+      return F;
+    if (Kernel.Features.Loops.empty())
+      return Fit::no("the kernel has no loop");
+    return Fit::yes();
   }
 };
 } // namespace

@@ -32,9 +32,18 @@ class RowCooperative : public Transform {
 public:
   llvm::StringRef id() const override { return "row-cooperative"; }
 
-  std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
-    if (!applicable(Kernel) || Kernel.Features.Loops.empty())
-      return {};
+  std::vector<ParamDecl> params() const override {
+    return {{"block", {32, 64, 128, 256, 512, 1024}}};
+  }
+  // Folds end in a block reduction: their terms are summed in another order.
+  Numerics numerics() const override { return Numerics::Reassociates; }
+
+protected:
+  Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
+    if (Fit F = fits(Kernel); !F)
+      return F.offer();
+    if (Kernel.Features.Loops.empty())
+      return Offer::no("the kernel has no loop over a row");
     // The thread-per-row signature: lanes a row apart in some loop. Where the
     // loops' accesses are coalesced across threads already (a sum over the
     // middle dimension), one block per row reads strided and loses.
@@ -42,7 +51,8 @@ public:
     for (const frontend::MemoryAccess &A : Kernel.Features.Accesses)
       Strided |= A.Loop >= 0 && A.Pattern == frontend::AccessPattern::Strided;
     if (!Strided)
-      return {};
+      return Offer::no("no loop reads memory a row apart between neighbouring threads (the "
+                       "thread-per-row signature)");
     // A block wider than the row idles; a short row (a convolution window)
     // gains nothing.
     std::optional<int64_t> Trip = longestRowLoop(Kernel);
@@ -51,20 +61,16 @@ public:
       if (!Trip || B <= *Trip)
         Space.push_back({{"block", B}});
     if (Trip && *Trip < 64)
-      return {};
-    return Space;
+      return Offer::no("the rows are " + std::to_string(*Trip) +
+                       " long: too short to share among a block");
+    return Offer::of(std::move(Space));
   }
 
-  llvm::Expected<TransformOutput> apply(const TransformInput &In,
-                                        const ParamSet &Params) const override {
-    if (llvm::Error E = checkParamNames(Params, {"block"}))
-      return E;
-    llvm::Expected<int64_t> Size = requireParam(Params, "block", {32, 64, 128, 256, 512, 1024});
-    if (!Size)
-      return Size.takeError();
-    if (!applicable(In.Kernel))
-      return llvm::createStringError("the kernel is not a 1D guarded kernel without grid-stride "
-                                     "loops, shared memory, barriers or warp intrinsics");
+  llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
+                                            const ParamSet &Params) const override {
+    int64_t Size = Params.at("block");
+    if (Fit F = fits(In.Kernel); !F)
+      return llvm::createStringError(F.whyNot());
     unsigned Loops = 0, Reductions = 0;
     llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &AST) -> llvm::Error {
       if (AST.Kernel.hasAttr<clang::CUDALaunchBoundsAttr>())
@@ -76,7 +82,7 @@ public:
         return llvm::createStringError("a grid-stride kernel");
       LaneGroup Group;
       Group.Shape = LaneGroup::Kind::Block;
-      Group.Threads = static_cast<unsigned>(*Size);
+      Group.Threads = static_cast<unsigned>(Size);
       CooperativePlanner Plan(AST, Group, In.Kernel.Pragma && In.Kernel.Pragma->NoAlias);
       if (llvm::Error E = Plan.run())
         return E;
@@ -97,7 +103,7 @@ public:
     });
     if (!Text)
       return Text.takeError();
-    std::string B = std::to_string(*Size);
+    std::string B = std::to_string(Size);
     frontend::LaunchMapping Launch;
     Launch.Grid[0] = "grid_x * block_x";
     Launch.Block[0] = B;
@@ -125,13 +131,13 @@ private:
     return Longest;
   }
 
-  static bool applicable(const frontend::KernelSummary &Kernel) {
-    if (!looksLike1DGuarded(Kernel))
-      return false;
+  static Fit fits(const frontend::KernelSummary &Kernel) {
+    if (Fit F = fits1DGuarded(Kernel); !F)
+      return F;
     for (const std::string &B : Kernel.Features.IndexBuiltins)
       if (llvm::StringRef(B).starts_with("gridDim"))
-        return false;
-    return true;
+        return Fit::no("the kernel reads gridDim (a grid-stride loop: grid-stride-cover first)");
+    return Fit::yes();
   }
 };
 } // namespace

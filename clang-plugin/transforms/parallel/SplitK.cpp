@@ -36,35 +36,34 @@ class SplitK : public Transform {
 public:
   llvm::StringRef id() const override { return "split-k"; }
 
-  std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
-    if (!cooperativeCandidate(Kernel) || Kernel.Features.Loops.empty())
-      return {};
-    return {{{"blocks", 8}, {"threads", 256}},
-            {{"blocks", 4}, {"threads", 256}},
-            {{"blocks", 8}, {"threads", 128}},
-            {{"blocks", 2}, {"threads", 512}}};
+  std::vector<ParamDecl> params() const override {
+    return {{"blocks", {2, 4, 8}}, {"threads", {64, 128, 256, 512, 1024}}};
+  }
+  // The k range's partial sums are added in another order.
+  Numerics numerics() const override { return Numerics::Reassociates; }
+
+protected:
+  Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
+    if (Fit F = cooperativeFit(Kernel); !F)
+      return F.offer();
+    if (Kernel.Features.Loops.empty())
+      return Offer::no("the kernel has no loop to split");
+    return Offer::of({{{"blocks", 8}, {"threads", 256}},
+                      {{"blocks", 4}, {"threads", 256}},
+                      {{"blocks", 8}, {"threads", 128}},
+                      {{"blocks", 2}, {"threads", 512}}});
   }
 
-  llvm::Expected<TransformOutput> apply(const TransformInput &In,
-                                        const ParamSet &Params) const override {
-    if (llvm::Error E = checkParamNames(Params, {"blocks", "threads"}))
-      return E;
-    llvm::Expected<int64_t> Blocks = requireParam(Params, "blocks", {2, 4, 8});
-    if (!Blocks)
-      return Blocks.takeError();
-    llvm::Expected<int64_t> Threads = requireParam(Params, "threads", {64, 128, 256, 512, 1024});
-    if (!Threads)
-      return Threads.takeError();
+  llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
+                                            const ParamSet &Params) const override {
     if (!clusterArch(In.ClangArgs))
       return llvm::createStringError("thread block clusters need sm_90 or later");
-    if (!cooperativeCandidate(In.Kernel))
-      return llvm::createStringError(
-          "the kernel is not a guarded 1D or 2D kernel without grid-stride loops, shared memory, "
-          "barriers or warp intrinsics");
+    if (Fit F = cooperativeFit(In.Kernel); !F)
+      return llvm::createStringError(F.whyNot());
     LaneGroup Group;
     Group.Shape = LaneGroup::Kind::Cluster;
-    Group.Lanes = static_cast<unsigned>(*Blocks);
-    Group.Threads = static_cast<unsigned>(*Threads);
+    Group.Lanes = static_cast<unsigned>(Params.at("blocks"));
+    Group.Threads = static_cast<unsigned>(Params.at("threads"));
     Group.TwoD = readsY(In.Kernel);
     llvm::Expected<CooperativeRewrite> Out = rewriteCooperative(In, Group);
     if (!Out)

@@ -29,11 +29,17 @@ class BlockShape2D : public Transform {
 public:
   llvm::StringRef id() const override { return "block-shape-2d"; }
 
-  std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
+  std::vector<ParamDecl> params() const override {
+    return {{"BX", {8, 16, 32, 64, 128, 256, 512}},
+            {"BY", {1, 2, 4, 8, 16, 32, 64}},
+            {"BZ", {1, 2, 4, 8, 16}, 0, /*Optional=*/true}};
+  }
+
+protected:
+  Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
     const frontend::KernelFeatures &F = Kernel.Features;
-    if (Kernel.IsTemplate || F.Dimensions < 2 || !F.SharedVariables.empty() ||
-        !F.Barriers.empty() || !F.WarpIntrinsics.empty())
-      return {};
+    if (Fit Fits = fitsRegrouping2D(Kernel); !Fits)
+      return Fits.offer();
     std::optional<std::array<int64_t, 3>> Current = pragmaBlockDims(Kernel);
     std::vector<ParamSet> Space;
     bool ThreeD = F.Dimensions >= 3;
@@ -46,28 +52,15 @@ public:
         P["BZ"] = S[2];
       Space.push_back(P);
     }
-    return Space;
+    return Offer::of(std::move(Space));
   }
 
-  llvm::Expected<TransformOutput> apply(const TransformInput &In,
-                                        const ParamSet &Params) const override {
-    if (llvm::Error E = checkParamNames(Params, {"BX", "BY", "BZ"}))
-      return E;
-    llvm::Expected<int64_t> BX = requireParam(Params, "BX", {8, 16, 32, 64, 128, 256, 512});
-    if (!BX)
-      return BX.takeError();
-    llvm::Expected<int64_t> BY = requireParam(Params, "BY", {1, 2, 4, 8, 16, 32, 64});
-    if (!BY)
-      return BY.takeError();
-    int64_t BZ = 1;
-    if (Params.count("BZ")) {
-      llvm::Expected<int64_t> Z = requireParam(Params, "BZ", {1, 2, 4, 8, 16});
-      if (!Z)
-        return Z.takeError();
-      BZ = *Z;
-    }
-    std::array<int64_t, 3> Shape = {*BX, *BY, BZ};
-    if (*BX * *BY * BZ > 1024)
+  llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
+                                            const ParamSet &Params) const override {
+    int64_t BX = Params.at("BX"), BY = Params.at("BY");
+    int64_t BZ = Params.count("BZ") ? Params.at("BZ") : 1;
+    std::array<int64_t, 3> Shape = {BX, BY, BZ};
+    if (BX * BY * BZ > 1024)
       return llvm::createStringError("a block of more than 1024 threads");
     unsigned Dims = 0;
     llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &U) -> llvm::Error {

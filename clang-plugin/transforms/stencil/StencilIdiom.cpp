@@ -1,9 +1,11 @@
 #include "clang-plugin/transforms/stencil/StencilIdiom.h"
 
+#include "clang-plugin/transforms/framework/TransformSupport.h"
+
 #include "clang-plugin/analysis/AccessOffsets.h"
 #include "clang-plugin/analysis/ArrayAccesses.h"
+#include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
-#include "clang-plugin/transforms/framework/AstWalk.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
@@ -570,13 +572,17 @@ llvm::Error checkBoundedAccesses(const UnitAST &U, IndexPolyBuilder &B, unsigned
   return Result;
 }
 
-bool looksLikeStencil(const frontend::KernelSummary &Kernel, bool Need3D) {
-  const frontend::KernelFeatures &F = Kernel.Features;
-  if (Kernel.IsTemplate || F.Dimensions < (Need3D ? 3u : 2u) || !F.SharedVariables.empty() ||
-      !F.Barriers.empty() || !F.WarpIntrinsics.empty())
-    return false;
-  return llvm::any_of(F.Neighbourhoods,
-                      [](const frontend::Neighbourhood &N) { return N.Offsets >= 2; });
+Fit fitsStencil(const frontend::KernelSummary &Kernel, bool Need3D) {
+  if (Fit F = notTemplate(Kernel); !F)
+    return F;
+  if (Fit F = dimensionsBetween(Kernel, Need3D ? 3 : 2, 3); !F)
+    return F;
+  if (Fit F = independentThreads(Kernel); !F)
+    return F;
+  if (llvm::none_of(Kernel.Features.Neighbourhoods,
+                    [](const frontend::Neighbourhood &N) { return N.Offsets >= 2; }))
+    return Fit::no("no input is read at two or more offsets of the thread's position");
+  return Fit::yes();
 }
 
 } // namespace kopt::transform

@@ -99,7 +99,8 @@ llvm::Error checkInPlaceUpdates(const UnitAST &U, frontend::IndexPolyBuilder &B)
 llvm::Error checkBoundedAccesses(const UnitAST &U, frontend::IndexPolyBuilder &B, unsigned Dims);
 
 // What the front end's features tell beforehand: 2-D (3-D where Need3D), no
-// shared memory, barriers or warp intrinsics, not a template, a stencil kind.
-bool looksLikeStencil(const frontend::KernelSummary &Kernel, bool Need3D);
+// shared memory, barriers or warp intrinsics, not a template, a stencil kind;
+// or why not.
+Fit fitsStencil(const frontend::KernelSummary &Kernel, bool Need3D);
 
 } // namespace kopt::transform

@@ -6,8 +6,8 @@
 // stencil-tiling), synchronizes, and the kernel's body runs for the thread's
 // (x, y) at that z with its reads taken from the ring; a second barrier ends
 // the step. A return in the body ends the thread's step, not its march.
+#include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
-#include "clang-plugin/transforms/framework/AstWalk.h"
 #include "clang-plugin/transforms/framework/TransformFactories.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
 #include "clang-plugin/transforms/stencil/StencilIdiom.h"
@@ -37,39 +37,34 @@ class StencilStreaming : public Transform {
 public:
   llvm::StringRef id() const override { return "stencil-streaming"; }
 
-  std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
-    if (!looksLikeStencil(Kernel, /*Need3D=*/true))
-      return {};
-    return {{{"BX", 32}, {"BY", 8}, {"CZ", 16}},
-            {{"BX", 32}, {"BY", 16}, {"CZ", 32}},
-            {{"BX", 64}, {"BY", 4}, {"CZ", 16}},
-            {{"BX", 32}, {"BY", 8}, {"CZ", 64}}};
+  std::vector<ParamDecl> params() const override {
+    return {{"BX", {32, 16, 64, 128}}, {"BY", {8, 2, 4, 16, 32}}, {"CZ", {16, 4, 8, 32, 64, 128}}};
   }
 
-  llvm::Expected<TransformOutput> apply(const TransformInput &In,
-                                        const ParamSet &Params) const override {
-    if (llvm::Error E = checkParamNames(Params, {"BX", "BY", "CZ"}))
-      return E;
-    llvm::Expected<int64_t> BX = requireParam(Params, "BX", {16, 32, 64, 128});
-    if (!BX)
-      return BX.takeError();
-    llvm::Expected<int64_t> BY = requireParam(Params, "BY", {2, 4, 8, 16, 32});
-    if (!BY)
-      return BY.takeError();
-    llvm::Expected<int64_t> CZ = requireParam(Params, "CZ", {4, 8, 16, 32, 64, 128});
-    if (!CZ)
-      return CZ.takeError();
-    if (*BX * *BY > 1024)
+protected:
+  Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
+    if (Fit F = fitsStencil(Kernel, /*Need3D=*/true); !F)
+      return F.offer();
+    return Offer::of({{{"BX", 32}, {"BY", 8}, {"CZ", 16}},
+                      {{"BX", 32}, {"BY", 16}, {"CZ", 32}},
+                      {{"BX", 64}, {"BY", 4}, {"CZ", 16}},
+                      {{"BX", 32}, {"BY", 8}, {"CZ", 64}}});
+  }
+
+  llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
+                                            const ParamSet &Params) const override {
+    int64_t BX = Params.at("BX"), BY = Params.at("BY"), CZ = Params.at("CZ");
+    if (BX * BY > 1024)
       return llvm::createStringError("a block of more than 1024 threads");
     std::string Summary;
     bool NoAlias = In.Kernel.Pragma && In.Kernel.Pragma->NoAlias;
-    llvm::Expected<std::string> Text = rewriteUnit(
-        In, [&](UnitAST &U) { return rewrite(U, {*BX, *BY, 1}, *CZ, NoAlias, Summary); });
+    llvm::Expected<std::string> Text =
+        rewriteUnit(In, [&](UnitAST &U) { return rewrite(U, {BX, BY, 1}, CZ, NoAlias, Summary); });
     if (!Text)
       return Text.takeError();
     frontend::LaunchMapping Launch;
-    Launch.Block = {std::to_string(*BX), std::to_string(*BY), "1"};
-    Launch.Grid = {coveringGrid('x', *BX), coveringGrid('y', *BY), coveringGrid('z', *CZ)};
+    Launch.Block = {std::to_string(BX), std::to_string(BY), "1"};
+    Launch.Grid = {coveringGrid('x', BX), coveringGrid('y', BY), coveringGrid('z', CZ)};
     return TransformOutput{std::move(*Text), Launch, Summary};
   }
 

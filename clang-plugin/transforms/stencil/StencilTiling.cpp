@@ -32,45 +32,39 @@ class StencilTiling : public Transform {
 public:
   llvm::StringRef id() const override { return "stencil-tiling"; }
 
-  std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
-    if (!looksLikeStencil(Kernel, /*Need3D=*/false))
-      return {};
-    if (Kernel.Features.Dimensions >= 3)
-      return {{{"BX", 32}, {"BY", 4}, {"BZ", 4}},
-              {{"BX", 32}, {"BY", 8}, {"BZ", 2}},
-              {{"BX", 16}, {"BY", 8}, {"BZ", 4}},
-              {{"BX", 64}, {"BY", 4}, {"BZ", 2}}};
-    return {{{"BX", 32}, {"BY", 8}},
-            {{"BX", 32}, {"BY", 16}},
-            {{"BX", 64}, {"BY", 4}},
-            {{"BX", 16}, {"BY", 16}},
-            {{"BX", 64}, {"BY", 8}}};
+  std::vector<ParamDecl> params() const override {
+    // The first of each list is what a caller naming no point tries
+    // (completeParams): a block of 256, so that a refusal is about the
+    // kernel, not about the block.
+    return {{"BX", {32, 8, 16, 64, 128}},
+            {"BY", {8, 1, 2, 4, 16, 32}},
+            {"BZ", {1, 2, 4, 8}, 0, /*Optional=*/true}};
   }
 
-  llvm::Expected<TransformOutput> apply(const TransformInput &In,
-                                        const ParamSet &Params) const override {
-    if (llvm::Error E = checkParamNames(Params, {"BX", "BY", "BZ"}))
-      return E;
-    // The first of each list is what a caller asking why the transform does
-    // not apply tries (TransformSupport.h): a block of 256, so the answer is
-    // about the kernel, not about the block.
-    llvm::Expected<int64_t> BX = requireParam(Params, "BX", {32, 8, 16, 64, 128});
-    if (!BX)
-      return BX.takeError();
-    llvm::Expected<int64_t> BY = requireParam(Params, "BY", {8, 1, 2, 4, 16, 32});
-    if (!BY)
-      return BY.takeError();
-    int64_t BZ = 1;
-    if (Params.count("BZ")) {
-      llvm::Expected<int64_t> Z = requireParam(Params, "BZ", {1, 2, 4, 8});
-      if (!Z)
-        return Z.takeError();
-      BZ = *Z;
-    }
-    std::array<int64_t, 3> Block = {*BX, *BY, BZ};
-    if (*BX * *BY * BZ > 1024 || *BX * *BY * BZ < 32)
+protected:
+  Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
+    if (Fit F = fitsStencil(Kernel, /*Need3D=*/false); !F)
+      return F.offer();
+    if (Kernel.Features.Dimensions >= 3)
+      return Offer::of({{{"BX", 32}, {"BY", 4}, {"BZ", 4}},
+                        {{"BX", 32}, {"BY", 8}, {"BZ", 2}},
+                        {{"BX", 16}, {"BY", 8}, {"BZ", 4}},
+                        {{"BX", 64}, {"BY", 4}, {"BZ", 2}}});
+    return Offer::of({{{"BX", 32}, {"BY", 8}},
+                      {{"BX", 32}, {"BY", 16}},
+                      {{"BX", 64}, {"BY", 4}},
+                      {{"BX", 16}, {"BY", 16}},
+                      {{"BX", 64}, {"BY", 8}}});
+  }
+
+  llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
+                                            const ParamSet &Params) const override {
+    int64_t BX = Params.at("BX"), BY = Params.at("BY");
+    int64_t BZ = Params.count("BZ") ? Params.at("BZ") : 1;
+    std::array<int64_t, 3> Block = {BX, BY, BZ};
+    if (BX * BY * BZ > 1024 || BX * BY * BZ < 32)
       return llvm::createStringError("a block of %lld threads (32 to 1024 make sense)",
-                                     static_cast<long long>(*BX * *BY * BZ));
+                                     static_cast<long long>(BX * BY * BZ));
     bool ThreeD = false;
     std::string Summary;
     bool NoAlias = In.Kernel.Pragma && In.Kernel.Pragma->NoAlias;
@@ -85,7 +79,7 @@ public:
     }
     if (!ThreeD)
       Launch.Block[2] = "1";
-    return TransformOutput{std::move(*Text), Launch, Summary};
+    return TransformOutput{std::move(*Text), Launch, std::move(Summary)};
   }
 
 private:

@@ -43,35 +43,38 @@ class ThreadCoarsening2D : public Transform {
 public:
   llvm::StringRef id() const override { return "thread-coarsening-2d"; }
 
-  std::vector<ParamSet> parameterSpace(const frontend::KernelSummary &Kernel) const override {
+  std::vector<ParamDecl> params() const override {
+    // rows or planes: one of the two.
+    return {{"rows", {2, 4, 8}, 0, false, /*Group=*/1}, {"planes", {2, 4, 8}, 0, false, 1}};
+  }
+
+protected:
+  Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
     const frontend::KernelFeatures &F = Kernel.Features;
-    if (Kernel.IsTemplate || F.Dimensions < 2 || !F.SharedVariables.empty() ||
-        !F.Barriers.empty() || !F.WarpIntrinsics.empty())
-      return {};
+    if (Fit Fits = fitsRegrouping2D(Kernel); !Fits)
+      return Fits.offer();
     // Four rows did best on the convolution; planes first for 3-D, where a
     // thread's planes share the most neighbours (a z from blockIdx alone is a
     // batch: rows only).
     std::vector<ParamSet> Space = {{{"rows", 4}}, {{"rows", 2}}, {{"rows", 8}}};
     if (llvm::is_contained(F.IndexBuiltins, "threadIdx.z"))
       Space = {{{"planes", 4}}, {{"rows", 4}}, {{"planes", 2}}, {{"rows", 2}}, {{"planes", 8}}};
+    std::optional<int64_t> Threads = tooFewThreads(Kernel, 2);
     llvm::erase_if(Space, [&](const ParamSet &P) {
       return tooFewThreads(Kernel, P.begin()->second).has_value();
     });
-    return Space;
+    if (Space.empty())
+      return Offer::no("the launch starts " + std::to_string(Threads.value_or(0)) +
+                       " threads: with two positions a thread, too few to fill the GPU");
+    return Offer::of(std::move(Space));
   }
 
-  llvm::Expected<TransformOutput> apply(const TransformInput &In,
-                                        const ParamSet &Params) const override {
-    if (llvm::Error E = checkParamNames(Params, {"rows", "planes"}))
-      return E;
-    if (Params.size() > 1)
-      return llvm::createStringError("give rows or planes, not both");
+  llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
+                                            const ParamSet &Params) const override {
     const bool Planes = Params.count("planes");
     const char Dim = Planes ? 'z' : 'y';
-    llvm::Expected<int64_t> Factor = requireParam(Params, Planes ? "planes" : "rows", {2, 4, 8});
-    if (!Factor)
-      return Factor.takeError();
-    const std::string F = std::to_string(*Factor);
+    const int64_t Factor = Params.at(Planes ? "planes" : "rows");
+    const std::string F = std::to_string(Factor);
     const std::string Position = std::string("kopt_g") + Dim;
     const std::string Part = Planes ? "kopt_plane" : "kopt_row";
     llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &U) -> llvm::Error {
@@ -93,9 +96,9 @@ public:
               .contains(Position))
         return unsupported(U, U.Kernel.getLocation(),
                            std::string("the kernel is coarsened along ") + Dim + " already");
-      if (std::optional<int64_t> Threads = tooFewThreads(In.Kernel, *Factor))
+      if (std::optional<int64_t> Threads = tooFewThreads(In.Kernel, Factor))
         return llvm::createStringError("the launch starts " + std::to_string(*Threads) +
-                                       " threads: with " + std::to_string(*Factor) +
+                                       " threads: with " + std::to_string(Factor) +
                                        " positions a thread, too few to fill the GPU");
       addForLoopVars(U, B);
       if (llvm::Error E = checkPositionForm(U, B))
@@ -133,7 +136,7 @@ public:
     if (!Text)
       return Text.takeError();
     frontend::LaunchMapping Launch;
-    Launch.Grid[Dim - 'x'] = llvm::formatv("(grid_{0} + {1}) / {2}", Dim, *Factor - 1, F).str();
+    Launch.Grid[Dim - 'x'] = llvm::formatv("(grid_{0} + {1}) / {2}", Dim, Factor - 1, F).str();
     return TransformOutput{std::move(*Text), Launch,
                            "each thread does " + F + (Planes ? " planes" : " rows")};
   }

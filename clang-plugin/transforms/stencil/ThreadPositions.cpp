@@ -1,8 +1,9 @@
 #include "clang-plugin/transforms/stencil/ThreadPositions.h"
 
 #include "clang-plugin/analysis/IndexAnalysis.h"
+#include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
-#include "clang-plugin/transforms/framework/AstWalk.h"
+#include "clang-plugin/transforms/framework/TransformSupport.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
@@ -454,6 +455,14 @@ llvm::Expected<std::string> polyText(const UnitAST &U, const frontend::IndexPoly
     Out += (Out.empty() ? "" : " + ") + Term;
   }
   return Out.empty() ? std::string("0LL") : "(" + Out + ")";
+}
+
+Fit fitsRegrouping2D(const frontend::KernelSummary &Kernel) {
+  if (Fit F = notTemplate(Kernel); !F)
+    return F;
+  if (Fit F = dimensionsBetween(Kernel, 2, 3); !F)
+    return F;
+  return independentThreads(Kernel);
 }
 
 } // namespace kopt::transform

@@ -109,4 +109,9 @@ llvm::Expected<std::string> polyText(const UnitAST &U, const frontend::IndexPoly
 // positions the original launch covered: (grid_c * block_c + Block - 1) / Block.
 std::string coveringGrid(char Dim, int64_t Block);
 
+// What the front end's features tell beforehand for regrouping a kernel's
+// threads in 2-D or 3-D: not a template, 2-D or 3-D, threads that do not work
+// together; or why not. A rewrite checks the AST with checkPositionForm.
+Fit fitsRegrouping2D(const frontend::KernelSummary &Kernel);
+
 } // namespace kopt::transform

@@ -21,7 +21,7 @@ struct LoopRun {
 LoopRun loop(double Budget, double BaselineSeconds, const std::vector<double> &Costs) {
   LoopRun R;
   double Now = BaselineSeconds;
-  while (nextEvaluationFits(Now, Now - BaselineSeconds, R.Evaluations, Budget)) {
+  while (mayEvaluate(Now, Now - BaselineSeconds, R.Evaluations, Budget)) {
     Now += Costs[R.Evaluations % Costs.size()];
     ++R.Evaluations;
   }
@@ -34,9 +34,19 @@ TEST(EvaluationPace, PredictsTheMeanSoFar) {
   EXPECT_DOUBLE_EQ(predictedEvaluationSeconds(12, 3), 4);
 }
 
-TEST(EvaluationPace, TheFirstEvaluationIsAlwaysTried) {
+TEST(EvaluationPace, TheFirstEvaluationFitsWhileTimeIsLeft) {
   EXPECT_TRUE(nextEvaluationFits(50, 0, 0, 60));
   EXPECT_FALSE(nextEvaluationFits(60, 0, 0, 60)); // Nothing left at all.
+}
+
+TEST(EvaluationPace, ASlowKernelStillGetsItsFirstEvaluations) {
+  // A 1.1 s kernel at 15 s: measuring the original took 16 s, each
+  // evaluation about 9 s. It gets MinEvaluations, and no more.
+  LoopRun R = loop(15, 16, {9});
+  EXPECT_EQ(R.Evaluations, MinEvaluations);
+  EXPECT_DOUBLE_EQ(R.Ended, 16 + 9.0 * MinEvaluations);
+  EXPECT_TRUE(mayEvaluate(100, 0, 0, 15));
+  EXPECT_FALSE(mayEvaluate(100, 80, MinEvaluations, 15));
 }
 
 TEST(EvaluationPace, TheLastEvaluationEndsWithinTheBudget) {

@@ -617,7 +617,7 @@ __global__ void scale_columns(int m, int n, int ld, const float *b, const float 
   ASSERT_GE(Restricted, 1u) << joined(evaluatedSteps(O));
   unsigned Offered = 0;
   for (const auto &Tr : transform::allTransforms())
-    Offered += !Tr->parameterSpace(T.K).empty();
+    Offered += Tr->offer(T.K, T.R.Policy).offered();
   EXPECT_LE(O.UnfitSteps, 2 * Offered) << joined(evaluatedSteps(O));
 }
 
@@ -649,6 +649,6 @@ __global__ void column_update(int m, int n, float *a, const float *q, const floa
   // not fit (18 here when each variant applied them again).
   unsigned OnOriginal = 0;
   for (const auto &Tr : transform::allTransforms())
-    OnOriginal += !Tr->parameterSpace(T.K).empty();
+    OnOriginal += Tr->offer(T.K, T.R.Policy).offered();
   EXPECT_LE(O.UnfitSteps, 2 * OnOriginal) << joined(evaluatedSteps(O));
 }

@@ -2,6 +2,7 @@
 // register-blocking, scalar-replacement, vectorize, thread-mapping-swap): each offers its points
 // on the kernel shape it rewrites and nothing on the others. The rewrites
 // themselves are pinned by test/lit/transforms, which compile them with nvcc.
+#include "clang-plugin/parse/KernelFinder.h"
 #include "clang-plugin/transforms/framework/Transform.h"
 #include "test/fuzz/PragmaMutator.h"
 
@@ -35,7 +36,7 @@ std::vector<std::string> offered(const std::string &Code) {
                          "thread-mapping-swap"}) {
     const Transform *T = findTransform(Id);
     EXPECT_NE(T, nullptr) << Id;
-    if (T && !T->parameterSpace(Kernels->front()).empty())
+    if (T && T->offer(Kernels->front(), {}).offered())
       Ids.push_back(Id);
   }
   return Ids;

@@ -1,6 +1,6 @@
 // Splicing kernel variants into a TU's text by offset, and kernel unit hashing.
 #include "clang-plugin/units/KernelRewrite.h"
-#include "clang-plugin/units/KernelUnit.h"
+#include "clang-plugin/model/KernelUnit.h"
 
 #include <gtest/gtest.h>
 

@@ -3,6 +3,7 @@
 // refuses. The idiom transforms that run them are pinned by
 // test/lit/transforms, which compile and run the rewrites.
 #include "clang-plugin/transforms/normalize/Normalization.h"
+#include "clang-plugin/parse/KernelFinder.h"
 #include "test/fuzz/PragmaMutator.h"
 
 #include <gtest/gtest.h>

@@ -2,6 +2,7 @@
 // the same parses give reading them: the kernel's summary, its unit and the
 // transforms' output. A PCH is built once per command line; a user's -include
 // file without an include guard is read once.
+#include "clang-plugin/parse/KernelFinder.h"
 #include "clang-plugin/parse/PrecompiledCudaHeaders.h"
 #include "clang-plugin/transforms/framework/TransformPipeline.h"
 #include "driver/commands/FrontendSetup.h"
@@ -77,7 +78,7 @@ std::optional<Parsed> parse(const std::vector<std::string> &Args) {
         std::pair{"inner-loop-parallel", &P.Parallel}}) {
     const transform::Transform *T = transform::findTransform(Id);
     std::vector<transform::ParamSet> Space =
-        T ? T->parameterSpace(*View) : std::vector<transform::ParamSet>{};
+        T ? T->offer(*View, {}).points() : std::vector<transform::ParamSet>{};
     if (Space.empty()) {
       ADD_FAILURE() << Id << " does not apply";
       return std::nullopt;

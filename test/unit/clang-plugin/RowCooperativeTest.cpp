@@ -2,6 +2,7 @@
 // block sizes on thread-per-row kernels (softmax, matvec), and neither offers
 // nor applies on the shapes it must leave alone. The rewrites themselves are
 // pinned by test/lit/transforms/row-cooperative.test, which compiles them.
+#include "clang-plugin/parse/KernelFinder.h"
 #include "clang-plugin/transforms/framework/Transform.h"
 #include "memory/experience/KernelFacts.h"
 #include "memory/skills/SkillLibrary.h"
@@ -54,7 +55,7 @@ Case study(const std::string &Code) {
   EXPECT_NE(T, nullptr);
   if (!T)
     return C;
-  C.Space = T->parameterSpace(K);
+  C.Space = T->offer(K, {}).points();
   llvm::Expected<TransformOutput> Out =
       T->apply(TransformInput{K, Text, fuzz::snippetClangArgs()}, {{"block", 256}});
   if (!Out)

@@ -1,5 +1,6 @@
 // The transforms' parameter spaces on small kernels (empty where a transform
 // does not fit), the registry, --apply's step syntax and launch composition.
+#include "clang-plugin/parse/KernelFinder.h"
 #include "clang-plugin/transforms/framework/LaunchCompose.h"
 #include "clang-plugin/transforms/framework/ParamSetText.h"
 #include "clang-plugin/transforms/framework/TransformPipeline.h"
@@ -36,10 +37,17 @@ frontend::KernelSummary kernel(const std::string &Code) {
   return Kernels->empty() ? frontend::KernelSummary{} : Kernels->front();
 }
 
-std::vector<ParamSet> space(llvm::StringRef Id, const frontend::KernelSummary &K) {
+std::vector<ParamSet> space(llvm::StringRef Id, const frontend::KernelSummary &K,
+                            TransformPolicy Policy = {}) {
   const Transform *T = findTransform(Id);
   EXPECT_NE(T, nullptr) << Id.str();
-  return T ? T->parameterSpace(K) : std::vector<ParamSet>{};
+  return T ? T->offer(K, Policy).points() : std::vector<ParamSet>{};
+}
+
+TransformPolicy approximateMathAllowed() {
+  TransformPolicy P;
+  P.ApproximateMath = true;
+  return P;
 }
 
 const char *const Saxpy = R"(
@@ -120,21 +128,76 @@ __global__ void loops(int n, float *a) {
 TEST(TransformSpace, FastMathGroupsFollowTheCode) {
   frontend::KernelSummary K = kernel(R"(
 __global__ void m(float *a) { a[threadIdx.x] = expf(a[threadIdx.x]); })");
-  EXPECT_EQ(space("fast-math", K), (std::vector<ParamSet>{{{"group", 1}}}));
+  EXPECT_EQ(space("fast-math", K, approximateMathAllowed()),
+            (std::vector<ParamSet>{{{"group", 1}}}));
   frontend::KernelSummary D = kernel(R"(
 __global__ void d(float *a, float b) {
   a[threadIdx.x] = expf(a[threadIdx.x] / b) + 1.0f / sqrtf(b);
 })");
   EXPECT_EQ(
-      space("fast-math", D),
+      space("fast-math", D, approximateMathAllowed()),
       (std::vector<ParamSet>{{{"group", 0}}, {{"group", 1}}, {{"group", 2}}, {{"group", 3}}}));
+}
+
+TEST(TransformSpace, ApproximateMathOnlyWhereTheUserAllowsIt) {
+  frontend::KernelSummary K = kernel(R"(
+__global__ void m(float *a) { a[threadIdx.x] = expf(a[threadIdx.x]); })");
+  Offer Refused = findTransform("fast-math")->offer(K, TransformPolicy{});
+  EXPECT_FALSE(Refused.offered());
+  EXPECT_NE(Refused.whyNot().find("add `fastmath` to the pragma"), std::string::npos)
+      << Refused.whyNot();
+  EXPECT_EQ(findTransform("fast-math")->numerics(), Numerics::Approximates);
+  // Every other transform keeps results exact or only reorders sums.
+  for (const std::unique_ptr<Transform> &T : allTransforms())
+    if (T->id() != "fast-math")
+      EXPECT_NE(T->numerics(), Numerics::Approximates) << T->id().str();
+}
+
+TEST(TransformParams, CheckedAgainstTheDeclaration) {
+  const Transform *Unroll = findTransform("unroll");
+  EXPECT_FALSE(Unroll->checkParams({{"loop", 0}, {"factor", 4}}));
+  EXPECT_EQ(llvm::toString(Unroll->checkParams({{"loop", 0}, {"factor", 3}})),
+            "unroll: parameter 'factor' is 3; it takes 2, 4, 8, 16");
+  EXPECT_EQ(llvm::toString(Unroll->checkParams({{"factor", 4}})),
+            "unroll: parameter 'loop' is missing; it takes any integer from 0");
+  EXPECT_EQ(llvm::toString(Unroll->checkParams({{"loop", 0}, {"factor", 4}, {"depth", 1}})),
+            "unroll has no parameter 'depth'; it takes loop, factor");
+  EXPECT_EQ(llvm::toString(findTransform("grid-stride-cover")->checkParams({{"x", 1}})),
+            "grid-stride-cover has no parameter 'x' (it takes none)");
+  // Alternatives: one of rows or planes, not both, not neither.
+  const Transform *Rows = findTransform("thread-coarsening-2d");
+  EXPECT_FALSE(Rows->checkParams({{"planes", 2}}));
+  EXPECT_TRUE(bool(llvm::toString(Rows->checkParams({{"rows", 2}, {"planes", 2}})).size()));
+  EXPECT_NE(llvm::toString(Rows->checkParams({})).find("is missing"), std::string::npos);
+  // An optional parameter may be left out.
+  EXPECT_FALSE(findTransform("stencil-tiling")->checkParams({{"BX", 32}, {"BY", 8}}));
+}
+
+TEST(TransformParams, CompletedWithTheirFirstValues) {
+  EXPECT_EQ(findTransform("unroll")->completeParams({{"factor", 8}}),
+            (ParamSet{{"loop", 0}, {"factor", 8}}));
+  EXPECT_EQ(findTransform("thread-coarsening-2d")->completeParams({}), (ParamSet{{"rows", 2}}));
+  EXPECT_EQ(findTransform("thread-coarsening-2d")->completeParams({{"planes", 4}}),
+            (ParamSet{{"planes", 4}}));
+  EXPECT_EQ(findTransform("stencil-tiling")->completeParams({}), (ParamSet{{"BX", 32}, {"BY", 8}}));
+}
+
+TEST(TransformSpace, EveryOfferSaysWhyNot) {
+  frontend::KernelSummary K = kernel(Tiled);
+  for (const std::unique_ptr<Transform> &T : allTransforms()) {
+    Offer O = T->offer(K, approximateMathAllowed());
+    if (!O.offered())
+      EXPECT_FALSE(O.whyNot().empty()) << T->id().str();
+  }
 }
 
 TEST(TransformSpace, RestrictNeedsNoalias) {
   frontend::KernelSummary K = kernel(R"(
 #pragma kopt optimize launch(grid: 4; block: 128) buffers(x[128] in, y[128] out)
 __global__ void k(const float *x, float *y) { y[threadIdx.x] = x[threadIdx.x]; })");
-  EXPECT_TRUE(space("restrict-readonly", K).empty());
+  Offer O = findTransform("restrict-readonly")->offer(K, TransformPolicy{});
+  EXPECT_FALSE(O.offered());
+  EXPECT_NE(O.whyNot().find("noalias"), std::string::npos) << O.whyNot();
 }
 
 TEST(StepSpec, ParsesIdsAndParameters) {

@@ -3,6 +3,7 @@
 // reaches the kernel's unit in and one that does not out, -std only where the
 // unit keeps an #include, --extended-lambda only where the unit has one, the
 // order of flags irrelevant; and how device passes follow from -arch/-gencode.
+#include "clang-plugin/parse/KernelFinder.h"
 #include "driver/nvcc/NvccDeviceFlags.h"
 #include "driver/nvcc/NvccDevicePasses.h"
 #include "driver/optimize/KernelOptimization.h"

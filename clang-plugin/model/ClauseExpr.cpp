@@ -1,4 +1,4 @@
-#include "clang-plugin/pragma/ClauseExpr.h"
+#include "clang-plugin/model/ClauseExpr.h"
 
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/StringExtras.h>

@@ -1,7 +1,7 @@
 // Source text and positions of AST nodes, as the analyses report them.
 #pragma once
 
-#include "clang-plugin/analysis/LaunchSite.h"
+#include "clang-plugin/model/LaunchSite.h"
 
 #include <string>
 

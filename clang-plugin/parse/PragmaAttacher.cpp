@@ -1,8 +1,8 @@
-#include "clang-plugin/pragma/PragmaAttacher.h"
+#include "clang-plugin/parse/PragmaAttacher.h"
 
-#include "clang-plugin/analysis/KernelFeatures.h"
 #include "clang-plugin/analysis/LaunchSiteFinder.h"
 #include "clang-plugin/analysis/ParamDescription.h"
+#include "clang-plugin/model/KernelFeatures.h"
 #include "clang-plugin/pragma/ClangPragmaDiagnostics.h"
 #include "clang-plugin/pragma/KernelBinding.h"
 #include "clang-plugin/pragma/SkillIds.h"

@@ -1,4 +1,4 @@
-#include "clang-plugin/parse/SourceText.h"
+#include "clang-plugin/analysis/ast/SourceText.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Expr.h>

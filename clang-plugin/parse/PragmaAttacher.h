@@ -3,7 +3,7 @@
 // clauses against that kernel's parameters. Problems are clang diagnostics.
 #pragma once
 
-#include "clang-plugin/pragma/PragmaClauses.h"
+#include "clang-plugin/model/PragmaClauses.h"
 #include "clang-plugin/pragma/PragmaHandler.h"
 
 #include <llvm/ADT/DenseMap.h>

@@ -1,4 +1,4 @@
-#include "clang-plugin/pragma/PragmaClauses.h"
+#include "clang-plugin/model/PragmaClauses.h"
 
 namespace kopt::frontend {
 

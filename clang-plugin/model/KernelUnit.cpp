@@ -1,4 +1,4 @@
-#include "clang-plugin/units/KernelUnit.h"
+#include "clang-plugin/model/KernelUnit.h"
 
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/StringExtras.h>

@@ -8,7 +8,7 @@
 //
 //   pragma     := '#pragma' 'kopt' 'optimize' (clause (','? clause)*)?
 //   clause     := launch | args | buffers | tol | budget | skills | engine | 'noalias'
-//               | instantiation
+//               | 'fastmath' | instantiation
 //
 //   launch     := 'launch' '(' section (';' section)* ';'? ')'
 //   section    := 'grid' ':' dims | 'block' ':' dims | 'smem' ':' expr
@@ -38,13 +38,18 @@
 //   skills     := 'skills' '(' skill (',' skill)* ')'
 //   skill      := ('+' | '-')? id                           no sign: '+'; id: a-b_c
 //   engine     := 'engine' '(' ('skills' | 'llm' | 'auto') ')'
+//   'fastmath'    The user allows rewrites that change results beyond reordering:
+//                 correctly rounded operations become the hardware's approximations
+//                 (__expf, __fdividef, rsqrtf), as nvcc's -use_fast_math does. Without it
+//                 (or --kopt-fast-math, or -use_fast_math on the compile) only exact
+//                 rewrites and reassociation within tol are tried.
 //   instantiation := 'instantiation' '(' template-args ')'
 //                 A kernel template's instantiation to optimize, its arguments as between
 //                 '<' and '>' (instantiation(float, 128)); without it, the one the file
 //                 launches (driver/optimize/InstantiationChoice.h).
 //
 // A pragma without launch, args and buffers ('#pragma kopt optimize' alone, or with
-// only tol, budget, skills, noalias or engine) is accepted: its workload is to come
+// only tol, budget, skills, noalias, fastmath or engine) is accepted: its workload is to come
 // from a recording of the application (kopt record); without one, optimizing it
 // fails with "kernel K has no workload".
 //
@@ -61,7 +66,7 @@
 //   __global__ void saxpy(int n, float a, const float *x, float *y) { ... }
 #pragma once
 
-#include "clang-plugin/pragma/ClauseExpr.h"
+#include "clang-plugin/model/ClauseExpr.h"
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringRef.h>
@@ -129,6 +134,7 @@ struct PragmaClauses {
   std::optional<BudgetClause> Budget;
   std::optional<std::vector<SkillToggle>> Skills;
   bool NoAlias = false;
+  bool FastMath = false; // 'fastmath': approximate math allowed.
   std::optional<EngineKind> Engine;
   // instantiation(...): which instantiation of a kernel template to optimize,
   // as its template arguments ("float, 128"); unset: the one the file launches.

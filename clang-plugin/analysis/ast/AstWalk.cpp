@@ -1,4 +1,4 @@
-#include "clang-plugin/transforms/framework/AstWalk.h"
+#include "clang-plugin/analysis/ast/AstWalk.h"
 
 #include "clang-plugin/analysis/IndexAnalysis.h"
 

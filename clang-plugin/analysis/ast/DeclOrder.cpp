@@ -1,4 +1,4 @@
-#include "clang-plugin/transforms/framework/DeclOrder.h"
+#include "clang-plugin/analysis/ast/DeclOrder.h"
 
 #include <clang/AST/DeclBase.h>
 
