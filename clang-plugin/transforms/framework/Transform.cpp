@@ -44,9 +44,10 @@ std::string approximateMathNotAllowed() {
 }
 
 Offer Transform::offer(const frontend::KernelSummary &Kernel, const TransformPolicy &Policy) const {
-  if (numerics() == Numerics::Approximates && !Policy.ApproximateMath)
-    return Offer::no(approximateMathNotAllowed());
   Offer O = offerPoints(Kernel);
+  // Said only where the transform would fit: the user's choice is the reason.
+  if (O.offered() && numerics() == Numerics::Approximates && !Policy.ApproximateMath)
+    return Offer::no(approximateMathNotAllowed());
 #ifndef NDEBUG
   // A transform's own points are points of its space; a mismatch is a bug here.
   for (const ParamSet &P : O.points())

@@ -85,15 +85,14 @@ Fit notTemplate(const frontend::KernelSummary &Kernel) {
 
 Fit dimensionsBetween(const frontend::KernelSummary &Kernel, unsigned Min, unsigned Max) {
   unsigned D = Kernel.Features.Dimensions;
-  auto Words = [](unsigned N) {
-    return N == 0 ? std::string("no thread position") : std::to_string(N) + "-D";
-  };
-  if (D < Min || D > Max)
-    return Fit::no("the kernel is " + Words(D) + "; this takes " +
-                   (Min == Max ? std::to_string(Min) + "-D"
-                               : std::to_string(Min) + "-D to " + std::to_string(Max) + "-D") +
-                   " kernels");
-  return Fit::yes();
+  if (D >= Min && D <= Max)
+    return Fit::yes();
+  auto Dims = [](unsigned N) { return std::to_string(N) + "-D"; };
+  std::string Takes =
+      Min == Max ? Dims(Min) : Dims(Min) + (Max == Min + 1 ? " or " : " to ") + Dims(Max);
+  return Fit::no("the kernel is " +
+                 (D == 0 ? std::string("not indexed by its thread position") : Dims(D)) +
+                 "; this takes " + Takes + " kernels");
 }
 
 } // namespace kopt::transform

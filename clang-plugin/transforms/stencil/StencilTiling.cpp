@@ -73,12 +73,11 @@ protected:
     if (!Text)
       return Text.takeError();
     frontend::LaunchMapping Launch;
-    for (int D = 0; D < (ThreeD ? 3 : 2); ++D) {
-      Launch.Block[D] = std::to_string(Block[D]);
+    // A 2-D tile runs one z a block; the grid's z stays.
+    for (int D = 0; D < 3; ++D)
+      Launch.Block[D] = std::to_string(D < 2 || ThreeD ? Block[D] : 1);
+    for (int D = 0; D < (ThreeD ? 3 : 2); ++D)
       Launch.Grid[D] = coveringGrid(char('x' + D), Block[D]);
-    }
-    if (!ThreeD)
-      Launch.Block[2] = "1";
     return TransformOutput{std::move(*Text), Launch, std::move(Summary)};
   }
 

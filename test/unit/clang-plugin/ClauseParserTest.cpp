@@ -157,10 +157,10 @@ TEST(ClauseParserDiagnostics, UnknownClausesWithSuggestions) {
             "'buffers'?\n");
   EXPECT_EQ(reject("optimize frobnicate"),
             "col 10: error: unknown clause 'frobnicate' in '#pragma kopt optimize'; expected "
-            "launch, args, buffers, tol, budget, skills, noalias or engine\n");
+            "launch, args, buffers, tol, budget, skills, noalias, fastmath or engine\n");
   EXPECT_EQ(reject("optimize 42"),
             "col 10: error: expected a clause (launch, args, buffers, tol, budget, skills, "
-            "noalias or engine), found '42'\n");
+            "noalias, fastmath or engine), found '42'\n");
 }
 
 TEST(ClauseParserDiagnostics, RepeatedClausesAndKeys) {

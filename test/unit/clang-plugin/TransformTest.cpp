@@ -148,9 +148,11 @@ __global__ void m(float *a) { a[threadIdx.x] = expf(a[threadIdx.x]); })");
       << Refused.whyNot();
   EXPECT_EQ(findTransform("fast-math")->numerics(), Numerics::Approximates);
   // Every other transform keeps results exact or only reorders sums.
-  for (const std::unique_ptr<Transform> &T : allTransforms())
-    if (T->id() != "fast-math")
+  for (const std::unique_ptr<Transform> &T : allTransforms()) {
+    if (T->id() != "fast-math") {
       EXPECT_NE(T->numerics(), Numerics::Approximates) << T->id().str();
+    }
+  }
 }
 
 TEST(TransformParams, CheckedAgainstTheDeclaration) {
@@ -186,8 +188,12 @@ TEST(TransformSpace, EveryOfferSaysWhyNot) {
   frontend::KernelSummary K = kernel(Tiled);
   for (const std::unique_ptr<Transform> &T : allTransforms()) {
     Offer O = T->offer(K, approximateMathAllowed());
-    if (!O.offered())
+    if (!O.offered()) {
       EXPECT_FALSE(O.whyNot().empty()) << T->id().str();
+    }
+    for (const ParamSet &P : O.points()) {
+      EXPECT_FALSE(T->checkParams(P)) << T->id().str();
+    }
   }
 }
 
