@@ -12,12 +12,16 @@ Two kinds of generated text, each between markers in a page:
   unit it printed on stdout.
       <!-- kopt-example: rowsum.cu --kernel rowsum --apply unroll:loop=0,factor=4 -->
 
-usage: scripts/update-docs.py --kopt build/bin/kopt --kcc build/bin/kcc [--check] [ROOT]
+usage: scripts/update-docs.py --kopt build/bin/kopt --kcc build/bin/kcc [--check]
+                              [--pages GLOB]... [ROOT]
 With --check nothing is written: every difference is printed as `FILE:LINE: ...` and the
-exit status is 1. Without it the pages are rewritten in place.
+exit status is 1. Without it the pages are rewritten in place. --pages takes only the
+pages whose path under ROOT matches (docs/transforms/[a-f]*.md): each example costs a
+clang parse, so the lit tests check the pages in groups that run in parallel.
 """
 import argparse
 import concurrent.futures
+import fnmatch
 import os
 import re
 import shlex
@@ -128,6 +132,7 @@ def main():
     parser.add_argument("--kcc", required=True)
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--pages", action="append", default=[], metavar="GLOB")
     parser.add_argument("root", nargs="?",
                         default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     opts = parser.parse_args()
@@ -136,6 +141,9 @@ def main():
     docs = os.path.join(opts.root, "docs")
     pages = sorted(os.path.join(d, f) for d, _, files in os.walk(docs) for f in files
                    if f.endswith(".md"))
+    if opts.pages:
+        pages = [p for p in pages
+                 if any(fnmatch.fnmatch(os.path.relpath(p, opts.root), g) for g in opts.pages)]
     stale = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=opts.jobs) as pool:
         planned = []
