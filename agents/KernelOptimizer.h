@@ -1,4 +1,4 @@
-// The optimization loop of one kernel (DESIGN.md, "The optimizer"): the
+// The optimization loop of one kernel (docs/architecture.md#the-optimizers-loop): the
 // profiler measures the original, the planner (StepPlanner.h) values every
 // step it could take next (a transform at one parameter point on one variant
 // found so far), the coder applies the best one (mechanically, the skills

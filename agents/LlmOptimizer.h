@@ -1,4 +1,4 @@
-// The llm engine's loop of one kernel (DESIGN.md, "The optimizer"), over the
+// The llm engine's loop of one kernel (docs/llm.md#the-loop), over the
 // same machinery as the skills engine: the evaluator measures the original,
 // and its profile with the skills that apply (long-term memory) go into the
 // planner's context; the planner returns a grounded plan, the coder writes

@@ -1,5 +1,5 @@
-// What both engines' loops return (DESIGN.md, "The optimizer"): the original's
-// baseline, every variant tried, and the fastest verified one. The driver
+// What both engines' loops return (docs/architecture.md#the-optimizers-loop):
+// the original's baseline, every variant tried, and the fastest verified one. The driver
 // turns it into a cache entry, `kopt optimize`'s table and kcc's notes, the
 // same way whichever engine ran.
 #pragma once

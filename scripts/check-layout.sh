@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fails when a folder of the project's sources holds more than 40 source files
-# (C++, CUDA, .def) directly: past that, a folder is split into named parts (README's
-# Layout table). Benchmark data (bench/kernels, bench/textbook) is exempt: each
+# (C++, CUDA, .def) directly: past that, a folder is split into named parts
+# (docs/architecture.md#folders). Benchmark data (bench/kernels, bench/textbook) is exempt: each
 # file there is one benchmark, not a part of the tools.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -28,7 +28,7 @@ struct KernelUnit {
   std::vector<std::string> Macros; // Names of the macros whose #define is copied.
   std::vector<std::string> Decls;  // Qualified names of the copied declarations; the kernel last.
   // What the unit means beyond its text, as this compile defines it (the
-  // cache key holds it; README, "The result cache"): "NAME=BODY" or
+  // cache key holds it; docs/cache.md#the-key): "NAME=BODY" or
   // "NAME(PARAMS)=BODY" for each macro the text uses without defining it (from
   // the command line, the compiler or a system header), and for each
   // command-line macro that a header the unit includes looks at. Sorted.

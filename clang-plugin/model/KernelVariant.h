@@ -1,6 +1,6 @@
 // A variant of an annotated kernel, as the optimizer produces it, the result
-// cache stores it and kcc splices it into a translation unit (DESIGN.md,
-// "Variants and the launch contract"). Needs no clang.
+// cache stores it and kcc splices it into a translation unit
+// (docs/kcc.md#variants). Needs no clang.
 #pragma once
 
 #include <array>

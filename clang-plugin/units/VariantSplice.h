@@ -1,5 +1,5 @@
-// Splices variants into a translation unit's text (DESIGN.md, "Variants and
-// the launch contract"), on the offsets the front end recorded: no parse at
+// Splices variants into a translation unit's text (docs/kcc.md#variants), on
+// the offsets the front end recorded: no parse at
 // rewrite time, no clang.
 //   - A variant without a new name replaces the kernel's definition in place.
 //   - A variant of one instantiation of a kernel template: see Instantiation.

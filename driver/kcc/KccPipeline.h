@@ -1,4 +1,4 @@
-// One kcc compile, stage by stage (DESIGN.md, "The pipeline"):
+// One kcc compile, stage by stage (docs/architecture.md#kccs-compile-flow):
 //   1. the command line: kopt's flags split off, the compiler resolved
 //   2. no CUDA source with `#pragma kopt` (or mode off, or not nvcc): exec the
 //      real compiler unchanged, the fast path

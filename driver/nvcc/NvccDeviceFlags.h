@@ -1,6 +1,6 @@
 // The options of an nvcc command line that change the device code nvcc builds
 // for a kernel, normalized: the result cache keys on these and on nothing else
-// of the command line (README, "The result cache", lists both sides).
+// of the command line (docs/cache.md#the-key lists both sides).
 //
 // In: --use_fast_math; --ftz, --prec-div, --prec-sqrt, --fmad where they differ
 // from what --use_fast_math (or its absence) implies; --maxrregcount; -G;

@@ -21,7 +21,7 @@
 
 namespace kopt::driver {
 
-// The key's inputs (README, "The result cache"): the unit's hash and
+// The key's inputs (docs/cache.md#the-key): the unit's hash and
 // environment, the pragma's clauses, the real target architecture Arch, CUDA's
 // version, the compile's device code-generation flags (NvccDeviceFlags.h) and
 // kopt's version. NvccFlags: the compile's flags as kcc passes them on.

@@ -1,7 +1,6 @@
 // The result cache's key: exactly what changes a kernel's device code or its
-// evaluation, in one canonical text and its hash (DESIGN.md, "The cache";
-// README, "The result cache" lists the components in this order and which
-// compile flags are in and out).
+// evaluation, in one canonical text and its hash (docs/cache.md#the-key lists
+// the components in this order and which compile flags are in and out).
 #pragma once
 
 #include <string>

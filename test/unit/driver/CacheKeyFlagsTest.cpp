@@ -1,6 +1,6 @@
-// What the result cache keys on, flag class by flag class (README, "The result
-// cache"): device code-generation flags in, host-only flags out, a -D that
-// reaches the kernel's unit in and one that does not out, -std only where the
+// What the result cache keys on, flag class by flag class (docs/cache.md#the-key):
+// device code-generation flags in, host-only flags out, a -D that reaches the
+// kernel's unit in and one that does not out, -std only where the
 // unit keeps an #include, --extended-lambda only where the unit has one, the
 // order of flags irrelevant; and how device passes follow from -arch/-gencode.
 #include "clang-plugin/parse/KernelFinder.h"
