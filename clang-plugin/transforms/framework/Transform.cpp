@@ -64,13 +64,13 @@ llvm::Error Transform::checkParams(const ParamSet &Params) const {
       if (Candidate.Name == Name)
         D = &Candidate;
     if (!D)
-      return llvm::createStringError("%s has no parameter '%s'%s", id().str().c_str(), Name.c_str(),
+      return llvm::createStringError("no parameter '%s'%s", Name.c_str(),
                                      Decls.empty() ? " (it takes none)"
                                                    : ("; it takes " + nameList(Decls)).c_str());
     bool Accepted = D->Values.empty() ? Value >= D->Min : llvm::is_contained(D->Values, Value);
     if (!Accepted)
-      return llvm::createStringError("%s: parameter '%s' is %lld; it takes %s", id().str().c_str(),
-                                     Name.c_str(), (long long)Value, valueList(*D).c_str());
+      return llvm::createStringError("parameter '%s' is %lld; it takes %s", Name.c_str(),
+                                     (long long)Value, valueList(*D).c_str());
   }
   for (const ParamDecl &D : Decls) {
     if (D.Group) {
@@ -78,17 +78,17 @@ llvm::Error Transform::checkParams(const ParamSet &Params) const {
       for (const ParamDecl &Other : Decls)
         Given += Other.Group == D.Group && Params.count(Other.Name);
       if (Given > 1)
-        return llvm::createStringError("%s: parameter '%s' and another of its alternatives are "
-                                       "both given; give one",
-                                       id().str().c_str(), D.Name.c_str());
+        return llvm::createStringError("parameter '%s' and an alternative are both given; "
+                                       "give one",
+                                       D.Name.c_str());
       if (Given == 0 && !D.Optional)
-        return llvm::createStringError("%s: parameter '%s' (or an alternative) is missing",
-                                       id().str().c_str(), D.Name.c_str());
+        return llvm::createStringError("parameter '%s' (or an alternative) is missing",
+                                       D.Name.c_str());
       continue;
     }
     if (!D.Optional && !Params.count(D.Name))
-      return llvm::createStringError("%s: parameter '%s' is missing; it takes %s",
-                                     id().str().c_str(), D.Name.c_str(), valueList(D).c_str());
+      return llvm::createStringError("parameter '%s' is missing; it takes %s", D.Name.c_str(),
+                                     valueList(D).c_str());
   }
   return llvm::Error::success();
 }

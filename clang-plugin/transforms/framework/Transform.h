@@ -126,7 +126,8 @@ public:
   // error (never a crash) where the point or the kernel's code does not fit.
   llvm::Expected<TransformOutput> apply(const TransformInput &In, const ParamSet &Params) const;
   // Fails, saying why, where Params is not a point of params(): an unknown
-  // name, a missing parameter, a value it does not accept.
+  // name, a missing parameter, a value it does not accept (the caller names
+  // the transform).
   llvm::Error checkParams(const ParamSet &Params) const;
   // Params with each missing parameter given its first accepted value (the
   // first alternative of a group), for a caller that names only some.

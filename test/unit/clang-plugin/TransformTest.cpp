@@ -159,13 +159,13 @@ TEST(TransformParams, CheckedAgainstTheDeclaration) {
   const Transform *Unroll = findTransform("unroll");
   EXPECT_FALSE(Unroll->checkParams({{"loop", 0}, {"factor", 4}}));
   EXPECT_EQ(llvm::toString(Unroll->checkParams({{"loop", 0}, {"factor", 3}})),
-            "unroll: parameter 'factor' is 3; it takes 2, 4, 8, 16");
+            "parameter 'factor' is 3; it takes 2, 4, 8, 16");
   EXPECT_EQ(llvm::toString(Unroll->checkParams({{"factor", 4}})),
-            "unroll: parameter 'loop' is missing; it takes any integer from 0");
+            "parameter 'loop' is missing; it takes any integer from 0");
   EXPECT_EQ(llvm::toString(Unroll->checkParams({{"loop", 0}, {"factor", 4}, {"depth", 1}})),
-            "unroll has no parameter 'depth'; it takes loop, factor");
+            "no parameter 'depth'; it takes loop, factor");
   EXPECT_EQ(llvm::toString(findTransform("grid-stride-cover")->checkParams({{"x", 1}})),
-            "grid-stride-cover has no parameter 'x' (it takes none)");
+            "no parameter 'x' (it takes none)");
   // Alternatives: one of rows or planes, not both, not neither.
   const Transform *Rows = findTransform("thread-coarsening-2d");
   EXPECT_FALSE(Rows->checkParams({{"planes", 2}}));
