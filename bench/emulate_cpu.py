@@ -47,10 +47,8 @@ def chosen_values(text):
     return values
 
 
-def shrink(match, chosen):
+def shrink(match):
     name, value = match.group(1), eval(match.group(2))  # Digits, spaces, * and () only.
-    if name in chosen:
-        return f"#define {name} {chosen[name]}"
     if name in KEEP or value <= 64:
         return match.group(0)
     return f"#define {name} {40 + value % 13}"
@@ -58,7 +56,12 @@ def shrink(match, chosen):
 
 def emulated(text):
     chosen = chosen_values(text)
-    text = DEFINE.sub(lambda m: shrink(m, chosen), text)
+    for name, value in chosen.items():  # Whatever the macro's value was.
+        text, count = re.subn(rf"^#define {name}\b.*$", f"#define {name} {value}", text,
+                              flags=re.M)
+        if count == 0:
+            raise SystemExit(f"emulate_cpu: '// cpu emulation:' names {name}, which no #define has")
+    text = DEFINE.sub(lambda m: shrink(m) if m.group(1) not in chosen else m.group(0), text)
     text = text.replace("gatherKernel<<<", "gatherKernel<T><<<")  # Name the instantiation.
     text = DYNAMIC_SHARED.sub(
         lambda m: f"{m.group(1)} *{m.group(2)} = ({m.group(1)} *)emulatedDynamicShared();", text)
