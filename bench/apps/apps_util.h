@@ -66,6 +66,14 @@ bench::CheckResult checkHost(const std::vector<T> &Got, const std::vector<double
   return bench::compareAt(Got, Index, [&](size_t I) { return Want[I]; }, Rtol, Atol);
 }
 
+// The reference for bench::checkOutputAt(Dev, Index, ...) from values computed at the
+// sorted indices Index: element I's value is Values at I's position in Index.
+inline auto valuesAt(const std::vector<size_t> &Index, const std::vector<double> &Values) {
+  return [&Index, &Values](size_t I) {
+    return Values[size_t(std::lower_bound(Index.begin(), Index.end(), I) - Index.begin())];
+  };
+}
+
 // N integers of the stream Seed in [Lo, Hi), as bench::intBuffer holds them, on the host.
 inline std::vector<int> intHost(size_t N, uint64_t Seed, int Lo, int Hi) {
   std::vector<int> Host(N);
