@@ -34,14 +34,13 @@ __global__ void rowNorms(const float *x, float *norms, int rows, int cols)
     norms[row] = sqrtf(total);
 }
 
-#pragma kopt optimize launch(grid: (cols + 255) / 256, rows; block: 256) args(rows = ROWS, cols = COLS) \
+#pragma kopt optimize launch(grid: (rows * cols + 255) / 256; block: 256) args(rows = ROWS, cols = COLS) \
     buffers(x[rows * cols] inout, norms[rows] in range(0.5, 2)) tol(rtol = 1e-6, atol = 1e-7)
 __global__ void normalizeRows(float *x, const float *norms, int rows, int cols)
 {
-  int c = blockIdx.x * blockDim.x + threadIdx.x;
-  int row = blockIdx.y;
-  if (c < cols && row < rows)
-    x[(size_t)row * cols + c] /= norms[row];
+  size_t idx = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+  if (idx < (size_t)rows * cols)
+    x[idx] /= norms[idx / cols];
 }
 
 int main()
@@ -54,7 +53,7 @@ int main()
   float ms = apps::programMs([&] { textbook::restore(x, x0, n); },
                              [&] {
                                rowNorms<<<rows, BLOCK>>>(x, norms, rows, cols);
-                               normalizeRows<<<dim3((cols + 255) / 256, rows), 256>>>(x, norms, rows, cols);
+                               normalizeRows<<<(rows * cols + 255) / 256, 256>>>(x, norms, rows, cols);
                              });
 
   std::vector<double> nrm(rows);

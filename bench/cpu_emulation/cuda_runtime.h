@@ -61,36 +61,30 @@ inline cudaError_t cudaProfilerStart() { return 0; }
 inline cudaError_t cudaProfilerStop() { return 0; }
 
 // Fibers switch only at barriers: an atomic is a plain read-modify-write.
-template <class T> T atomicAdd(T *P, T V) {
+namespace emulation {
+template <class T, class Op> T readModifyWrite(T *P, Op New) {
   T Old = *P;
-  *P = Old + V;
+  *P = New(Old);
   return Old;
+}
+} // namespace emulation
+template <class T> T atomicAdd(T *P, T V) {
+  return emulation::readModifyWrite(P, [V](T Old) { return T(Old + V); });
 }
 template <class T> T atomicSub(T *P, T V) {
-  T Old = *P;
-  *P = Old - V;
-  return Old;
+  return emulation::readModifyWrite(P, [V](T Old) { return T(Old - V); });
 }
 template <class T> T atomicMax(T *P, T V) {
-  T Old = *P;
-  *P = Old < V ? V : Old;
-  return Old;
+  return emulation::readModifyWrite(P, [V](T Old) { return Old < V ? V : Old; });
 }
 template <class T> T atomicMin(T *P, T V) {
-  T Old = *P;
-  *P = V < Old ? V : Old;
-  return Old;
+  return emulation::readModifyWrite(P, [V](T Old) { return V < Old ? V : Old; });
 }
 template <class T> T atomicExch(T *P, T V) {
-  T Old = *P;
-  *P = V;
-  return Old;
+  return emulation::readModifyWrite(P, [V](T) { return V; });
 }
 template <class T> T atomicCAS(T *P, T Compare, T V) {
-  T Old = *P;
-  if (Old == Compare)
-    *P = V;
-  return Old;
+  return emulation::readModifyWrite(P, [Compare, V](T Old) { return Old == Compare ? V : Old; });
 }
 inline void __threadfence() {}
 inline void __threadfence_block() {}
@@ -143,4 +137,3 @@ inline float min(float A, float B) { return std::fmin(A, B); }
 inline float max(float A, float B) { return std::fmax(A, B); }
 inline double min(double A, double B) { return std::fmin(A, B); }
 inline double max(double A, double B) { return std::fmax(A, B); }
-

@@ -242,14 +242,12 @@ template <class T> T __shfl_sync(unsigned, T V, int Src, int Width = warpSize) {
       V, Width, [](int Lane, int S, int W) { return Lane - Lane % W + S % W; }, Src);
 }
 template <class T> T __shfl_down_sync(unsigned, T V, unsigned Delta, int Width = warpSize) {
-  return emulation::shuffle(
-      V, Width, [](int Lane, int D, int) { return Lane + D; }, int(Delta));
+  return emulation::shuffle(V, Width, [](int Lane, int D, int) { return Lane + D; }, int(Delta));
 }
 template <class T> T __shfl_up_sync(unsigned, T V, unsigned Delta, int Width = warpSize) {
   return emulation::shuffle(
       V, Width, [](int Lane, int D, int W) { return Lane % W >= D ? Lane - D : -1; }, int(Delta));
 }
 template <class T> T __shfl_xor_sync(unsigned, T V, int Mask, int Width = warpSize) {
-  return emulation::shuffle(
-      V, Width, [](int Lane, int M, int) { return Lane ^ M; }, Mask);
+  return emulation::shuffle(V, Width, [](int Lane, int M, int) { return Lane ^ M; }, Mask);
 }

@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""What kopt's front end says about every annotated kernel of a suite, for the engineers
+who fix the front end and add transforms.
+
+For each .cu file of DIR it runs `kopt check FILE`, `kopt inspect FILE` and, for each
+kernel that carries `#pragma kopt optimize`, `kopt transform FILE --kernel K --list`
+(all with `-- -O3 -arch=sm_90`; no GPU), and writes markdown: a summary (kernels the front
+end refuses, with the exact message; kernels that reach evaluation; kernels with no
+transform offered, and with only tuning ones), then per kernel the check line, the
+workload inspect derives (or its error) and each transform's parameter space or the reason
+it does not apply, verbatim.
+
+With --out FILE, everything in FILE above the line `<!-- frontend_survey.py -->` is kept
+(hand-written notes) and the survey replaces what follows it.
+
+usage: bench/frontend_survey.py --kopt build/bin/kopt [--jobs N] [--out FILE] DIR
+"""
+import argparse
+import concurrent.futures
+import datetime
+import json
+import os
+import re
+import subprocess
+import sys
+
+from transform_coverage import BIG, kernels_of
+
+FLAGS = ["--", "-O3", "-arch=sm_90"]
+MARKER = "<!-- frontend_survey.py -->"
+REFUSED = "(does not apply: "
+
+
+def run(cmd, cwd):
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def errors_of(stderr):
+    """The diagnostics of a kopt run without the source excerpts (the `file:line:col:
+    error:` and `warning:` lines, and kopt's own `kopt ...: error:` line)."""
+    keep = re.compile(r"^(\S+:\d+:\d+: (?:error|warning): .*|kopt \w+: error: .*)$")
+    return [line for line in stderr.splitlines() if keep.match(line)]
+
+
+def transform_list(stdout):
+    """{transform: [points]} for the transforms that apply, {transform: reason} for the
+    others, from `kopt transform --list`."""
+    offered, refused = {}, {}
+    for line in stdout.splitlines():
+        name, _, rest = line.partition(": ")
+        if not rest:
+            continue
+        if rest.startswith(REFUSED):
+            refused[name] = rest[len(REFUSED):-1]
+        else:
+            offered[name] = [p.strip() for p in rest.split("|")]
+    return offered, refused
+
+
+def survey_file(kopt, folder, name):
+    """The records of one file's annotated kernels."""
+    path = os.path.join(folder, name)
+    check_rc, check_out, check_err = run([kopt, "check", name] + FLAGS, folder)
+    inspect_rc, inspect_out, inspect_err = run([kopt, "inspect", name] + FLAGS, folder)
+    annotated = {}
+    if inspect_rc == 0:
+        for k in json.loads(inspect_out)["kernels"]:
+            if k.get("pragma"):
+                annotated[k["name"]] = k
+    names = list(annotated) or kernels_of(path)
+    records = []
+    for kernel in names:
+        info = annotated.get(kernel, {})
+        status = [line for line in check_out.splitlines()
+                  if re.match(rf"^{re.escape(name)}:\d+: {re.escape(kernel)}: ", line)]
+        list_rc, list_out, list_err = run(
+            [kopt, "transform", name, "--kernel", kernel, "--list"] + FLAGS, folder)
+        offered, refused = transform_list(list_out) if list_rc == 0 else ({}, {})
+        workload = info.get("workload") or {}
+        record = {
+            "file": name, "kernel": kernel, "line": info.get("line"),
+            "template": info.get("template"), "header": info.get("header"),
+            "kind": info.get("kind"),
+            "check": status[0] if status else None,
+            "check_ok": check_rc == 0,
+            "check_diagnostics": errors_of(check_err),
+            "inspect_ok": inspect_rc == 0,
+            "inspect_diagnostics": errors_of(inspect_err) if inspect_rc != 0 else [],
+            "workload_error": workload.get("error"),
+            "workload_buffers": [b["name"] for b in workload.get("buffers", [])],
+            "list_ok": list_rc == 0,
+            "list_diagnostics": errors_of(list_err) if list_rc != 0 else [],
+            "offered": offered, "refused": refused,
+        }
+        record["refusal"] = refusal(record)
+        records.append(record)
+    return records
+
+
+def refusal(r):
+    """The front end's first word against running the kernel, verbatim, or None."""
+    if not r["check_ok"]:
+        return "; ".join(d for d in r["check_diagnostics"] if ": error: " in d) or \
+            "kopt check failed"
+    if not r["inspect_ok"]:
+        return "; ".join(r["inspect_diagnostics"]) or "kopt inspect failed"
+    return r["workload_error"]
+
+
+def code(text):
+    return "`" + text.replace("`", "'") + "`"
+
+
+def markdown(records, meta):
+    lines = [MARKER, "", f"- generated {meta['date']} by `{meta['command']}` "
+             f"(kopt at {meta['kopt']}); flags `{' '.join(FLAGS[1:])}`; no GPU", ""]
+    refused = [r for r in records if r["refusal"]]
+    reaching = [r for r in records if not r["refusal"]]
+    none = [r for r in records if r["list_ok"] and not r["offered"]]
+    tuning = [r for r in records if r["offered"] and not any(t in BIG for t in r["offered"])]
+    lines += ["## Summary", "",
+              f"- {len(records)} annotated kernels in {len({r['file'] for r in records})} files",
+              f"- refused by the front end before any evaluation: {len(refused)}",
+              f"- reaching evaluation (check, inspect and the workload pass): {len(reaching)}",
+              f"- no transform offered at all: {len(none)}",
+              f"- only tuning transforms offered (none of {', '.join(BIG)}): {len(tuning)}", ""]
+    lines += ["### Refused by the front end", ""]
+    lines += [f"- `{r['file']}` {r['kernel']}: {code(r['refusal'])}" for r in refused] or ["none"]
+    lines += ["", "### No transform offered", ""]
+    lines += [f"- `{r['file']}` {r['kernel']}" for r in none] or ["none"]
+    lines += ["", "### Only tuning transforms offered", ""]
+    lines += [f"- `{r['file']}` {r['kernel']}: {', '.join(r['offered'])}" for r in tuning] or ["none"]
+    lines += ["", "## Per kernel", "",
+              "| file | kernel | kind | front end | transforms offered (structural in bold) |",
+              "| --- | --- | --- | --- | --- |"]
+    for r in records:
+        offered = ", ".join(f"**{t}**" if t in BIG else t for t in r["offered"]) or "none"
+        lines.append(f"| `{r['file']}` | {r['kernel']} | {r['kind'] or '-'} | "
+                     f"{'refused' if r['refusal'] else 'ok'} | {offered} |")
+    for r in records:
+        where = f" (line {r['line']})" if r["line"] else ""
+        extra = ", a template" if r["template"] else ""
+        extra += f", defined in `{r['header']}`" if r["header"] else ""
+        lines += ["", f"### `{r['file']}` {r['kernel']}{where}{extra}", ""]
+        lines.append(f"- kopt check: {code(r['check']) if r['check'] else 'no line for the kernel'}"
+                     f"{'' if r['check_ok'] else ' (the file fails)'}")
+        for d in r["check_diagnostics"]:
+            lines.append(f"  - {code(d)}")
+        if not r["inspect_ok"]:
+            lines.append("- kopt inspect fails: " + "; ".join(map(code, r["inspect_diagnostics"])))
+        elif r["workload_error"]:
+            lines.append(f"- kopt inspect: workload error {code(r['workload_error'])}")
+        else:
+            lines.append(f"- kopt inspect: kind {r['kind']}, workload buffers "
+                         f"{', '.join(r['workload_buffers'])}")
+        if not r["list_ok"]:
+            lines.append("- kopt transform --list fails: " +
+                         "; ".join(map(code, r["list_diagnostics"])))
+            continue
+        lines.append("- kopt transform --list offers: " + (
+            "; ".join(f"{t} ({len(p)} points)" for t, p in r["offered"].items()) or "nothing"))
+        for t, why in r["refused"].items():
+            lines.append(f"  - {t}: {code(why)}")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kopt", required=True)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--out", help="markdown file (default stdout); notes above the marker stay")
+    parser.add_argument("--json", help="the records as JSON")
+    parser.add_argument("folder")
+    args = parser.parse_args()
+    kopt = os.path.abspath(args.kopt)
+    folder = os.path.abspath(args.folder)
+    names = sorted(f for f in os.listdir(folder) if f.endswith(".cu"))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
+        records = [r for rs in pool.map(lambda n: survey_file(kopt, folder, n), names) for r in rs]
+    version = subprocess.run([kopt, "--version"], capture_output=True, text=True).stdout.strip()
+    meta = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "command": "bench/frontend_survey.py " + " ".join(sys.argv[1:]),
+            "kopt": version or kopt}
+    text = markdown(records, meta)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"meta": meta, "kernels": records}, f, indent=1)
+    if not args.out:
+        sys.stdout.write(text)
+        return 0
+    notes = ""
+    if os.path.exists(args.out):
+        with open(args.out) as f:
+            old = f.read()
+        if MARKER in old:
+            notes = old[:old.index(MARKER)]
+    with open(args.out, "w") as f:
+        f.write(notes + text)
+    print(f"frontend_survey: {len(records)} kernels, "
+          f"{sum(bool(r['refusal']) for r in records)} refused, written to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
