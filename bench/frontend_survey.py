@@ -4,11 +4,14 @@ who fix the front end and add transforms.
 
 For each .cu file of DIR it runs `kopt check FILE`, `kopt inspect FILE` and, for each
 kernel that carries `#pragma kopt optimize`, `kopt transform FILE --kernel K --list`
-(all with `-- -O3 -arch=sm_90`; no GPU), and writes markdown: a summary (kernels the front
-end refuses, with the exact message; kernels that reach evaluation; kernels with no
-transform offered, and with only tuning ones), then per kernel the check line, the
-workload inspect derives (or its error) and each transform's parameter space or the reason
-it does not apply, verbatim.
+(all with `-- -O3 -arch=sm_90`; no GPU), and compiles each kernel's unit (inspect's
+`unit.text`) with NVRTC as the evaluator's first step does (the kernel's name, with the
+template arguments of its first instantiation, as the name expression; NVRTC needs no
+GPU). It writes markdown: a summary (kernels the front end refuses, with the exact message;
+kernels whose check passes but whose workload or unit the evaluator would refuse; kernels
+that reach evaluation; kernels with no transform offered, and with only tuning ones), then
+per kernel the check line, the workload inspect derives (or its error), the NVRTC result
+and each transform's parameter space or the reason it does not apply, verbatim.
 
 With --out FILE, everything in FILE above the line `<!-- frontend_survey.py -->` is kept
 (hand-written notes) and the survey replaces what follows it.
@@ -17,6 +20,7 @@ usage: bench/frontend_survey.py --kopt build/bin/kopt [--jobs N] [--out FILE] DI
 """
 import argparse
 import concurrent.futures
+import ctypes
 import datetime
 import json
 import os
@@ -29,6 +33,47 @@ from transform_coverage import BIG, kernels_of
 FLAGS = ["--", "-O3", "-arch=sm_90"]
 MARKER = "<!-- frontend_survey.py -->"
 REFUSED = "(does not apply: "
+
+
+CUDA = os.environ.get("CUDA_PATH", "/usr/local/cuda")
+
+
+def nvrtc_compile(text, name_expression):
+    """None where NVRTC compiles the unit and finds the kernel, else its log."""
+    try:
+        lib = ctypes.CDLL(os.path.join(CUDA, "lib64", "libnvrtc.so"))
+    except OSError as error:
+        return f"(NVRTC not loaded: {error})"
+    prog = ctypes.c_void_p()
+    if lib.nvrtcCreateProgram(ctypes.byref(prog), text.encode(), b"kopt_unit.cu", 0, None, None):
+        return "nvrtcCreateProgram failed"
+    try:
+        lib.nvrtcAddNameExpression(prog, name_expression.encode())
+        options = [b"--gpu-architecture=sm_90", f"-I{CUDA}/include".encode(),
+                   f"-I{CUDA}/include/cccl".encode()]
+        argv = (ctypes.c_char_p * len(options))(*options)
+        result = lib.nvrtcCompileProgram(prog, len(options), argv)
+        size = ctypes.c_size_t()
+        lib.nvrtcGetProgramLogSize(prog, ctypes.byref(size))
+        log = ctypes.create_string_buffer(size.value)
+        lib.nvrtcGetProgramLog(prog, log)
+        if result:
+            return log.value.decode(errors="replace").strip() or f"nvrtcCompileProgram: {result}"
+        lowered = ctypes.c_char_p()
+        if lib.nvrtcGetLoweredName(prog, name_expression.encode(), ctypes.byref(lowered)):
+            return f"NVRTC found no kernel named '{name_expression}' in the unit"
+        return None
+    finally:
+        lib.nvrtcDestroyProgram(ctypes.byref(prog))
+
+
+def name_expression(info):
+    """The kernel as the evaluator names it to NVRTC: with its first instantiation's template
+    arguments where it is a template."""
+    name = info["name"]
+    if info.get("template") and info.get("instantiations"):
+        name += "<" + info["instantiations"][0]["template_args"] + ">"
+    return name
 
 
 def run(cmd, cwd):
@@ -78,6 +123,7 @@ def survey_file(kopt, folder, name):
             [kopt, "transform", name, "--kernel", kernel, "--list"] + FLAGS, folder)
         offered, refused = transform_list(list_out) if list_rc == 0 else ({}, {})
         workload = info.get("workload") or {}
+        nvrtc = nvrtc_compile(info["unit"]["text"], name_expression(info)) if info else None
         record = {
             "file": name, "kernel": kernel, "line": info.get("line"),
             "template": info.get("template"), "header": info.get("header"),
@@ -89,13 +135,46 @@ def survey_file(kopt, folder, name):
             "inspect_diagnostics": errors_of(inspect_err) if inspect_rc != 0 else [],
             "workload_error": workload.get("error"),
             "workload_buffers": [b["name"] for b in workload.get("buffers", [])],
+            "name_expression": name_expression(info) if info else None, "nvrtc_error": nvrtc,
             "list_ok": list_rc == 0,
             "list_diagnostics": errors_of(list_err) if list_rc != 0 else [],
             "offered": offered, "refused": refused,
         }
+        spans = pragma_lines(path)
+        for key in ("check_diagnostics", "inspect_diagnostics", "list_diagnostics"):
+            record[key] = [located(d, spans, kernel) for d in record[key]]
         record["refusal"] = refusal(record)
         records.append(record)
     return records
+
+
+def pragma_lines(path):
+    """{kernel: (first, last)}: the lines of each annotated kernel's pragma, in file order."""
+    with open(path) as f:
+        lines = f.read().split("\n")
+    spans, k = [], 0
+    while k < len(lines):
+        if lines[k].startswith("#pragma kopt optimize"):
+            first = k
+            while lines[k].rstrip().endswith("\\") and k + 1 < len(lines):
+                k += 1
+            spans.append((first + 1, k + 1))
+        k += 1
+    return dict(zip(kernels_of(path), spans))
+
+
+def located(diagnostic, spans, kernel):
+    """The diagnostic with where it is relative to the kernel: its own pragma, another
+    kernel's, or code outside every pragma (a file that does not parse refuses them all)."""
+    match = re.match(r"^[^:]+:(\d+):\d+: ", diagnostic)
+    if not match:
+        return diagnostic
+    line = int(match.group(1))
+    owner = [k for k, (first, last) in spans.items() if first <= line <= last]
+    if owner == [kernel]:
+        return diagnostic
+    where = f"in the pragma of {owner[0]}" if owner else "outside every pragma"
+    return f"{diagnostic} [{where}]"
 
 
 def refusal(r):
@@ -105,7 +184,9 @@ def refusal(r):
             "kopt check failed"
     if not r["inspect_ok"]:
         return "; ".join(r["inspect_diagnostics"]) or "kopt inspect failed"
-    return r["workload_error"]
+    if r["workload_error"]:
+        return r["workload_error"]
+    return f"NVRTC: {r['nvrtc_error']}" if r["nvrtc_error"] else None
 
 
 def code(text):
@@ -116,17 +197,20 @@ def markdown(records, meta):
     lines = [MARKER, "", f"- generated {meta['date']} by `{meta['command']}` "
              f"(kopt at {meta['kopt']}); flags `{' '.join(FLAGS[1:])}`; no GPU", ""]
     refused = [r for r in records if r["refusal"]]
+    late = [r for r in refused if r["check_ok"]]
     reaching = [r for r in records if not r["refusal"]]
     none = [r for r in records if r["list_ok"] and not r["offered"]]
     tuning = [r for r in records if r["offered"] and not any(t in BIG for t in r["offered"])]
     lines += ["## Summary", "",
               f"- {len(records)} annotated kernels in {len({r['file'] for r in records})} files",
-              f"- refused by the front end before any evaluation: {len(refused)}",
+              f"- refused by the front end before any evaluation: {len(refused)} "
+              f"({len(late)} of them after `kopt check` said ok)",
               f"- reaching evaluation (check, inspect and the workload pass): {len(reaching)}",
               f"- no transform offered at all: {len(none)}",
               f"- only tuning transforms offered (none of {', '.join(BIG)}): {len(tuning)}", ""]
     lines += ["### Refused by the front end", ""]
-    lines += [f"- `{r['file']}` {r['kernel']}: {code(r['refusal'])}" for r in refused] or ["none"]
+    lines += [f"- `{r['file']}` {r['kernel']}: {code(r['refusal'])}"
+              f"{' (kopt check: ok)' if r['check_ok'] else ''}" for r in refused] or ["none"]
     lines += ["", "### No transform offered", ""]
     lines += [f"- `{r['file']}` {r['kernel']}" for r in none] or ["none"]
     lines += ["", "### Only tuning transforms offered", ""]
@@ -154,6 +238,9 @@ def markdown(records, meta):
         else:
             lines.append(f"- kopt inspect: kind {r['kind']}, workload buffers "
                          f"{', '.join(r['workload_buffers'])}")
+        if r["name_expression"]:
+            lines.append(f"- NVRTC, name expression {code(r['name_expression'])}: " +
+                         (code(r["nvrtc_error"]) if r["nvrtc_error"] else "compiles"))
         if not r["list_ok"]:
             lines.append("- kopt transform --list fails: " +
                          "; ".join(map(code, r["list_diagnostics"])))
@@ -178,7 +265,8 @@ def main():
     names = sorted(f for f in os.listdir(folder) if f.endswith(".cu"))
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
         records = [r for rs in pool.map(lambda n: survey_file(kopt, folder, n), names) for r in rs]
-    version = subprocess.run([kopt, "--version"], capture_output=True, text=True).stdout.strip()
+    version = subprocess.run([kopt, "--version"], capture_output=True, text=True).stdout
+    version = version.splitlines()[0] if version.strip() else ""
     meta = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "command": "bench/frontend_survey.py " + " ".join(sys.argv[1:]),
             "kopt": version or kopt}

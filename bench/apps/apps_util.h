@@ -29,10 +29,12 @@ float programMs(ResetFn Reset, RunFn Run, int Warmup = 3, int Runs = 21) {
   float Ms = bench::medianMsWithReset(Reset, Run, Warmup, Runs);
   Reset();
   BENCH_CUDA(cudaDeviceSynchronize());
-  BENCH_CUDA(cudaProfilerStart());
+  // Their status is not checked: without a profiler attached they do nothing, and a tool
+  // that misses the bracket says so itself; the program's result must not depend on them.
+  (void)cudaProfilerStart();
   Run();
   BENCH_CUDA(cudaDeviceSynchronize());
-  BENCH_CUDA(cudaProfilerStop());
+  (void)cudaProfilerStop();
   return Ms;
 }
 
