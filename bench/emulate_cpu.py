@@ -31,8 +31,8 @@ KEEP = {"KSIZE", "STRIDE", "PAD", "CIN"}
 DEFINE = re.compile(r"^#define (\w+) ([0-9 ()*]+)$", re.M)
 CHOSEN = re.compile(r"^// cpu emulation: (.*)$", re.M)
 LAUNCH = re.compile(r"(\w+(?:<[^<>;()]*>)?)<<<(.+?)>>>\(")
-DYNAMIC_SHARED = re.compile(r"extern\s+__shared__\s+(?:__align__\(\d+\)\s+)?([\w:]+(?:\s+[\w:]+)*?)\s+"
-                            r"(\w+)\s*\[\s*\]\s*;")
+DYNAMIC_SHARED = re.compile(r"extern\s+__shared__\s+(?:__align__\(\d+\)\s+)?"
+                            r"([\w:]+(?:\s+[\w:]+)*?)\s+(\w+)\s*\[\s*\]\s*;")
 
 
 def chosen_values(text):
@@ -84,7 +84,8 @@ def folder_in(work, kernels):
 def copy_headers(kernels, work):
     """The folder's headers and those of the suites it may include (../kernels/bench_util.h,
     ../textbook/textbook_util.h), emulated, each in its folder under work."""
-    folders = [kernels] + [os.path.join(HERE, s) for s in SUITES if os.path.isdir(os.path.join(HERE, s))]
+    folders = [kernels] + [os.path.join(HERE, s) for s in SUITES
+                           if os.path.isdir(os.path.join(HERE, s))]
     for source in folders:
         folder = folder_in(work, source)
         for header in sorted(f for f in os.listdir(source) if f.endswith((".h", ".cuh"))):
@@ -99,8 +100,9 @@ def emulate(cxx, kernels, work, name):
     copy_emulated(os.path.join(kernels, name + ".cu"), source)
     binary = os.path.join(folder, name)
     compile_ = subprocess.run(
-        [cxx, "-std=c++17", "-O1", "-U_FORTIFY_SOURCE", "-I", os.path.join(HERE, "cpu_emulation"), "-I", folder,
-         source, "-o", binary], capture_output=True, text=True)
+        # Fibers switch stacks with _longjmp, which glibc's fortified longjmp refuses.
+        [cxx, "-std=c++17", "-O1", "-U_FORTIFY_SOURCE", "-I", os.path.join(HERE, "cpu_emulation"),
+         "-I", folder, source, "-o", binary], capture_output=True, text=True)
     if compile_.returncode != 0:
         return False, f"{name}: does not compile for the CPU:\n{compile_.stderr[-2000:]}"
     proc = subprocess.run([binary], capture_output=True, text=True, timeout=600)

@@ -14,7 +14,8 @@ per kernel the check line, the workload inspect derives (or its error), the NVRT
 and each transform's parameter space or the reason it does not apply, verbatim.
 
 With --out FILE, everything in FILE above the line `<!-- frontend_survey.py -->` is kept
-(hand-written notes) and the survey replaces what follows it.
+(hand-written notes) and the survey replaces what follows it; a FILE with text but no such
+line is not overwritten.
 
 usage: bench/frontend_survey.py --kopt build/bin/kopt [--jobs N] [--out FILE] DIR
 """
@@ -27,6 +28,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 from transform_coverage import BIG, kernels_of
 
@@ -65,6 +67,29 @@ def nvrtc_compile(text, name_expression):
         return None
     finally:
         lib.nvrtcDestroyProgram(ctypes.byref(prog))
+
+
+def nvcc_fallback(text, name_expression, mangled):
+    """None where `nvcc -cubin` compiles the unit as the evaluator's fallback after NVRTC
+    writes it (the unit, then a line taking the kernel's address), else why not."""
+    if not mangled:
+        return "the nvcc fallback needs the kernel's mangled name"
+    with tempfile.TemporaryDirectory() as work:
+        unit = os.path.join(work, "unit.cu")
+        with open(unit, "w") as f:
+            f.write(text + f"\nstatic void *const kopt_kernel_address = (void *)&{name_expression};\n")
+        proc = subprocess.run([os.path.join(CUDA, "bin", "nvcc"), "-cubin", "-arch=sm_90", "-o",
+                               os.path.join(work, "unit.cubin"), unit],
+                              capture_output=True, text=True)
+    return None if proc.returncode == 0 else (proc.stderr or proc.stdout).strip()
+
+
+def mangled_name(info):
+    """The device symbol the nvcc fallback looks the kernel up by: its first instantiation's
+    where it is a template."""
+    if info.get("template") and info.get("instantiations"):
+        return info["instantiations"][0]["mangled_name"]
+    return info.get("mangled_name")
 
 
 def name_expression(info):
@@ -124,6 +149,8 @@ def survey_file(kopt, folder, name):
         offered, refused = transform_list(list_out) if list_rc == 0 else ({}, {})
         workload = info.get("workload") or {}
         nvrtc = nvrtc_compile(info["unit"]["text"], name_expression(info)) if info else None
+        nvcc = nvcc_fallback(info["unit"]["text"], name_expression(info),
+                             mangled_name(info)) if nvrtc else None
         record = {
             "file": name, "kernel": kernel, "line": info.get("line"),
             "template": info.get("template"), "header": info.get("header"),
@@ -136,6 +163,7 @@ def survey_file(kopt, folder, name):
             "workload_error": workload.get("error"),
             "workload_buffers": [b["name"] for b in workload.get("buffers", [])],
             "name_expression": name_expression(info) if info else None, "nvrtc_error": nvrtc,
+            "nvcc_error": nvcc,
             "list_ok": list_rc == 0,
             "list_diagnostics": errors_of(list_err) if list_rc != 0 else [],
             "offered": offered, "refused": refused,
@@ -186,7 +214,15 @@ def refusal(r):
         return "; ".join(r["inspect_diagnostics"]) or "kopt inspect failed"
     if r["workload_error"]:
         return r["workload_error"]
-    return f"NVRTC: {r['nvrtc_error']}" if r["nvrtc_error"] else None
+    if r["nvrtc_error"] and r["nvcc_error"]:
+        return f"NVRTC: {r['nvrtc_error']}; nvcc -cubin: {r['nvcc_error']}"
+    return None
+
+
+def first_error(log):
+    """The first error line of a compiler's log."""
+    errors = [line.strip() for line in log.splitlines() if "error" in line]
+    return errors[0] if errors else log.strip().splitlines()[0]
 
 
 def code(text):
@@ -200,6 +236,7 @@ def markdown(records, meta):
     late = [r for r in refused if r["check_ok"]]
     reaching = [r for r in records if not r["refusal"]]
     none = [r for r in records if r["list_ok"] and not r["offered"]]
+    fallback = [r for r in records if r["nvrtc_error"] and not r["nvcc_error"]]
     tuning = [r for r in records if r["offered"] and not any(t in BIG for t in r["offered"])]
     lines += ["## Summary", "",
               f"- {len(records)} annotated kernels in {len({r['file'] for r in records})} files",
@@ -211,10 +248,14 @@ def markdown(records, meta):
     lines += ["### Refused by the front end", ""]
     lines += [f"- `{r['file']}` {r['kernel']}: {code(r['refusal'])}"
               f"{' (kopt check: ok)' if r['check_ok'] else ''}" for r in refused] or ["none"]
+    lines += ["", "### NVRTC refuses the unit, the evaluator's nvcc fallback compiles it", ""]
+    lines += [f"- `{r['file']}` {r['kernel']}: {code(first_error(r['nvrtc_error']))}"
+              for r in fallback] or ["none"]
     lines += ["", "### No transform offered", ""]
     lines += [f"- `{r['file']}` {r['kernel']}" for r in none] or ["none"]
     lines += ["", "### Only tuning transforms offered", ""]
-    lines += [f"- `{r['file']}` {r['kernel']}: {', '.join(r['offered'])}" for r in tuning] or ["none"]
+    lines += [f"- `{r['file']}` {r['kernel']}: {', '.join(r['offered'])}"
+              for r in tuning] or ["none"]
     lines += ["", "## Per kernel", "",
               "| file | kernel | kind | front end | transforms offered (structural in bold) |",
               "| --- | --- | --- | --- | --- |"]
@@ -241,6 +282,10 @@ def markdown(records, meta):
         if r["name_expression"]:
             lines.append(f"- NVRTC, name expression {code(r['name_expression'])}: " +
                          (code(r["nvrtc_error"]) if r["nvrtc_error"] else "compiles"))
+        if r["nvrtc_error"]:
+            lines.append("- the evaluator's fallback, `nvcc -cubin` on the unit: " +
+                         (code(r["nvcc_error"]) if r["nvcc_error"] else
+                          "compiles (each variant then costs an nvcc compile)"))
         if not r["list_ok"]:
             lines.append("- kopt transform --list fails: " +
                          "; ".join(map(code, r["list_diagnostics"])))
@@ -281,8 +326,10 @@ def main():
     if os.path.exists(args.out):
         with open(args.out) as f:
             old = f.read()
-        if MARKER in old:
-            notes = old[:old.index(MARKER)]
+        if old.strip() and MARKER not in old:
+            sys.exit(f"frontend_survey: {args.out} has no line '{MARKER}' to keep its notes "
+                     "above: not overwritten")
+        notes = old[:old.index(MARKER)] if MARKER in old else ""
     with open(args.out, "w") as f:
         f.write(notes + text)
     print(f"frontend_survey: {len(records)} kernels, "

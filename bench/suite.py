@@ -2,9 +2,9 @@
 """Builds a naive-kernel suite with nvcc and with kcc, runs both, and reports.
 
 Every .cu file of the suite (--suite: bench/kernels, the default, bench/textbook or
-bench/apps) is compiled twice with the same flags (-O3 -arch=sm_90): with the real nvcc (the naive
-kernel) and, given --kcc, with kcc (kopt's variant, or the naive kernel where kopt found
-none). Builds run in parallel (--jobs); the binaries run one at a time, each printing
+bench/apps) is compiled twice with the same flags (-O3 -arch=sm_90): with the real nvcc
+(the naive kernel) and, given --kcc, with kcc (kopt's variant, or the naive kernel where
+kopt found none). Builds run in parallel (--jobs); the binaries run one at a time, each printing
 `KOPT_BENCH name=... ms=... check=... max_rel_err=...`.
 
 The report (markdown and JSON) gives per file the naive and kcc times, the speedup, both
@@ -287,9 +287,10 @@ def program_row(row):
             out["amdahl"] = 1.0 / ((1.0 - min(share, 1.0)) +
                                    sum(k["share"] / k["speedup"] for k in kernels))
     naive, kcc = row.get("naive", {}), row.get("kcc", {})
-    slow_n, slow_k = naive.get("runs_ms") or [naive.get("ms")], kcc.get("runs_ms") or [kcc.get("ms")]
-    if row.get("speedup") and None not in slow_n + slow_k:
-        out["slower"] = min(slow_k) > max(slow_n)
+    naive_runs = naive.get("runs_ms") or [naive.get("ms")]
+    kcc_runs = kcc.get("runs_ms") or [kcc.get("ms")]
+    if row.get("speedup") and None not in naive_runs + kcc_runs:
+        out["slower"] = min(kcc_runs) > max(naive_runs)
     return out
 
 
