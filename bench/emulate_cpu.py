@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 """Runs the suite's kernels on the CPU at small shapes, to check them without a GPU.
 
-Each bench/kernels file is copied with its shape macros shrunk (every `#define NAME
-VALUE` whose value is a constant above 64 becomes 40 + VALUE % 13, so sizes are odd and
-not multiples of a block; KSIZE, STRIDE, PAD and CIN stay) and its launches rewritten
-to emulateLaunch(...), then compiled with the host compiler against
-bench/cpu_emulation/cuda_runtime.h and run. The kernel runs thread after thread, so
-this checks index arithmetic, guards and the host references, not timing, races or
-device precision. Prints each program's KOPT_BENCH line; exits 1 if any fails.
+Each file of a suite (bench/kernels, bench/textbook, bench/apps) is copied with its shape
+macros shrunk (every `#define NAME VALUE` whose value is a constant above 64 becomes
+40 + VALUE % 13, so sizes are odd and not multiples of a block; KSIZE, STRIDE, PAD and
+CIN stay, and a line `// cpu emulation: NAME=VALUE ...` in the file gives those macros
+the values it names instead: a block size a tree reduction needs as a power of two, a
+step count), its launches rewritten to emulateLaunch(...) (template kernels too) and each
+`extern __shared__ T name[];` to a pointer to the launch's dynamic shared memory, then
+compiled with the host compiler against bench/cpu_emulation/ (cuda_runtime.h, a CUB
+stand-in) and run. Blocks run one after another, each block's threads as fibers that meet
+at barriers and warp shuffles, so this checks index arithmetic, guards, barriers and the
+host references, not timing, races or device precision. Prints each program's
+KOPT_BENCH line; exits 1 if any fails.
 
 usage: bench/emulate_cpu.py [--cxx c++] [--jobs N] [--kernels DIR] [NAME ...]
 """
@@ -21,9 +26,25 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 KERNELS = os.path.join(HERE, "kernels")
+SUITES = ("kernels", "textbook", "apps")
 KEEP = {"KSIZE", "STRIDE", "PAD", "CIN"}
 DEFINE = re.compile(r"^#define (\w+) ([0-9 ()*]+)$", re.M)
-LAUNCH = re.compile(r"(\w+(?:<\w+>)?)<<<(.+?)>>>\(")
+CHOSEN = re.compile(r"^// cpu emulation: (.*)$", re.M)
+LAUNCH = re.compile(r"(\w+(?:<[^<>;()]*>)?)<<<(.+?)>>>\(")
+DYNAMIC_SHARED = re.compile(r"extern\s+__shared__\s+(?:__align__\(\d+\)\s+)?"
+                            r"([\w:]+(?:\s+[\w:]+)*?)\s+(\w+)\s*\[\s*\]\s*;")
+
+
+def chosen_values(text):
+    """The values a file's `// cpu emulation: NAME=VALUE ...` lines give its macros."""
+    values = {}
+    for line in CHOSEN.findall(text):
+        for item in line.split():
+            name, _, value = item.partition("=")
+            if not value:
+                raise SystemExit(f"emulate_cpu: '{item}' in '// cpu emulation:' is not NAME=VALUE")
+            values[name] = value
+    return values
 
 
 def shrink(match):
@@ -34,9 +55,18 @@ def shrink(match):
 
 
 def emulated(text):
-    text = DEFINE.sub(shrink, text)
+    chosen = chosen_values(text)
+    for name, value in chosen.items():  # Whatever the macro's value was.
+        text, count = re.subn(rf"^#define {name}\b.*$", f"#define {name} {value}", text,
+                              flags=re.M)
+        if count == 0:
+            raise SystemExit(f"emulate_cpu: '// cpu emulation:' names {name}, which no #define has")
+    text = DEFINE.sub(lambda m: shrink(m) if m.group(1) not in chosen else m.group(0), text)
     text = text.replace("gatherKernel<<<", "gatherKernel<T><<<")  # Name the instantiation.
-    return LAUNCH.sub(lambda m: f"emulateLaunch({m.group(2)}, {m.group(1)}, ", text)
+    text = DYNAMIC_SHARED.sub(
+        lambda m: f"{m.group(1)} *{m.group(2)} = ({m.group(1)} *)emulatedDynamicShared();", text)
+    return LAUNCH.sub(
+        lambda m: f"emulateLaunch(emulation::LaunchConfig({m.group(2)}), {m.group(1)}, ", text)
 
 
 def copy_emulated(source, target):
@@ -52,13 +82,16 @@ def folder_in(work, kernels):
 
 
 def copy_headers(kernels, work):
-    """The folder's headers and the shared bench_util.h, emulated, beside the sources."""
-    folder = folder_in(work, kernels)
-    for header in sorted(f for f in os.listdir(kernels) if f.endswith(".h")):
-        copy_emulated(os.path.join(kernels, header), os.path.join(folder, header))
-    shared = os.path.join(work, "kernels", "bench_util.h")
-    if not os.path.exists(shared):
-        copy_emulated(os.path.join(KERNELS, "bench_util.h"), shared)
+    """The folder's headers and those of the suites it may include (../kernels/bench_util.h,
+    ../textbook/textbook_util.h), emulated, each in its folder under work."""
+    folders = [kernels] + [os.path.join(HERE, s) for s in SUITES
+                           if os.path.isdir(os.path.join(HERE, s))]
+    for source in folders:
+        folder = folder_in(work, source)
+        for header in sorted(f for f in os.listdir(source) if f.endswith((".h", ".cuh"))):
+            target = os.path.join(folder, header)
+            if not os.path.exists(target):
+                copy_emulated(os.path.join(source, header), target)
 
 
 def emulate(cxx, kernels, work, name):
@@ -67,8 +100,9 @@ def emulate(cxx, kernels, work, name):
     copy_emulated(os.path.join(kernels, name + ".cu"), source)
     binary = os.path.join(folder, name)
     compile_ = subprocess.run(
-        [cxx, "-std=c++17", "-O1", "-I", os.path.join(HERE, "cpu_emulation"), "-I", folder,
-         source, "-o", binary], capture_output=True, text=True)
+        # Fibers switch stacks with _longjmp, which glibc's fortified longjmp refuses.
+        [cxx, "-std=c++17", "-O1", "-U_FORTIFY_SOURCE", "-I", os.path.join(HERE, "cpu_emulation"),
+         "-I", folder, source, "-o", binary], capture_output=True, text=True)
     if compile_.returncode != 0:
         return False, f"{name}: does not compile for the CPU:\n{compile_.stderr[-2000:]}"
     proc = subprocess.run([binary], capture_output=True, text=True, timeout=600)

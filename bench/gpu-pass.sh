@@ -7,10 +7,14 @@
 # with nvcc alone, both run; 3. PyTorch eager times and
 # the naive suite built with nvcc and with kcc (which optimizes on each cache
 # miss, BUDGET per kernel). Everything it measures lands in OUT_DIR.
-# STEPS (default tests,rate,app,eager,suite; also overhead, record and textbook) picks the parts, so
+# STEPS (default tests,rate,app,eager,suite; also overhead, record, textbook and apps) picks the parts, so
 # that a long pass can be split over several device calls; SUITE_TIMEOUT bounds the suite
 # (seconds). textbook: bench/textbook's files TEXTBOOK_ONLY (default all) through kcc at
 # TEXTBOOK_BUDGET a kernel (default 60s), within TEXTBOOK_TIMEOUT seconds (default 560).
+# apps: bench/apps' programs APPS_ONLY (default all) through kcc at APPS_BUDGET a kernel
+# (default 15s), each build run 3 times and the naive one once more under the kernel-times
+# library, within APPS_TIMEOUT seconds (default 560); split a full pass with APPS_ONLY and
+# join the JSON reports with bench/merge_suite.py.
 set -uo pipefail
 steps=${STEPS:-tests,rate,app,eager,suite}
 suite_timeout=${SUITE_TIMEOUT:-330}
@@ -94,16 +98,21 @@ if want record; then
     echo "record_overhead.sh failed" >> "$out/pass.txt"
 fi
 
-if want textbook; then
-  echo "== textbook suite (${TEXTBOOK_ONLY:-all}, budget ${TEXTBOOK_BUDGET:-60s})" >> "$out/pass.txt"
-  timeout "${TEXTBOOK_TIMEOUT:-560}" python3 bench/suite.py --suite textbook --kcc "$prefix/bin/kcc" \
-    ${TEXTBOOK_ONLY:+--only "$TEXTBOOK_ONLY"} --jobs 8 --build-dir "$work/textbook" \
-    --out-md "$out/textbook.md" --out-json "$out/textbook.json" \
-    --kopt-budget="${TEXTBOOK_BUDGET:-60s}" --kopt-cache-dir="$work/textbook-cache" \
-    --kopt-verbose > "$out/textbook.log" 2>&1
-  echo "textbook exit $?" >> "$out/pass.txt"
-  grep -i "geomean\|geometric" "$out/textbook.md" >> "$out/pass.txt" 2>/dev/null
-fi
+# One of bench/'s other suites through kcc: suite_pass SUITE ONLY BUDGET TIMEOUT TITLE.
+suite_pass() {
+  echo "== $5 (${2:-all}, budget $3)" >> "$out/pass.txt"
+  timeout "$4" python3 bench/suite.py --suite "$1" --kcc "$prefix/bin/kcc" \
+    ${2:+--only "$2"} --jobs 8 --build-dir "$work/$1" \
+    --out-md "$out/$1.md" --out-json "$out/$1.json" \
+    --kopt-budget="$3" --kopt-cache-dir="$work/$1-cache" \
+    --kopt-verbose > "$out/$1.log" 2>&1
+  echo "$1 exit $?" >> "$out/pass.txt"
+  grep -i "geomean\|geometric\|slower" "$out/$1.md" >> "$out/pass.txt" 2>/dev/null
+}
+want textbook && suite_pass textbook "${TEXTBOOK_ONLY:-}" "${TEXTBOOK_BUDGET:-60s}" \
+  "${TEXTBOOK_TIMEOUT:-560}" "textbook suite"
+want apps && suite_pass apps "${APPS_ONLY:-}" "${APPS_BUDGET:-15s}" "${APPS_TIMEOUT:-560}" \
+  "application suite"
 
 want suite || { cat "$out/pass.txt"; exit 0; }
 echo "== bench suite ($only, budget $budget)" >> "$out/pass.txt"

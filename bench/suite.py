@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Builds a naive-kernel suite with nvcc and with kcc, runs both, and reports.
 
-Every .cu file of the suite (--suite: bench/kernels, the default, or bench/textbook) is
-compiled twice with the same flags (-O3 -arch=sm_90): with the real nvcc (the naive
-kernel) and, given --kcc, with kcc (kopt's variant, or the naive kernel where kopt found
-none). Builds run in parallel (--jobs); the binaries run one at a time, each printing
+Every .cu file of the suite (--suite: bench/kernels, the default, bench/textbook or
+bench/apps) is compiled twice with the same flags (-O3 -arch=sm_90): with the real nvcc
+(the naive kernel) and, given --kcc, with kcc (kopt's variant, or the naive kernel where
+kopt found none). Builds run in parallel (--jobs); the binaries run one at a time, each printing
 `KOPT_BENCH name=... ms=... check=... max_rel_err=...`.
 
 The report (markdown and JSON) gives per file the naive and kcc times, the speedup, both
@@ -14,11 +14,20 @@ from kcc's notes; kcc's stderr is kept beside each binary as NAME.log), and with
 --torch-json (from bench/torch_eager.py) the PyTorch eager time, with KernelBench's
 fast_1 and fast_2 (the fraction of problems whose kcc build is correct and more than
 1x / 2x faster than eager) and geometric means. Files whose header says `// class: C`
-(bench/textbook) also get the geometric mean per class.
+(bench/textbook, bench/apps) also get the geometric mean per class.
 
-usage: bench/suite.py [--suite kernels|textbook] [--kcc PATH] [--only NAMES] [--jobs N]
-                      [--build-only] [--torch-json FILE] [--out-md FILE] [--out-json FILE]
-                      [--kopt-...]
+Programs, not only kernels (issue 31): each binary runs --runs times (default 3 for
+bench/apps, else 1) and its time is the median. With --kernel-times (found beside kcc or
+in build/ by default for bench/apps), the naive binary runs once more under that CUDA
+injection library, which times every kernel inside the program's profiled run (apps::
+programMs): each kernel's share of the program. The report then puts, per program, each
+annotated kernel's share and speedup (kcc's note; 1.00 where kcc kept the original) beside
+the program's speedup and Amdahl's prediction from them, 1 / ((1 - sum f) + sum f / s),
+and flags a program whose every kcc run was slower than every naive run.
+
+usage: bench/suite.py [--suite kernels|textbook|apps] [--kcc PATH] [--only NAMES] [--jobs N]
+                      [--build-only] [--runs N] [--kernel-times LIB] [--torch-json FILE]
+                      [--out-md FILE] [--out-json FILE] [--kopt-...]
 Options starting with --kopt- go to kcc unchanged (e.g. --kopt-cache-dir=DIR).
 """
 import argparse
@@ -32,12 +41,14 @@ import re
 import shlex
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SUITES = ("kernels", "textbook")
+SUITES = ("kernels", "textbook", "apps")
 FLAGS = ["-O3", "-arch=sm_90"]
 RESULT = re.compile(r"^KOPT_BENCH name=(\S+) ms=(\S+) check=(ok|FAIL) max_rel_err=(\S+)$", re.M)
+KERNEL_TIMES = "lib/kopt/kopt-kernel-times.so"
 
 
 def parse_args(argv):
@@ -53,6 +64,10 @@ def parse_args(argv):
                         "bench/build/textbook for --suite textbook)")
     parser.add_argument("--build-only", action="store_true", help="build, run nothing")
     parser.add_argument("--timeout", type=float, default=300, help="seconds per run")
+    parser.add_argument("--runs", type=int, help="runs of each binary, the median taken "
+                        "(default 3 for --suite apps, else 1)")
+    parser.add_argument("--kernel-times", help="the kernel-times injection library (default "
+                        f"for --suite apps: {KERNEL_TIMES} beside kcc's bin/, else in build/)")
     parser.add_argument("--torch-json", help="bench/torch_eager.py's output")
     parser.add_argument("--out-md", help="markdown report (default BUILD_DIR/suite.md)")
     parser.add_argument("--out-json", help="JSON report (default BUILD_DIR/suite.json)")
@@ -64,9 +79,24 @@ def parse_args(argv):
         parser.error("--kopt-* options need --kcc")
     args.kcc_options = extra
     args.kernels = os.path.join(HERE, args.suite)
+    if args.runs is None:
+        args.runs = 3 if args.suite == "apps" else 1
+    if args.kernel_times is None and args.suite == "apps":
+        args.kernel_times = default_kernel_times(args.kcc)
     if not args.build_dir:
         args.build_dir = os.path.join(HERE, "build", *([] if args.suite == "kernels" else [args.suite]))
     return args
+
+
+def default_kernel_times(kcc):
+    """The kernel-times library of kcc's install or build tree, else of build/, or None."""
+    roots = ([os.path.dirname(os.path.dirname(os.path.abspath(kcc)))] if kcc else []) + \
+        [os.path.join(os.path.dirname(HERE), "build")]
+    for root in roots:
+        path = os.path.join(root, KERNEL_TIMES)
+        if os.path.exists(path):
+            return path
+    return None
 
 
 def select(kernels, only):
@@ -177,10 +207,10 @@ def kernel_class(path):
     return match.group(1) if match else None
 
 
-def run(binary, timeout):
+def run(binary, timeout, env=None):
     """Runs one benchmark binary; returns ms, check and max_rel_err from its line."""
     try:
-        proc = subprocess.run([binary], capture_output=True, text=True, timeout=timeout)
+        proc = subprocess.run([binary], capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         return {"check": "TIMEOUT"}
     match = RESULT.search(proc.stdout)
@@ -192,6 +222,76 @@ def run(binary, timeout):
     if match.group(3) != "ok":
         record["error"] = proc.stderr.strip()[-500:]
     return record
+
+
+def run_median(binary, timeout, runs):
+    """Runs a binary `runs` times: the median ms, every run's ms, and the first failure's
+    record where a run fails."""
+    records = [run(binary, timeout) for _ in range(max(runs, 1))]
+    failed = [r for r in records if r.get("check") != "ok"]
+    if failed:
+        return failed[0]
+    times = sorted(r["ms"] for r in records)
+    record = dict(records[0], ms=times[len(times) // 2])
+    if runs > 1:
+        record["runs_ms"] = [r["ms"] for r in records]
+    return record
+
+
+def kernel_times(binary, library, timeout):
+    """Each kernel's time in the program's profiled run, from the kernel-times injection
+    library: {"range_ms", "kernels": {name: {"ms", "launches"}}} or {"error": ...}."""
+    with tempfile.TemporaryDirectory() as work:
+        out = os.path.join(work, "times.json")
+        env = dict(os.environ, CUDA_INJECTION64_PATH=library, KOPT_KERNEL_TIMES=out)
+        record = run(binary, timeout, env)
+        if record.get("check") != "ok":
+            return {"error": f"the run under {library} failed: "
+                             f"{record.get('error') or record.get('check')}"}
+        if not os.path.exists(out):
+            return {"error": f"{library} wrote no {out}"}
+        with open(out) as f:
+            data = json.load(f)
+    if data.get("ranges") != 1:
+        return {"error": f"{data.get('ranges')} profiled runs in the program, not 1"}
+    return {"range_ms": data["range_ms"], "outside_ms": data["outside_ms"],
+            "kernels": {k["name"]: {"ms": k["ms"], "launches": k["launches"]}
+                        for k in data["kernels"]}}
+
+
+def base_name(kernel):
+    """bilateralFilter for "ns::bilateralFilter<4>": what kcc's notes and the kernel-times
+    library both call a kernel."""
+    return kernel.split("<", 1)[0].rsplit("::", 1)[-1]
+
+
+def program_row(row):
+    """Per program: each kernel of the profiled run with its share of the program and its
+    speedup (kcc's note; 1.00 where the original was kept or there is no note), Amdahl's
+    prediction from them, and the program's speedup and whether it is slower beyond noise
+    (every kcc run slower than every naive run)."""
+    times = row.get("kernel_times") or {}
+    notes = {base_name(k): v for k, v in (row.get("kcc", {}).get("per_kernel") or {}).items()}
+    out = {}
+    if times.get("kernels"):
+        kernels = []
+        for name, t in sorted(times["kernels"].items(), key=lambda kv: -kv[1]["ms"]):
+            note = notes.get(base_name(name), {})
+            kernels.append({"name": name, "share": t["ms"] / times["range_ms"],
+                            "launches": t["launches"], "speedup": note.get("speedup", 1.0),
+                            "chain": note.get("chain") or note.get("note")})
+        share = sum(k["share"] for k in kernels)
+        out["kernels"] = kernels
+        out["kernel_share"] = share
+        if row.get("kcc"):
+            out["amdahl"] = 1.0 / ((1.0 - min(share, 1.0)) +
+                                   sum(k["share"] / k["speedup"] for k in kernels))
+    naive, kcc = row.get("naive", {}), row.get("kcc", {})
+    naive_runs = naive.get("runs_ms") or [naive.get("ms")]
+    kcc_runs = kcc.get("runs_ms") or [kcc.get("ms")]
+    if row.get("speedup") and None not in naive_runs + kcc_runs:
+        out["slower"] = min(kcc_runs) > max(naive_runs)
+    return out
 
 
 def geomean(values):
@@ -210,6 +310,8 @@ def summarize(rows):
             r["vs_eager"] = e / k["ms"]
         if e and n.get("check") == "ok":
             r["naive_vs_eager"] = e / n["ms"]
+        if r.get("kernel_times") or n.get("runs_ms"):
+            r["program"] = program_row(r)
     with_eager = [r for r in rows if r.get("eager_ms")]
     summary = {
         "kernels": len(rows),
@@ -224,6 +326,9 @@ def summarize(rows):
             summary[f"{prefix}_fast_2"] = sum(r.get(key, 0) > 2 for r in with_eager) / count
             summary[f"{prefix}_geomean_vs_eager"] = geomean([r.get(key) for r in with_eager])
         summary["with_eager"] = count
+    programs = [r for r in rows if r.get("program")]
+    if programs:
+        summary.update(program_summary(rows))
     classes = sorted({r["class"] for r in rows if r.get("class")})
     if classes:
         summary["classes"] = {}
@@ -236,6 +341,47 @@ def summarize(rows):
                 "geomean_speedup_over_naive": geomean([r.get("speedup") for r in members]),
             }
     return summary
+
+
+def program_summary(rows):
+    """The program-level figures over the rows: the kernels' geometric mean (every annotated
+    kernel with a verdict from kcc, 1.00 where it kept the original), Amdahl's prediction's
+    and the programs', and the programs slower than the naive build beyond noise."""
+    speedups = [k.get("speedup", 1.0) for r in rows
+                for k in ((r.get("kcc") or {}).get("per_kernel") or {}).values() if k.get("chain")]
+    unevaluated = sum(not k.get("chain") for r in rows
+                      for k in ((r.get("kcc") or {}).get("per_kernel") or {}).values())
+    predicted = [r["program"].get("amdahl") for r in rows if r.get("program") and r.get("speedup")]
+    measured = [r["speedup"] for r in rows if r.get("program") and r.get("speedup")]
+    out = {"kernel_geomean": geomean(speedups), "kernels_with_verdict": len(speedups),
+           "kernels_without_verdict": unevaluated,
+           "program_geomean": geomean(measured),
+           "amdahl_geomean": geomean([p for p in predicted if p]),
+           "programs_slower": sum(bool((r.get("program") or {}).get("slower")) for r in rows)}
+    if out["program_geomean"] and out["amdahl_geomean"]:
+        out["program_over_amdahl"] = out["program_geomean"] / out["amdahl_geomean"]
+    return out
+
+
+def program_markdown(rows):
+    """The table of programs against their kernels."""
+    lines = ["", "## Programs against kernels", "",
+             "| program | naive ms | kcc ms | program speedup | Amdahl prediction "
+             "| kernels' share | kernels (share of the program, speedup) | slower |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | --- | --- |"]
+    for r in rows:
+        p = r.get("program")
+        if not p:
+            continue
+        n, k = r.get("naive", {}), r.get("kcc", {})
+        error = (r.get("kernel_times") or {}).get("error")
+        kernels = "; ".join(f"{x['name']} {100 * x['share']:.1f}% {x['speedup']:.2f}x"
+                            for x in p.get("kernels", [])) or (f"({error})" if error else "-")
+        share = f"{100 * p['kernel_share']:.1f}%" if "kernel_share" in p else "-"
+        lines.append(f"| {r['name']} | {fmt(n.get('ms'))} | {fmt(k.get('ms'))} "
+                     f"| {fmt(r.get('speedup'), 2)} | {fmt(p.get('amdahl'), 2)} | {share} "
+                     f"| {kernels} | {'SLOWER' if p.get('slower') else ''} |")
+    return lines
 
 
 def fmt(value, digits=3):
@@ -272,6 +418,8 @@ def markdown(meta, rows, summary):
             f"| {fmt(k.get('evaluations'))} | {eval_cost(k)} "
             f"| {fmt(k.get('search_s'), 1)} | {fmt(n.get('build_s'), 1)} "
             f"| {fmt(k.get('build_s'), 1)} |")
+    if any(r.get("program") for r in rows):
+        lines += program_markdown(rows)
     lines.append("")
     for key, value in summary.items():
         if key != "classes":
@@ -343,9 +491,12 @@ def main(argv=None):
         row = rows[name]
         for which in ("naive", "kcc"):
             if which in row and row[which]["build_ok"]:
-                row[which].update(run(row[which]["binary"], args.timeout))
+                row[which].update(run_median(row[which]["binary"], args.timeout, args.runs))
             elif which in row:
                 row[which]["check"] = "BUILD"
+        if args.kernel_times and row["naive"].get("check") == "ok":
+            row["kernel_times"] = kernel_times(row["naive"]["binary"], args.kernel_times,
+                                               args.timeout)
         row["eager_ms"] = eager.get(name, {}).get("ms")
         print(f"suite: ran {name}: naive {row['naive'].get('ms')} ms "
               f"{row['naive'].get('check')}, kcc {row.get('kcc', {}).get('ms')} ms "

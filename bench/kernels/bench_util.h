@@ -197,13 +197,11 @@ inline std::vector<size_t> sampleRows(size_t Rows, size_t Cols, size_t MaxRows) 
   return Index;
 }
 
-// Compares the device output Dev at Index (sorted) with Ref(i), a double. The
+// Compares Got[k], an output's element Index[k], with Ref(Index[k]), a double. The
 // first few failures go to stderr.
 template <class T, class RefFn>
-CheckResult checkOutputAt(const T *Dev, const std::vector<size_t> &Index, RefFn Ref, double Rtol,
-                          double Atol) {
-  BENCH_CUDA(cudaDeviceSynchronize());
-  std::vector<T> Got = gather(Dev, Index);
+CheckResult compareAt(const std::vector<T> &Got, const std::vector<size_t> &Index, RefFn Ref,
+                      double Rtol, double Atol) {
   // With rtol = 0 (exact checks, integer outputs) max_rel_err is relative to max(|ref|, 1).
   double Floor = Rtol > 0 ? std::max(Atol / Rtol, 1e-30) : 1.0;
   CheckResult R;
@@ -224,6 +222,14 @@ CheckResult checkOutputAt(const T *Dev, const std::vector<size_t> &Index, RefFn 
     }
   }
   return R;
+}
+
+// Compares the device output Dev at Index (sorted) with Ref(i), a double.
+template <class T, class RefFn>
+CheckResult checkOutputAt(const T *Dev, const std::vector<size_t> &Index, RefFn Ref, double Rtol,
+                          double Atol) {
+  BENCH_CUDA(cudaDeviceSynchronize());
+  return compareAt(gather(Dev, Index), Index, Ref, Rtol, Atol);
 }
 
 // Compares the N-element device output Dev with Ref(i) at sampleIndices(N, MaxSamples).
