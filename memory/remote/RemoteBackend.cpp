@@ -9,7 +9,7 @@ llvm::Error remoteError(RemoteFailure Kind, const llvm::Twine &Message) {
 }
 
 llvm::Error replyTooLarge(llvm::StringRef Operation) {
-  return remoteError(RemoteFailure::Failed,
+  return remoteError(RemoteFailure::Unreachable,
                      Operation + ": the reply exceeds " + llvm::Twine(MaxRemoteReplyBytes >> 20) +
                          " MiB (" + llvm::Twine(MaxRemoteReplyBytes / LargestEntryBytes) +
                          " times the largest entry kopt writes): refused");

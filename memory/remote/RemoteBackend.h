@@ -26,8 +26,9 @@ inline constexpr uint64_t LargestEntryBytes = uint64_t(1) << 20;
 // replies that list keys (`kopt cache ls --remote`: a thousand keys a reply).
 inline constexpr uint64_t MaxRemoteReplyBytes = 16 * LargestEntryBytes;
 
-// Why a remote operation failed: Unreachable (cannot connect, timed out) starts
-// a back-off; Failed (the server answered with an error) does not.
+// Why a remote operation failed: Unreachable (cannot connect, timed out, or a
+// reply too large to take, which every compile would read again) starts a
+// back-off; Failed (the server answered with an error) does not.
 enum class RemoteFailure { Unreachable, Failed };
 
 class RemoteError : public llvm::ErrorInfo<RemoteError> {
@@ -42,8 +43,8 @@ public:
 };
 
 llvm::Error remoteError(RemoteFailure Kind, const llvm::Twine &Message);
-// Operation's reply grew past MaxRemoteReplyBytes: refused (not a reason to
-// back off; the remote is skipped for the rest of the process as any failure).
+// Operation's reply grew past MaxRemoteReplyBytes: refused, and the remote
+// backed off as an unreachable one.
 llvm::Error replyTooLarge(llvm::StringRef Operation);
 
 // What a failed operation says, and whether the remote is unreachable (a
