@@ -141,7 +141,7 @@ struct PragmaClauses {
   std::optional<std::string> Instantiation;
   unsigned Line = 0, Column = 0; // Of the pragma; set by the front end.
   // The clause names among the pragma's tokens (0, the verb, where absent).
-  unsigned ArgsToken = 0, BuffersToken = 0;
+  unsigned ArgsToken = 0, BuffersToken = 0, InstantiationToken = 0;
 
   // No launch, args or buffers: the workload must come from elsewhere (a recording).
   bool hasWorkload() const { return Launch || Args || Buffers; }

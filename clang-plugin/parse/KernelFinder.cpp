@@ -259,7 +259,7 @@ findKernelsInCode(llvm::StringRef Code, llvm::StringRef FileName,
 char PragmaErrors::ID = 0;
 
 void PragmaErrors::log(llvm::raw_ostream &OS) const {
-  OS << File << ": cannot be parsed as CUDA (see the errors above)";
+  OS << File << ": error in a '#pragma kopt' (see the errors above)";
 }
 
 } // namespace kopt::frontend

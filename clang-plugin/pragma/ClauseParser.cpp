@@ -14,8 +14,6 @@ namespace {
 using TokKind = ClauseToken::Kind;
 using Diag = PragmaDiagKind;
 
-constexpr unsigned MaxExprDepth = 256;
-
 constexpr llvm::StringRef ClauseNames[] = {"launch", "args",         "buffers", "tol",
                                            "budget", "skills",       "noalias", "fastmath",
                                            "engine", "instantiation"};
@@ -218,8 +216,10 @@ private:
       OK = parseSkills(Into.Skills.emplace());
     else if (Name == "engine")
       OK = parseEngine(Into.Engine);
-    else if (Name == "instantiation")
+    else if (Name == "instantiation") {
+      Into.InstantiationToken = unsigned(NameTok);
       OK = parseInstantiation(Into.Instantiation);
+    }
     if (!OK)
       Pos = skipParens(Open); // Go on after the clause.
     return true;
@@ -561,6 +561,7 @@ private:
   // --- Expressions --------------------------------------------------------
   std::optional<ClauseExpr> parseExpr(const ExprContext &Ctx) {
     size_t Start = Pos;
+    ExprNodes = 0;
     std::shared_ptr<const ExprNode> Root = parseConditional(0);
     if (!Root)
       return std::nullopt;
@@ -625,8 +626,8 @@ private:
     N->Depth = 1 + std::max(L ? L->Depth : 0, R ? R->Depth : 0);
     N->LHS = std::move(L);
     N->RHS = std::move(R);
-    if (N->Depth > MaxExprDepth) {
-      diag(Diag::ExpressionTooDeep, Token);
+    if (++ExprNodes > MaxExprNodes) {
+      diag(Diag::ExpressionTooLong, Token, {std::to_string(MaxExprNodes)});
       return nullptr;
     }
     return N;
@@ -710,7 +711,7 @@ private:
   }
 
   NodePtr parseUnary(unsigned Depth) {
-    if (Depth >= MaxExprDepth) {
+    if (Depth >= MaxExprNesting) {
       diag(Diag::ExpressionTooDeep, Pos);
       return nullptr;
     }
@@ -922,6 +923,7 @@ private:
 
   llvm::ArrayRef<ClauseToken> Toks;
   size_t Pos = 0;
+  unsigned ExprNodes = 0; // Made for the expression being parsed.
   PragmaClauses Clauses;
   llvm::StringMap<size_t> SeenClauses;
   PragmaParseResult Result;

@@ -15,6 +15,14 @@
 
 namespace kopt::frontend {
 
+// Limits on one expression: parentheses, unary operators, casts, calls and
+// ?: nested at most MaxExprNesting deep (the parser's recursion), and at most
+// MaxExprNodes literals, names and operators in all, which also bounds the
+// tree's height (a flat 1 + 1 + ... + 1 is a chain that deep) and so the
+// recursion of everything that walks it.
+inline constexpr unsigned MaxExprNesting = 256;
+inline constexpr unsigned MaxExprNodes = 1024;
+
 struct PragmaParseResult {
   std::optional<PragmaClauses> Clauses; // Set when no error was found.
   std::vector<PragmaDiagnostic> Diagnostics;

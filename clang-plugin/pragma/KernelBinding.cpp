@@ -41,6 +41,10 @@ public:
     if (Clauses.Buffers)
       for (const BufferSpec &B : *Clauses.Buffers)
         checkBuffer(B);
+    // A kernel template always has template parameters.
+    if (Clauses.Instantiation && TemplateParams.empty())
+      diag(PragmaDiagKind::InstantiationOfNonTemplate, Clauses.InstantiationToken,
+           {*Clauses.Instantiation, Kernel.str()});
     // In the order of the source (there are no notes to keep with their errors).
     std::stable_sort(
         Diags.begin(), Diags.end(),

@@ -3,8 +3,8 @@
 // pointers), expressions name scalar parameters or integral template
 // parameters and have integer values where integers are needed, args values do
 // not depend on themselves, range(...) is given for inputs of numeric elements
-// and tol(...) for written buffers. Needs no clang: the front end passes the
-// parameters.
+// and tol(...) for written buffers, instantiation(...) is given only for a
+// template. Needs no clang: the front end passes the parameters.
 #pragma once
 
 #include "clang-plugin/model/KernelParam.h"

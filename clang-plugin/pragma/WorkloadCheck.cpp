@@ -133,6 +133,21 @@ private:
     return nullptr;
   }
   const BufferSpec *findBuffer(llvm::StringRef Name) const { return named(P.Buffers, Name); }
+
+  // The bytes of one element of pointer parameter Name where clause types know
+  // its type ("float (4 bytes)"); else 1, a lower bound ("at least 1 byte").
+  std::pair<uint64_t, std::string> elementOf(llvm::StringRef Name) const {
+    for (const KernelParam &Param : K.Params) {
+      if (Param.Name != Name)
+        continue;
+      llvm::StringRef Type = llvm::StringRef(Param.ElementType).trim();
+      while (Type.consume_front("const ") || Type.consume_front("volatile "))
+        ;
+      if (std::optional<ClauseType> T = clauseTypeNamed(Type))
+        return {T->Bytes, Type.str() + " (" + std::to_string(T->Bytes) + " bytes)"};
+    }
+    return {1, "at least 1 byte"};
+  }
   const ArgValue *findArg(llvm::StringRef Name) const { return named(P.Args, Name); }
 
   // A buffer declared 'in' that the body writes.
@@ -328,6 +343,12 @@ private:
       launchDiag(Diag::ValueOutsideLimits, firstToken(*B.Size.Root),
                  {What, B.Size.Text, std::to_string(*Count), forLabel(L.Label),
                   "it must not be negative"});
+      return false;
+    }
+    auto [Bytes, Element] = elementOf(B.Name);
+    if (uint64_t(*Count) > MaxBufferBytes / Bytes) {
+      launchDiag(Diag::BufferTooLarge, firstToken(*B.Size.Root),
+                 {B.Name, std::to_string(*Count), Element, forLabel(L.Label)});
       return false;
     }
     L.BufferCounts[B.Name] = uint64_t(*Count);

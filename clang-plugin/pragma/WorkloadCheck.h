@@ -1,7 +1,7 @@
 // The workload a '#pragma kopt optimize' describes, resolved to numbers and
 // checked without a GPU: every scalar has a value and every pointer a buffer,
-// buffers declared 'in' are not written, launch dimensions are within the
-// device limits, nothing divides by zero, skill ids exist. One implementation
+// buffers declared 'in' are not written, launch dimensions and buffer sizes
+// are within the device limits, nothing divides by zero, skill ids exist. One implementation
 // serves the front end (its diagnostics fail the compile like other pragma
 // errors: `kopt inspect`, `kopt check`, kcc, the clang plugin) and the
 // optimizer (driver/optimize/WorkloadFromKernel.h builds the evaluator's
@@ -93,6 +93,10 @@ inline constexpr uint64_t MaxBlockThreads = 1024;
 inline constexpr std::array<uint64_t, 3> MaxBlockDims = {1024, 1024, 64};
 inline constexpr std::array<uint64_t, 3> MaxGridDims = {2147483647, 65535, 65535};
 inline constexpr uint64_t MaxSharedBytes = 232448; // 227 KiB, the largest opt-in.
+// No buffer is larger: 2^40 bytes (1 TiB) is several times the memory of the
+// largest GPUs (an H200 has 141 GB, a B300 288 GB). A larger size is a mistake
+// (1ULL << 62), and the evaluator would fail to allocate it on any device.
+inline constexpr uint64_t MaxBufferBytes = uint64_t(1) << 40;
 
 // The instantiation of a kernel template whose workload is resolved and
 // optimized (today: the translation unit's first), or null where it has none.

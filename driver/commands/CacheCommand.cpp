@@ -17,12 +17,26 @@
 namespace kopt::driver {
 
 namespace {
-// The cache kcc would use from the current directory.
+// Whether the action only talks to the remotes (push, ls --remote).
+bool remoteAction(const std::vector<std::string> &Args) {
+  return !Args.empty() &&
+         (Args[0] == "push" || (Args[0] == "ls" && Args.size() == 2 && Args[1] == "--remote"));
+}
+
+// The cache kcc would use from the current directory. A malformed remote_cache
+// fails an action on the remotes; the others warn and use the local caches.
 llvm::Expected<memory::ResultCache> openCache(std::vector<std::string> &Args) {
   llvm::Expected<KoptOptions> Options = koptOptionsFor(Args);
   if (!Options)
     return Options.takeError();
-  return openResultCache(*Options, NvccSearchEnvironment::current().GetEnv);
+  GetEnvFn GetEnv = NvccSearchEnvironment::current().GetEnv;
+  if (remoteAction(Args))
+    return openResultCache(*Options, GetEnv);
+  std::string RemoteProblem;
+  llvm::Expected<memory::ResultCache> Cache = openResultCache(*Options, GetEnv, &RemoteProblem);
+  if (!RemoteProblem.empty())
+    llvm::errs() << "kopt: warning: " << RemoteProblem << RemotesDropped << "\n";
+  return Cache;
 }
 
 memory::RemoteStorage *remotesOf(const memory::ResultCache &Cache) {
@@ -65,6 +79,19 @@ int listRemote(memory::ResultCache &Cache) {
   return Status;
 }
 
+// A directory to read a cache from must be one: a missing path (a typo) is an
+// error, not a cache with no entries.
+llvm::Error checkCacheDirectory(const std::string &Dir) {
+  llvm::sys::fs::file_status Status;
+  if (std::error_code EC = llvm::sys::fs::status(Dir, Status))
+    return llvm::createStringError(EC, "%s", EC.message().c_str());
+  if (!llvm::sys::fs::is_directory(Status))
+    return llvm::createStringError("not a directory");
+  if (!llvm::sys::fs::is_directory(Dir + "/entries"))
+    llvm::errs() << "kopt: warning: " << Dir << " holds no entries/ folder: no cache entries\n";
+  return llvm::Error::success();
+}
+
 // `kopt cache push [DIR]`: the valid entries of a project cache (or the user
 // cache) to every remote that is not read only.
 int push(memory::ResultCache &Cache, const std::string &Dir) {
@@ -74,6 +101,11 @@ int push(memory::ResultCache &Cache, const std::string &Dir) {
     return 1;
   }
   std::string Root = Dir.empty() ? Cache.config().UserDir : Dir;
+  if (!Dir.empty())
+    if (llvm::Error E = checkCacheDirectory(Dir)) {
+      reportError("kopt", "cannot push " + Dir + ": " + llvm::toString(std::move(E)));
+      return 1;
+    }
   std::vector<std::pair<std::string, std::string>> Valid; // Digest, bytes.
   for (const memory::EntryFile &F : memory::listEntryFiles(Root)) {
     llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Text = llvm::MemoryBuffer::getFile(F.Path);
@@ -170,6 +202,11 @@ int showEntry(memory::ResultCache &Cache, llvm::StringRef Prefix) {
 }
 
 int transfer(memory::ResultCache &Cache, bool Export, const std::string &Dir) {
+  if (!Export)
+    if (llvm::Error E = checkCacheDirectory(Dir)) {
+      reportError("kopt", "cannot import from " + Dir + ": " + llvm::toString(std::move(E)));
+      return 1;
+    }
   std::vector<std::string> Skipped;
   llvm::Expected<uint64_t> N =
       Export ? Cache.exportTo(Dir, Skipped) : Cache.importFrom(Dir, Skipped);
@@ -184,10 +221,44 @@ int transfer(memory::ResultCache &Cache, bool Export, const std::string &Dir) {
   return 0;
 }
 
+// `kopt cache verify [--fix]`: every entry and manifest checked as a lookup
+// checks it; --fix removes the corrupt ones. Exit 1 while any remain.
+int verify(memory::ResultCache &Cache, bool Fix) {
+  memory::VerifyResult R = Cache.verify();
+  uint64_t Removed = 0, Left = 0;
+  for (const memory::CorruptFile &F : R.Corrupt) {
+    std::string Where = F.Path + (F.Project ? " (project cache)" : "") + ": " + F.Why;
+    if (!Fix) {
+      llvm::outs() << "corrupt: " << Where << "\n";
+      ++Left;
+      continue;
+    }
+    llvm::Expected<bool> Done = Cache.removeCorrupt(F);
+    if (!Done) {
+      reportError("kopt", llvm::toString(Done.takeError()));
+      ++Left;
+    } else if (*Done) {
+      llvm::outs() << "removed: " << Where << "\n";
+      ++Removed;
+    } else {
+      llvm::outs() << "replaced since: " << F.Path << "\n";
+    }
+  }
+  llvm::outs() << "Checked " << R.Entries << " entries and " << R.Manifests
+               << " manifests: " << R.Corrupt.size() << " corrupt";
+  if (Fix)
+    llvm::outs() << ", " << Removed << " removed";
+  llvm::outs() << "\n";
+  if (Left && !Fix)
+    llvm::errs() << "kopt: " << Left << " corrupt (lookups ignore them): "
+                 << "`kopt cache verify --fix` removes them\n";
+  return Left ? 1 : 0;
+}
+
 int usage(llvm::StringRef Why) {
   reportError("kopt", Why.str() + "; usage: kopt cache [--kopt-OPTION=V] " +
-                          "ls [--remote]|show KEY|stats|-s|clear|gc|export DIR|import DIR|"
-                          "push [DIR]|explain FILE|rekey FILE");
+                          "ls [--remote]|show KEY|stats|-s|clear|gc|verify [--fix]|export DIR|"
+                          "import DIR|push [DIR]|explain FILE|rekey FILE");
   return 1;
 }
 } // namespace
@@ -217,6 +288,8 @@ int runCache(const std::vector<std::string> &Arguments) {
     return listRemote(*Cache);
   if (Action == "push" && Args.size() <= 2)
     return push(*Cache, Args.size() == 2 ? Args[1] : "");
+  if (Action == "verify" && (Args.size() == 1 || (Args.size() == 2 && Args[1] == "--fix")))
+    return verify(*Cache, Args.size() == 2);
   size_t Want = (Action == "show" || Action == "export" || Action == "import") ? 2 : 1;
   if (Args.size() != Want)
     return usage(Args.size() < Want ? "missing argument" : "too many arguments");
@@ -252,7 +325,10 @@ int runCache(const std::vector<std::string> &Arguments) {
       reportError("kopt", Gc.takeError());
       return 1;
     }
-    llvm::outs() << "Evicted " << Gc->Evicted << " entries (" << Gc->BytesBefore << " -> "
+    if (Gc->Corrupt)
+      llvm::outs() << "Removed " << Gc->Corrupt << " corrupt entries and manifests\n";
+    llvm::outs() << "Evicted " << Gc->EvictedEntries << " entries and "
+                 << Gc->Evicted - Gc->EvictedEntries << " manifests (" << Gc->BytesBefore << " -> "
                  << Gc->BytesAfter << " bytes, limit " << Cache->config().MaxBytes << ")\n";
     return 0;
   }

@@ -91,11 +91,16 @@ int runOptimizeWith(const std::vector<std::string> &Arguments, const EvaluatorFa
     reportError(Tool, Setup.takeError());
     return 1;
   }
-  auto Cache = openResultCache(*Options, NvccSearchEnvironment::current().GetEnv);
+  // A malformed remote_cache: the results stay local, unless --kopt-strict.
+  std::string RemoteProblem;
+  auto Cache = openResultCache(*Options, NvccSearchEnvironment::current().GetEnv,
+                               Options->strict() ? nullptr : &RemoteProblem);
   if (!Cache) {
     reportError(Tool, Cache.takeError());
     return 1;
   }
+  if (!RemoteProblem.empty())
+    llvm::errs() << Tool << ": warning: " << RemoteProblem << RemotesDropped << "\n";
   // Each kernel's engine before the GPU: a missing llm configuration is
   // reported here, GPU or not.
   int Status = 0;

@@ -6,6 +6,7 @@
 #include "driver/Diagnostics.h"
 #include "driver/commands/Subcommand.h"
 #include "driver/config/CacheConfig.h"
+#include "evaluator/CudaDriver.h"
 #include "memory/cache/CacheLayout.h"
 #include "recorder/LaunchRecorder.h"
 #include "support/Exec.h"
@@ -163,6 +164,12 @@ std::vector<std::string> annotatedKernels(const memory::CacheConfig &Config) {
 }
 
 int record(const RecordRequest &R, const memory::CacheConfig &Config) {
+  // The recorder sits in the CUDA driver: without one there is nothing to record.
+  if (llvm::Expected<evaluator::CudaDriver &> Driver = evaluator::CudaDriver::load(); !Driver) {
+    reportError(Tool, llvm::toString(Driver.takeError()) +
+                          "; kopt record runs the application on this machine's GPU");
+    return 1;
+  }
   std::vector<std::string> Kernels = R.Kernels.empty() ? annotatedKernels(Config) : R.Kernels;
   if (Kernels.empty()) {
     reportError(Tool, "no annotated kernels known: build with kcc first (kopt record takes the "

@@ -7,19 +7,17 @@ namespace kopt::driver {
 llvm::Expected<std::shared_ptr<memory::RemoteStorage>>
 remoteStorageFor(const KoptOptions &Options, const memory::CacheConfig &Config,
                  const GetEnvFn &GetEnv) {
-  const OptionValue &Value = Options.get("remote_cache");
-  llvm::Expected<std::vector<memory::RemoteSpec>> Specs =
-      memory::parseRemoteSpecs(Value.Value, GetEnv);
+  llvm::Expected<std::vector<memory::RemoteSpec>> Specs = remoteSpecsFrom(Options, GetEnv);
   if (!Specs)
-    return llvm::createStringError(Value.Origin + ": " + llvm::toString(Specs.takeError()));
+    return Specs.takeError();
   if (Specs->empty())
     return nullptr;
   return std::make_shared<memory::RemoteStorage>(std::move(*Specs), Config.UserDir,
                                                  Config.ReadOnly);
 }
 
-llvm::Expected<memory::ResultCache> openResultCache(const KoptOptions &Options,
-                                                    const GetEnvFn &GetEnv) {
+llvm::Expected<memory::ResultCache>
+openResultCache(const KoptOptions &Options, const GetEnvFn &GetEnv, std::string *RemoteProblem) {
   llvm::Expected<memory::CacheConfig> Config = cacheConfigFrom(Options, GetEnv);
   if (!Config)
     return Config.takeError();
@@ -28,9 +26,11 @@ llvm::Expected<memory::ResultCache> openResultCache(const KoptOptions &Options,
     return Cache.takeError();
   llvm::Expected<std::shared_ptr<memory::RemoteStorage>> Remote =
       remoteStorageFor(Options, *Config, GetEnv);
-  if (!Remote)
+  if (!Remote && !RemoteProblem)
     return Remote.takeError();
-  if (*Remote)
+  if (!Remote)
+    *RemoteProblem = llvm::toString(Remote.takeError());
+  else if (*Remote)
     Cache->setRemote(std::move(*Remote));
   return Cache;
 }

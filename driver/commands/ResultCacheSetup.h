@@ -17,7 +17,11 @@ llvm::Expected<std::shared_ptr<memory::RemoteStorage>>
 remoteStorageFor(const KoptOptions &Options, const memory::CacheConfig &Config,
                  const GetEnvFn &GetEnv);
 
+// The local caches with their remotes. A malformed remote_cache fails the open
+// where RemoteProblem is null; else it is said there (where the value came
+// from, and why) and the local caches open without remotes.
 llvm::Expected<memory::ResultCache> openResultCache(const KoptOptions &Options,
-                                                    const GetEnvFn &GetEnv);
+                                                    const GetEnvFn &GetEnv,
+                                                    std::string *RemoteProblem = nullptr);
 
 } // namespace kopt::driver

@@ -21,6 +21,7 @@
 #include "driver/optimize/VariantProvider.h"
 #include "evaluator/KernelCompiler.h"
 #include "memory/cache/CacheLayout.h"
+#include "memory/cache/OnceWarnings.h"
 #include "support/LineDirective.h"
 
 #include <llvm/Support/FileSystem.h>
@@ -286,8 +287,12 @@ void recordManifest(const RewriteRequest &R, llvm::StringRef Text, llvm::StringR
   M.Entries = Cached->entriesRead();
   M.Log = Log.lines();
   M.Output = Output.str();
-  if (llvm::Error E = Cached->cache().storeManifest(M))
-    return Note(R.Source + ": no direct-mode manifest: " + llvm::toString(std::move(E)));
+  std::string Warning; // The cache's limit below the build's working set, once a build.
+  llvm::Error Stored = Cached->cache().storeManifest(M, &Warning);
+  if (!Warning.empty())
+    llvm::errs() << "kcc: warning: " << Warning << "\n";
+  if (Stored)
+    return Note(R.Source + ": no direct-mode manifest: " + llvm::toString(std::move(Stored)));
   Note(R.Source + ": recorded a direct-mode manifest (" + llvm::Twine(M.Inputs.size()) +
        " files, " + llvm::Twine(M.Entries.size()) + " cache entries)");
 }
@@ -350,8 +355,18 @@ int rewrite(const std::vector<std::string> &Args, const Voice &V) {
   // splices only the given files.
   std::unique_ptr<CacheVariantProvider> Cached;
   if (!V.AllKernels && Tu.Options.get("mode").Value != "off") {
-    auto Cache = openResultCache(Tu.Options, GetEnv);
+    // kcc drops a malformed remote_cache with its warning; kopt run alone says it here.
+    std::string RemoteProblem;
+    auto Cache = openResultCache(Tu.Options, GetEnv, &RemoteProblem);
+    if (Cache && !RemoteProblem.empty()) {
+      if (Tu.Options.strict())
+        return fail(V, RemoteProblem + " (--kopt-strict)");
+      std::string Warning = RemoteProblem + RemotesDropped.str();
+      if (memory::firstInBuild(Cache->config().UserDir, Warning))
+        Log.warning(Warning);
+    }
     if (Cache) {
+      Cache->setBuildStart(memory::buildStart(Cache->config().UserDir));
       Cached = std::make_unique<CacheVariantProvider>(std::move(*Cache), Log);
       Providers.push_back(Cached.get());
     } else if (Tu.Options.verbose()) { // Without HOME or a cache_dir: no cache, quietly.

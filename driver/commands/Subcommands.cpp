@@ -34,12 +34,15 @@ static const Subcommand Table[] = {
      "  -- FLAGS             the compile's nvcc flags (the cache key follows them)\n",
      runOptimize},
     {"cache", "cache ls|show K|stats|-s|gc|...",
-     "the result cache (also clear, export DIR, import DIR, explain FILE, rekey FILE; -s: "
-     "summary)",
+     "the result cache (also clear, verify, export DIR, import DIR, explain FILE, rekey FILE; "
+     "-s: summary)",
      "  ls [--remote]        list the entries (--remote: a Redis remote's)\n"
      "  show KEY             print one entry\n"
      "  stats, -s            counters; -s: a summary with hits, misses and remote times\n"
-     "  gc, clear            evict down to the size limit; remove every entry\n"
+     "  gc, clear            remove corrupt files, then evict down to the size limit\n"
+     "                       (manifests before entries); remove every entry\n"
+     "  verify [--fix]       list the corrupt entries and manifests and why (exit 1 while\n"
+     "                       any remain); --fix removes them\n"
      "  export DIR, import DIR  copy the valid entries to or from a project cache\n"
      "  push [DIR]           upload the valid entries (of DIR, or of the user cache) to the\n"
      "                       remote caches\n"

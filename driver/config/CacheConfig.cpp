@@ -53,6 +53,16 @@ llvm::Expected<memory::CacheConfig> cacheConfigFrom(const KoptOptions &Options,
   return Config;
 }
 
+llvm::Expected<std::vector<memory::RemoteSpec>> remoteSpecsFrom(const KoptOptions &Options,
+                                                                const GetEnvFn &GetEnv) {
+  const OptionValue &Value = Options.get("remote_cache");
+  llvm::Expected<std::vector<memory::RemoteSpec>> Specs =
+      memory::parseRemoteSpecs(Value.Value, GetEnv);
+  if (!Specs)
+    return llvm::createStringError(Value.Origin + ": " + llvm::toString(Specs.takeError()));
+  return Specs;
+}
+
 llvm::Expected<KoptOptions> koptOptionsFor(std::vector<std::string> &Args, llvm::StringRef Dir) {
   llvm::Expected<SplitCommandLine> Split = splitKoptFlags(Args);
   if (!Split)

@@ -4,6 +4,7 @@
 
 #include "driver/config/KoptOptions.h"
 #include "memory/cache/ResultCache.h"
+#include "memory/remote/RemoteUrl.h"
 
 namespace kopt::driver {
 
@@ -21,6 +22,16 @@ llvm::Expected<KoptOptions> koptOptionsFor(std::vector<std::string> &Args,
 
 llvm::Expected<memory::CacheConfig> cacheConfigFrom(const KoptOptions &Options,
                                                     const GetEnvFn &GetEnv);
+
+// The remotes of the remote_cache option, every URL checked (and its ${NAME}
+// password read through GetEnv). An error names where the value came from (a
+// .kopt.yaml's file:line:col, KOPT_REMOTE_CACHE or --kopt-remote-cache) and
+// never shows a password.
+llvm::Expected<std::vector<memory::RemoteSpec>> remoteSpecsFrom(const KoptOptions &Options,
+                                                                const GetEnvFn &GetEnv);
+// What follows that error where the compile goes on without the remotes.
+inline constexpr llvm::StringLiteral RemotesDropped =
+    "; no remote cache is used, the local caches are";
 
 // The cache configuration kcc would use from the current directory: the
 // --kopt- flags among Args (removed from Args), then KOPT_ variables, then the

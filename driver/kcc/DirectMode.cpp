@@ -4,6 +4,7 @@
 #include "driver/kcc/FrontEndStage.h"
 #include "driver/nvcc/NvccLocator.h"
 #include "kopt/Version.h"
+#include "memory/cache/OnceWarnings.h"
 #include "memory/cache/ResultCache.h"
 
 #include <llvm/Support/FileSystem.h>
@@ -80,6 +81,9 @@ DirectAttempt tryDirect(const KccContext &C, const NvccCommandLine &Cmd, const s
     llvm::consumeError(Cache.takeError());
     return {};
   }
+  // A direct hit uses the cache's files too: the build's working set begins
+  // with its first compile, whichever path that takes.
+  memory::buildStart(Config->UserDir);
   llvm::Expected<memory::CacheKey> Key = manifestKey(C, Cmd, *Config, Source, Text);
   if (!Key) {
     note(C, Source + ": no direct mode: " + llvm::toString(Key.takeError()));

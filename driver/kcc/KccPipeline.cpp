@@ -8,6 +8,7 @@
 #include "driver/kcc/DependencyFile.h"
 #include "driver/kcc/DirectMode.h"
 #include "driver/kcc/FrontEndStage.h"
+#include "driver/kcc/RemoteCacheCheck.h"
 #include "driver/kcc/SourceRewrite.h"
 #include "driver/nvcc/NvccCommandLine.h"
 #include "support/Exec.h"
@@ -265,6 +266,10 @@ int runKccPipeline(KccContext &C) {
   note(C, "options:\n" + C.Options.describe());
   if (C.Options.mode() == "off")
     return handOver(C, "mode is off");
+  if (llvm::Error E = checkRemoteCache(C)) {
+    reportError("kcc", llvm::toString(std::move(E)) + " (--kopt-strict)");
+    return 1;
+  }
 
   llvm::Expected<int> Status = compileRewritten(C, *Cmd, Annotated);
   if (Status)

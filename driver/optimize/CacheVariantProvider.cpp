@@ -8,6 +8,7 @@
 #include "memory/cache/BuildBudget.h"
 #include "memory/cache/FileLock.h"
 #include "memory/cache/MissExplanation.h"
+#include "memory/cache/OnceWarnings.h"
 #include "support/BuildIdentity.h"
 #include "support/Duration.h"
 
@@ -50,7 +51,11 @@ CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuConte
     return Hit.takeError();
   if (!Warning.empty()) {
     AllHit = false; // Recorded, the warning would hide a repaired entry.
-    Log.note(Warning);
+    // A corrupt entry is said once, not on every compile that meets it.
+    if (memory::firstForEntry(Cache.config().UserDir, Warning))
+      Log.warning(Warning + "; `kopt cache verify --fix` removes corrupt entries");
+    else
+      Log.verboseNote(Warning);
   }
   if (!RemoteWarning.empty())
     Log.warning(RemoteWarning); // Once a remote a compile: it is then skipped.

@@ -24,12 +24,17 @@ llvm::Error pragmaError(const frontend::KernelSummary &K, llvm::StringRef File,
                                  K.Pragma->Line, K.Pragma->Column, K.Name.c_str(), Message.c_str());
 }
 
-frontend::IntBindings integerArgs(const frontend::NumberBindings &Args) {
-  frontend::IntBindings Ints;
-  for (const auto &[Name, Value] : Args)
-    if (const int64_t *I = std::get_if<int64_t>(&Value))
-      Ints[Name] = *I;
-  return Ints;
+// An integer clause's value as the pragma's checks take it (WorkloadCheck.h):
+// every args value may take part ((int)a for a float a), the result must be
+// an integer.
+llvm::Expected<int64_t> integerValue(const frontend::ClauseExpr &E,
+                                     const frontend::NumberBindings &Values) {
+  llvm::Expected<frontend::ClauseNumber> V = frontend::evaluateNumber(E, Values);
+  if (!V)
+    return V.takeError();
+  if (const int64_t *I = std::get_if<int64_t>(&*V))
+    return *I;
+  return llvm::createStringError("its value is not an integer");
 }
 
 // Fn on each buffer of Args that buffers(...) names, with its entry; the
@@ -55,16 +60,21 @@ llvm::Expected<Workload> workloadFor(const frontend::KernelSummary &K, llvm::Str
   const frontend::PragmaClauses &P = *K.Pragma;
   if (!P.Launch)
     return pragmaError(K, File, "the evaluator needs launch(grid: ...; block: ...) to run it");
-  if (auto Chosen = chosenInstantiation(K); !Chosen) // The one kernelSourceFor runs.
+  auto Chosen = chosenInstantiation(K); // The one kernelSourceFor runs.
+  if (!Chosen)
     return Chosen.takeError();
-  frontend::NumberBindings Values = frontend::resolveArgValues(P);
-  frontend::IntBindings Ints = integerArgs(Values);
+  // A template's integral arguments take part in the expressions, as in the checks.
+  frontend::NumberBindings TemplateValues;
+  if (*Chosen)
+    for (const auto &[Name, Value] : (*Chosen)->Values)
+      TemplateValues[Name] = Value;
+  frontend::NumberBindings Values = frontend::resolveArgValues(P, TemplateValues);
 
   Workload W;
   auto Dims = [&](const std::vector<frontend::ClauseExpr> &Exprs, std::array<uint32_t, 3> &Out,
                   const char *What) -> llvm::Error {
     for (size_t I = 0; I < Exprs.size() && I < 3; ++I) {
-      auto V = frontend::evaluate(Exprs[I], Ints);
+      auto V = integerValue(Exprs[I], Values);
       if (!V)
         return pragmaError(K, File,
                            std::string(What) + " '" + Exprs[I].Text +
@@ -82,7 +92,7 @@ llvm::Expected<Workload> workloadFor(const frontend::KernelSummary &K, llvm::Str
   if (auto E = Dims(P.Launch->Block, W.Launch.Block, "block dimension"))
     return E;
   if (P.Launch->SharedMemory) {
-    auto V = frontend::evaluate(*P.Launch->SharedMemory, Ints);
+    auto V = integerValue(*P.Launch->SharedMemory, Values);
     if (!V || *V < 0)
       return pragmaError(
           K, File, "smem '" + P.Launch->SharedMemory->Text + "' does not evaluate to a byte count");
@@ -105,7 +115,7 @@ llvm::Expected<Workload> workloadFor(const frontend::KernelSummary &K, llvm::Str
       llvm::Expected<evaluator::ScalarType> Element = bufferElementType(Param);
       if (!Element)
         return pragmaError(K, File, llvm::toString(Element.takeError()));
-      auto Count = frontend::evaluate(It->second->Size, Ints);
+      auto Count = integerValue(It->second->Size, Values);
       if (!Count || *Count < 0)
         return pragmaError(K, File,
                            "the size of buffer '" + Param.Name + "' ('" + It->second->Size.Text +

@@ -31,6 +31,7 @@ std::string statsDir(llvm::StringRef Root) { return join(Root, "stats"); }
 
 std::string gcLockPath(llvm::StringRef Root) { return join(Root, "gc.lock"); }
 std::string recordingsDir(llvm::StringRef Root) { return join(Root, "recordings"); }
+std::string saidDir(llvm::StringRef Root) { return join(Root, "said"); }
 
 namespace {
 std::vector<EntryFile> listFiles(llvm::StringRef Root, llvm::StringRef Folder,

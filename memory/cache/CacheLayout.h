@@ -5,6 +5,7 @@
 //   <root>/stats/<shard>[.lock]            counters (user cache only)
 //   <root>/gc.lock                         held while evicting
 //   <root>/recordings/<symbol>.krec        `kopt record`'s launches (recorder/RecordingFormat.h)
+//   <root>/said/<hash>                     a warning said once (support/SaidOnce.h)
 #pragma once
 
 #include <llvm/ADT/StringRef.h>
@@ -24,6 +25,7 @@ std::string manifestPath(llvm::StringRef Root, llvm::StringRef Digest);
 std::string statsDir(llvm::StringRef Root);
 std::string gcLockPath(llvm::StringRef Root);
 std::string recordingsDir(llvm::StringRef Root);
+std::string saidDir(llvm::StringRef Root);
 
 struct EntryFile {
   std::string Path;

@@ -9,6 +9,7 @@
 #include <llvm/Support/Path.h>
 
 #include <algorithm>
+#include <tuple>
 
 namespace kopt::memory {
 
@@ -70,12 +71,23 @@ std::vector<ListedEntry> ResultCache::find(llvm::StringRef Prefix) const {
 }
 
 namespace {
-// Entries and manifests alike age out by last use.
+// Entries and manifests alike count in the cache's size.
 std::vector<EntryFile> userFiles(llvm::StringRef Root) {
   std::vector<EntryFile> Files = listEntryFiles(Root);
   for (EntryFile &F : listManifestFiles(Root))
     Files.push_back(std::move(F));
   return Files;
+}
+
+bool isManifest(const EntryFile &F) { return llvm::StringRef(F.Path).ends_with(".manifest"); }
+
+// The order files go in: manifests first, which a parse remakes, then
+// entries, which only a GPU remakes (a verified variant, or the verdict that
+// none beat the original); least recently used first within each.
+void sortForEviction(std::vector<EntryFile> &Files) {
+  std::sort(Files.begin(), Files.end(), [](const EntryFile &A, const EntryFile &B) {
+    return std::make_tuple(!isManifest(A), A.LastUse) < std::make_tuple(!isManifest(B), B.LastUse);
+  });
 }
 } // namespace
 
@@ -86,28 +98,35 @@ uint64_t ResultCache::userBytes() const {
   return Bytes;
 }
 
-llvm::Expected<GcResult> ResultCache::evict(bool Wait) {
+llvm::Expected<GcResult> ResultCache::evict(bool Gc) {
   if (llvm::Error E = writable())
     return E;
   std::string LockPath = gcLockPath(Config.UserDir);
   llvm::Expected<std::optional<FileLock>> Lock =
-      Wait ? llvm::Expected<std::optional<FileLock>>(FileLock::acquire(LockPath))
-           : FileLock::tryAcquire(LockPath);
+      Gc ? llvm::Expected<std::optional<FileLock>>(FileLock::acquire(LockPath))
+         : FileLock::tryAcquire(LockPath);
   if (!Lock)
     return Lock.takeError();
   GcResult Result;
   if (!*Lock)
     return Result; // Another process is evicting.
+  if (Gc)
+    Result.Corrupt = removeCorruptUserFiles();
   std::vector<EntryFile> Files = userFiles(Config.UserDir);
-  for (const EntryFile &F : Files)
+  uint64_t WorkingSet = 0;
+  for (const EntryFile &F : Files) {
     Result.BytesBefore += F.Bytes;
+    if (Config.BuildStart && F.LastUse >= *Config.BuildStart)
+      WorkingSet += F.Bytes;
+  }
   Result.BytesAfter = Result.BytesBefore;
   if (!Config.MaxBytes || Result.BytesBefore <= Config.MaxBytes)
     return Result;
   // Down to 90%, so that the next few stores do not each evict again.
   uint64_t Target = Config.MaxBytes / 10 * 9;
-  std::sort(Files.begin(), Files.end(),
-            [](const EntryFile &A, const EntryFile &B) { return A.LastUse < B.LastUse; });
+  if (WorkingSet > Target)
+    Result.WorkingSetBeyondLimit = WorkingSet;
+  sortForEviction(Files);
   for (const EntryFile &F : Files) {
     if (Result.BytesAfter <= Target)
       break;
@@ -115,12 +134,13 @@ llvm::Expected<GcResult> ResultCache::evict(bool Wait) {
       continue;
     Result.BytesAfter -= F.Bytes;
     ++Result.Evicted;
+    Result.EvictedEntries += !isManifest(F);
   }
   count(Counter::Evictions, Result.Evicted);
   return Result;
 }
 
-llvm::Expected<GcResult> ResultCache::gc() { return evict(/*Wait=*/true); }
+llvm::Expected<GcResult> ResultCache::gc() { return evict(/*Gc=*/true); }
 
 llvm::Expected<ClearResult> ResultCache::clear() {
   if (llvm::Error E = writable())

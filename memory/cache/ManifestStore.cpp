@@ -44,7 +44,7 @@ DirectLookup ResultCache::lookupDirect(llvm::StringRef Digest) {
   return Result;
 }
 
-llvm::Error ResultCache::storeManifest(const DirectManifest &M) {
+llvm::Error ResultCache::storeManifest(const DirectManifest &M, std::string *Warning) {
   if (!isDigest(M.Key))
     return llvm::createStringError("malformed manifest key '%s'", M.Key.c_str());
   if (llvm::Error E = writable())
@@ -54,7 +54,7 @@ llvm::Error ResultCache::storeManifest(const DirectManifest &M) {
           writeFileAtomically(manifestPath(Config.UserDir, M.Key), serializeManifest(M)))
     return E;
   // A cache-only build stores no entries, so its manifests keep the size in check.
-  evictIfOverLimit();
+  appendWarning(Warning, evictIfOverLimit());
   return llvm::Error::success();
 }
 

@@ -1,5 +1,6 @@
 #include "memory/cache/ResultCache.h"
 
+#include "memory/cache/OnceWarnings.h"
 #include "support/AtomicFile.h"
 
 #include <llvm/Support/FileSystem.h>
@@ -109,8 +110,7 @@ std::optional<CacheEntry> ResultCache::fetchRemote(const CacheKey &Key, std::str
                                                    std::vector<ManifestEntry> *Read) {
   std::string RemoteWarning;
   std::optional<RemoteTier::Fetched> Hit = Remote->fetch(Key, RemoteWarning);
-  if (Warning && !RemoteWarning.empty())
-    *Warning += (Warning->empty() ? "" : "; ") + RemoteWarning;
+  appendWarning(Warning, RemoteWarning);
   if (!Hit)
     return std::nullopt;
   // Kept locally, byte for byte, so the next lookup (and direct mode) needs no remote.
@@ -125,7 +125,7 @@ std::optional<CacheEntry> ResultCache::fetchRemote(const CacheKey &Key, std::str
             {Key.Digest, false,
              FileObservation{
                  Path, FileObservation::Kind::File, contentDigest(Hit->Bytes), {}, {}}});
-      evictIfOverLimit();
+      appendWarning(Warning, evictIfOverLimit());
     }
   }
   count(Counter::RemoteHits);
@@ -143,22 +143,35 @@ llvm::Error ResultCache::store(const CacheKey &Key, const CacheEntry &Entry, std
     return E;
   }
   count(Counter::Stores);
-  evictIfOverLimit();
+  appendWarning(Warning, evictIfOverLimit());
   if (Remote) {
     std::string RemoteWarning;
     Remote->publish(Key, Bytes, RemoteWarning);
-    if (Warning && !RemoteWarning.empty())
-      *Warning += (Warning->empty() ? "" : "; ") + RemoteWarning;
+    appendWarning(Warning, RemoteWarning);
   }
   return llvm::Error::success();
 }
 
-void ResultCache::evictIfOverLimit() {
+std::string ResultCache::evictIfOverLimit() {
   if (!Config.MaxBytes || userBytes() <= Config.MaxBytes)
-    return;
-  llvm::Expected<GcResult> Gc = evict(/*Wait=*/false);
-  if (!Gc)
+    return "";
+  llvm::Expected<GcResult> Gc = evict(/*Gc=*/false);
+  if (!Gc) {
     llvm::consumeError(Gc.takeError());
+    return "";
+  }
+  if (!Gc->WorkingSetBeyondLimit || !firstInBuild(Config.UserDir, "limit below the working set"))
+    return "";
+  return "the user cache's limit (cache_max_size, " + std::to_string(Config.MaxBytes >> 10) +
+         " KiB) is below this build's working set (" +
+         std::to_string(Gc->WorkingSetBeyondLimit >> 10) +
+         " KiB of entries and manifests used since it began): evicting them makes later "
+         "compiles parse again or miss; raise cache_max_size";
+}
+
+void appendWarning(std::string *Warning, const std::string &More) {
+  if (Warning && !More.empty())
+    *Warning += (Warning->empty() ? "" : "; ") + More;
 }
 
 } // namespace kopt::memory

@@ -6,15 +6,29 @@
 
 #include <curl/curl.h>
 
+#include <algorithm>
 #include <mutex>
 
 namespace kopt::memory {
 
 namespace {
 
+struct Response {
+  long Status = 0;
+  std::string Body;
+  bool TooLarge = false; // The body outgrew MaxRemoteReplyBytes: the transfer was aborted.
+};
+
+// Returning less than it was given aborts the transfer (CURLE_WRITE_ERROR).
 size_t appendBody(char *Data, size_t Size, size_t Count, void *Out) {
-  static_cast<std::string *>(Out)->append(Data, Size * Count);
-  return Size * Count;
+  Response &R = *static_cast<Response *>(Out);
+  size_t N = Size * Count;
+  if (R.Body.size() + N > MaxRemoteReplyBytes) {
+    R.TooLarge = true;
+    return 0;
+  }
+  R.Body.append(Data, N);
+  return N;
 }
 
 struct Upload {
@@ -44,11 +58,6 @@ bool unreachable(CURLcode Code) {
     return false;
   }
 }
-
-struct Response {
-  long Status = 0;
-  std::string Body;
-};
 
 class HttpBackend final : public RemoteBackend {
 public:
@@ -120,11 +129,14 @@ private:
     curl_easy_setopt(Curl, CURLOPT_URL, Url.c_str());
     curl_easy_setopt(Curl, CURLOPT_ERRORBUFFER, ErrorText);
     curl_easy_setopt(Curl, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(Curl, CURLOPT_CONNECTTIMEOUT_MS, long(Spec.ConnectTimeoutMs));
-    curl_easy_setopt(Curl, CURLOPT_TIMEOUT_MS,
-                     long(Spec.ConnectTimeoutMs + Spec.OperationTimeoutMs));
+    // The operation timeout bounds the whole request, connecting included.
+    curl_easy_setopt(Curl, CURLOPT_CONNECTTIMEOUT_MS,
+                     long(std::min(Spec.ConnectTimeoutMs, Spec.OperationTimeoutMs)));
+    curl_easy_setopt(Curl, CURLOPT_TIMEOUT_MS, long(Spec.OperationTimeoutMs));
     curl_easy_setopt(Curl, CURLOPT_WRITEFUNCTION, appendBody);
-    curl_easy_setopt(Curl, CURLOPT_WRITEDATA, &R.Body);
+    curl_easy_setopt(Curl, CURLOPT_WRITEDATA, &R);
+    // A body the server announces as larger is refused before it is read.
+    curl_easy_setopt(Curl, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(MaxRemoteReplyBytes));
     if (!Spec.User.empty() || !Spec.Password.empty()) {
       curl_easy_setopt(Curl, CURLOPT_USERNAME, Spec.User.c_str());
       curl_easy_setopt(Curl, CURLOPT_PASSWORD, Spec.Password.c_str());
@@ -138,6 +150,8 @@ private:
       curl_easy_setopt(Curl, CURLOPT_INFILESIZE_LARGE, curl_off_t(U->Bytes.size()));
     }
     CURLcode Code = curl_easy_perform(Curl);
+    if (Code == CURLE_FILESIZE_EXCEEDED || (Code == CURLE_WRITE_ERROR && R.TooLarge))
+      return replyTooLarge(Method);
     if (Code != CURLE_OK) {
       // The error text names the host, never the credentials.
       std::string Why = *ErrorText ? ErrorText : curl_easy_strerror(Code);

@@ -8,6 +8,13 @@ llvm::Error remoteError(RemoteFailure Kind, const llvm::Twine &Message) {
   return llvm::make_error<RemoteError>(Kind, Message.str());
 }
 
+llvm::Error replyTooLarge(llvm::StringRef Operation) {
+  return remoteError(RemoteFailure::Unreachable,
+                     Operation + ": the reply exceeds " + llvm::Twine(MaxRemoteReplyBytes >> 20) +
+                         " MiB (" + llvm::Twine(MaxRemoteReplyBytes / LargestEntryBytes) +
+                         " times the largest entry kopt writes): refused");
+}
+
 RemoteProblem describeRemoteError(llvm::Error E) {
   RemoteProblem Problem;
   llvm::handleAllErrors(

@@ -14,8 +14,21 @@
 
 namespace kopt::memory {
 
-// Why a remote operation failed: Unreachable (cannot connect, timed out) starts
-// a back-off; Failed (the server answered with an error) does not.
+// The largest entry a store writes: a kernel's unit and its variant (tens of
+// KiB for the largest kernels met so far), the verification and timing
+// records and a trajectory of at most a few hundred evaluations. The entries
+// of examples/app are 10 KiB; 1 MiB is well above any entry kopt has made.
+inline constexpr uint64_t LargestEntryBytes = uint64_t(1) << 20;
+// A remote's reply beyond this is refused while it arrives, never read whole:
+// a server that answers with gigabytes (a wrong key space, a broken or
+// hostile server) costs a warning, not the build machine's memory. Sixteen
+// times the largest entry leaves room for entries that grow, and for the
+// replies that list keys (`kopt cache ls --remote`: a thousand keys a reply).
+inline constexpr uint64_t MaxRemoteReplyBytes = 16 * LargestEntryBytes;
+
+// Why a remote operation failed: Unreachable (cannot connect, timed out, or a
+// reply too large to take, which every compile would read again) starts a
+// back-off; Failed (the server answered with an error) does not.
 enum class RemoteFailure { Unreachable, Failed };
 
 class RemoteError : public llvm::ErrorInfo<RemoteError> {
@@ -30,6 +43,9 @@ public:
 };
 
 llvm::Error remoteError(RemoteFailure Kind, const llvm::Twine &Message);
+// Operation's reply grew past MaxRemoteReplyBytes: refused, and the remote
+// backed off as an unreachable one.
+llvm::Error replyTooLarge(llvm::StringRef Operation);
 
 // What a failed operation says, and whether the remote is unreachable (a
 // RemoteError of that kind); consumes E.
@@ -39,6 +55,9 @@ struct RemoteProblem {
 };
 RemoteProblem describeRemoteError(llvm::Error E);
 
+// Each operation (get, put, exists, one step of list) ends within the spec's
+// operation timeout, counted from its start (connecting included): a server
+// that trickles its reply cannot stretch it.
 class RemoteBackend {
 public:
   virtual ~RemoteBackend() = default;

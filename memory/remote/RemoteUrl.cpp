@@ -11,6 +11,8 @@ namespace kopt::memory {
 namespace {
 
 constexpr llvm::StringRef Attributes[] = {"read-only", "connect-timeout", "operation-timeout"};
+constexpr llvm::StringLiteral OnlyPassword =
+    "${NAME} is read from the environment only as the password (redis://user:${NAME}@host)";
 
 llvm::Error bad(llvm::StringRef Shown, const llvm::Twine &Why) {
   return llvm::createStringError("remote cache '%s': %s", Shown.str().c_str(), Why.str().c_str());
@@ -35,6 +37,8 @@ std::optional<std::string> percentDecode(llvm::StringRef Text) {
 
 llvm::Error parseAttribute(RemoteSpec &Spec, llvm::StringRef Shown, llvm::StringRef Attribute) {
   auto [Name, Value] = Attribute.split('=');
+  if (Name.empty())
+    return bad(Shown, "an empty attribute after '|'");
   if (Name == "read-only") {
     if (!Value.empty())
       return bad(Shown, "read-only takes no value");
@@ -111,11 +115,15 @@ llvm::Expected<RemoteSpec> parseRemoteSpec(llvm::StringRef Text, const EnvLookup
       PathStart == llvm::StringRef::npos ? llvm::StringRef() : Rest.drop_front(PathStart);
   if (size_t At = Authority.rfind('@'); At != llvm::StringRef::npos) {
     auto [User, Password] = Authority.take_front(At).split(':');
+    if (User.contains("${"))
+      return bad(Shown, OnlyPassword);
     std::optional<std::string> DecodedUser = percentDecode(User);
     if (!DecodedUser)
       return bad(Shown, "malformed %-escape in the user name");
     Spec.User = *DecodedUser;
-    if (Password.starts_with("${") && Password.ends_with("}")) {
+    if (Password.contains("${")) {
+      if (!Password.starts_with("${") || !Password.ends_with("}") || Password.size() < 4)
+        return bad(Shown, "the password must be all of ${NAME} or none of it");
       std::string Name = Password.drop_front(2).drop_back().str();
       std::optional<std::string> Value = GetEnv(Name.c_str());
       if (!Value || Value->empty())
@@ -130,6 +138,10 @@ llvm::Expected<RemoteSpec> parseRemoteSpec(llvm::StringRef Text, const EnvLookup
     }
     Authority = Authority.drop_front(At + 1);
   }
+
+  // ${NAME} stands only for a password: anywhere else it would be sent as written.
+  if (Authority.contains("${") || PathPart.contains("${"))
+    return bad(Shown, OnlyPassword);
 
   // host, [v6 host], :port
   llvm::StringRef PortText;

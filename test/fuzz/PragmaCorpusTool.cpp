@@ -9,16 +9,34 @@
 //       Parses each line of FILE with clang as '#pragma kopt LINE' before a kernel
 //       (int n, int m, float a, const float *x, float *y) and prints "case N:
 //       accepted" or "case N: rejected" followed by its diagnostics.
+//   kopt-pragma-corpus fuzz [--seconds S] [--seed N]
+//       Generates cases from N (default: a fresh seed, printed) for S seconds
+//       (default 40) and checks each with the parser alone (PragmaInvariants.h)
+//       and through the front end (FrontEndAgreement.h: kopt check and kopt
+//       inspect agree). Exit 1 on the first violation, a case that takes over
+//       10 s (a hang), or a crash (the case is printed with the stack).
 #include "clang-plugin/parse/KernelFinder.h"
+#include "test/fuzz/FrontEndAgreement.h"
 #include "test/fuzz/PragmaInvariants.h"
 #include "test/fuzz/PragmaMutator.h"
 
 #include <llvm/ADT/MapVector.h>
 #include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/FormatVariadic.h>
+#include <llvm/Support/InitLLVM.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/PrettyStackTrace.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <random>
+#include <set>
 #include <string>
+#include <thread>
+#include <unistd.h>
 #include <vector>
 
 using namespace kopt;
@@ -87,12 +105,130 @@ int check(llvm::StringRef File) {
   return 0;
 }
 
+// A crash names the case it crashed on.
+class CaseTrace : public llvm::PrettyStackTraceEntry {
+public:
+  CaseTrace(uint64_t FromSeed, size_t CaseIndex, const std::string &CaseText)
+      : Seed(FromSeed), Index(CaseIndex), Text(CaseText) {}
+  void print(llvm::raw_ostream &OS) const override {
+    OS << "pragma case " << Index << " of seed " << Seed << ": '" << Text << "'\n";
+  }
+
+private:
+  uint64_t Seed;
+  size_t Index;
+  const std::string &Text;
+};
+
+// Ends the process where one case runs longer than Limit: a hang fails the
+// run at once, naming the case, instead of at ctest's timeout.
+class HangWatch {
+public:
+  HangWatch(uint64_t FromSeed, std::chrono::seconds CaseLimit)
+      : Seed(FromSeed), Limit(CaseLimit), Thread([this] { watch(); }) {}
+  ~HangWatch() {
+    {
+      std::lock_guard<std::mutex> Hold(Lock);
+      Done = true;
+    }
+    Wake.notify_one();
+    Thread.join();
+  }
+  void begin(size_t Index, const std::string &Text) {
+    std::lock_guard<std::mutex> Hold(Lock);
+    Current = Text;
+    CurrentIndex = Index;
+    Started = std::chrono::steady_clock::now();
+  }
+
+private:
+  void watch() {
+    std::unique_lock<std::mutex> Hold(Lock);
+    while (!Wake.wait_for(Hold, std::chrono::milliseconds(500), [this] { return Done; }))
+      if (std::chrono::steady_clock::now() - Started > Limit) {
+        llvm::errs() << "fuzz: case " << CurrentIndex << " of seed " << Seed << " runs over "
+                     << Limit.count() << " s (a hang): '" << Current << "'\n";
+        llvm::errs().flush();
+        ::_exit(1);
+      }
+  }
+  uint64_t Seed;
+  std::chrono::seconds Limit;
+  std::mutex Lock;
+  std::condition_variable Wake;
+  bool Done = false;
+  std::string Current;
+  size_t CurrentIndex = 0;
+  std::chrono::steady_clock::time_point Started = std::chrono::steady_clock::now();
+  std::thread Thread; // Last: it starts with everything above in place.
+};
+
+int fuzzFor(uint64_t Seed, double Seconds) {
+  llvm::outs() << "fuzz: seed " << Seed << ", " << llvm::formatv("{0}", Seconds)
+               << " s (replay: kopt-pragma-corpus fuzz --seed " << Seed << ")\n";
+  llvm::outs().flush();
+  fuzz::Random R(Seed);
+  llvm::ArrayRef<std::string> Seeds = fuzz::seedPragmas();
+  auto End = std::chrono::steady_clock::now() + std::chrono::duration<double>(Seconds);
+  HangWatch Watch(Seed, std::chrono::seconds(10));
+  size_t Cases = 0, ThroughFrontEnd = 0, Accepted = 0;
+  std::set<int> FirstKinds;
+  while (std::chrono::steady_clock::now() < End) {
+    std::string Case = fuzz::mutatePragma(Seeds[R.below(Seeds.size())], R);
+    ++Cases;
+    Watch.begin(Cases, Case);
+    CaseTrace Trace(Seed, Cases, Case);
+    fuzz::CaseOutcome Parsed = fuzz::checkPragmaText(Case);
+    std::string Violation = Parsed.Violation;
+    if (Parsed.FirstKind)
+      FirstKinds.insert(int(*Parsed.FirstKind));
+    llvm::StringRef C = Case;
+    // Through clang: every case the parser accepts (check and inspect must
+    // agree on it), and a quarter of the others (their verdicts must agree).
+    bool ThroughClang = Parsed.Accepted || Cases % 4 == 0;
+    if (Violation.empty() && ThroughClang && !C.contains('\\') && !C.contains("/*")) {
+      fuzz::FrontEndOutcome Front = fuzz::checkThroughFrontEnd(Case);
+      ++ThroughFrontEnd;
+      Accepted += Front.Accepted;
+      Violation = Front.Violation;
+      if (!Violation.empty())
+        Violation += "\n" + Front.Diagnostics;
+    }
+    if (!Violation.empty()) {
+      llvm::errs() << "fuzz: case " << Cases << " of seed " << Seed << ": '" << Case
+                   << "': " << Violation << "\n";
+      return 1;
+    }
+  }
+  llvm::outs() << "fuzz: " << Cases << " cases, " << ThroughFrontEnd << " through the front end ("
+               << Accepted << " accepted), " << FirstKinds.size()
+               << " kinds of first diagnostic: no violation\n";
+  return 0;
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
+  llvm::InitLLVM Init(Argc, Argv);
   std::vector<llvm::StringRef> Args(Argv + 1, Argv + Argc);
   if (Args.size() == 2 && Args[0] == "check")
     return check(Args[1]);
+  if (!Args.empty() && Args[0] == "fuzz") {
+    uint64_t Seed = std::random_device()();
+    double Seconds = 40;
+    for (size_t I = 1; I < Args.size(); ++I) {
+      bool HasValue = I + 1 < Args.size();
+      if (Args[I] == "--seed" && HasValue && llvm::to_integer(Args[I + 1], Seed))
+        ++I;
+      else if (Args[I] == "--seconds" && HasValue && llvm::to_float(Args[I + 1], Seconds))
+        ++I;
+      else {
+        llvm::errs() << "kopt-pragma-corpus: fuzz [--seconds S] [--seed N]\n";
+        return 2;
+      }
+    }
+    return fuzzFor(Seed, Seconds);
+  }
   if (!Args.empty() && Args[0] == "sample" && Args.size() <= 4) {
     uint64_t Seed = 1, Count = 3000, Size = 50;
     if ((Args.size() > 1 && !llvm::to_integer(Args[1], Seed)) ||
@@ -103,6 +239,7 @@ int main(int Argc, char **Argv) {
     }
     return sample(Seed, Count, Size);
   }
-  llvm::errs() << "usage: kopt-pragma-corpus sample [SEED [COUNT [SIZE]]] | check FILE\n";
+  llvm::errs() << "usage: kopt-pragma-corpus sample [SEED [COUNT [SIZE]]] | check FILE | fuzz "
+                  "[--seconds S] [--seed N]\n";
   return 2;
 }

@@ -35,7 +35,7 @@ std::string checkDiagnostics(llvm::ArrayRef<PragmaDiagnostic> Diags, size_t Toke
 std::string checkExpr(const ClauseExpr &E, size_t TokenCount, const NumberBindings &Values) {
   if (!E.Root || E.Text.empty())
     return "an accepted clause has an empty expression";
-  if (E.Root->Depth > 256)
+  if (E.Root->Depth > MaxExprNodes)
     return "expression deeper than the limit: " + E.Text;
   std::vector<const ExprNode *> Names;
   collectNames(*E.Root, Names);

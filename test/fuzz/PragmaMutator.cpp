@@ -2,6 +2,8 @@
 
 #include "clang-plugin/pragma/ClauseToken.h"
 
+#include <llvm/ADT/StringExtras.h>
+
 #include <utility>
 
 namespace kopt::fuzz {
@@ -15,11 +17,13 @@ uint64_t Random::next() {
 
 std::vector<frontend::KernelParam> fuzzKernelParams() {
   using frontend::ParamCategory;
-  return {{"n", "int", ParamCategory::Integer, false},
-          {"m", "int", ParamCategory::Integer, false},
-          {"a", "float", ParamCategory::Floating, false},
-          {"x", "const float *", ParamCategory::Pointer, true},
-          {"y", "float *", ParamCategory::Pointer, false}};
+  // As clang describes them (the front end's KernelParam).
+  return {
+      {"n", "int", ParamCategory::Integer, false},
+      {"m", "int", ParamCategory::Integer, false},
+      {"a", "float", ParamCategory::Floating, false},
+      {"x", "const float *", ParamCategory::Pointer, true, ParamCategory::Floating, "const float"},
+      {"y", "float *", ParamCategory::Pointer, false, ParamCategory::Floating, "float"}};
 }
 
 llvm::ArrayRef<std::string> seedPragmas() {
@@ -42,6 +46,13 @@ llvm::ArrayRef<std::string> seedPragmas() {
       "optimize launch(grid: (n + 127) / 128, m; block: 128; smem: 0) args(n = 1 << 16, m = 2, "
       "a = 0.5) buffers(x[n * m] in, y[n * m] inout) tol(rtol = 1e-4) budget(time = 2m, "
       "evals = 50) skills(-smem-tiling) noalias engine(auto)",
+      "optimize launch(grid: min(n / 64, 1024), (m + 1) / 2; block: 64, 2) "
+      "args(n = 1 << 14 | 1 << 16, m = n > 1024 ? 4 : 2, a = (float)m) "
+      "buffers(x[n * m] in range(-2, 2.5f), y[(size_t)n * m] out tol(rtol = 1e-3, atol = 0)) "
+      "budget(tokens = 5000)",
+      "optimize launch(grid: (int)floor(n / 32.0) + 1; block: 32 * sizeof(float4) / 16; "
+      "smem: max(n, 128) * sizeof(float) / 64) args(n = 0x1000, m = -1, a = 1e-3f) "
+      "buffers(x[n + 1], y[n + 1]) tol(atol = 1e-5)",
   };
   return Seeds;
 }
@@ -66,7 +77,43 @@ constexpr llvm::StringLiteral Words[] = {"launch",   "args",   "buffers",
                                          "10ms",     "08",     "99999999999999999999",
                                          "optimize", "int",    "9223372036854775807",
                                          "1e-5",     "2.0f",   "0b2",
-                                         "1'0"};
+                                         "1'0",      "range",  "instantiation",
+                                         "ceil",     "floor",  "min",
+                                         "max",      "sizeof", "float",
+                                         "size_t",   "float4", "1ULL",
+                                         "62",       "?",      "|"};
+
+// Pieces of the grammar, inserted whole: clauses, items and values that the
+// seeds lack or that reach the checks' limits.
+constexpr llvm::StringLiteral Fragments[] = {"instantiation(float, 128)",
+                                             "range(0, n)",
+                                             "range(1, 0)",
+                                             "tol(rtol = 1e-3)",
+                                             "1ULL << 62",
+                                             "1ULL << 40",
+                                             "(size_t)1 << 38",
+                                             "sizeof(double)",
+                                             "n | 2 * n",
+                                             "smem: 1 << 18",
+                                             "grid: 1 << 31",
+                                             "block: 33, 32",
+                                             "x[1ULL << 62] in",
+                                             "y[n] out range(0, 1)",
+                                             "a = 1e40f",
+                                             "n = 2147483647 + 1",
+                                             "(n ? m : 0)",
+                                             "ceil(a)",
+                                             "budget(evals = 0)",
+                                             "engine(llm)",
+                                             "skills(+tiling)"};
+
+// Numbers around the limits the checks know (launch dimensions, shared
+// memory, buffer bytes, int64), put where the seeds have theirs.
+constexpr llvm::StringLiteral Numbers[] = {
+    "0",       "1",         "-1",      "2",          "31",         "32",     "33",
+    "1024",    "1025",      "65535",   "65536",      "232448",     "232449", "2147483647",
+    "1 << 20", "1 << 31",   "1 << 62", "1ULL << 38", "1ULL << 40", "0.5",    "1e-3",
+    "1e300",   "n * n * n", "n * m",   "(int)a",     "(size_t)n",  "n / 0",  "max(n, m)"};
 
 struct Piece {
   std::string Text;
@@ -99,7 +146,7 @@ std::string mutatePragma(llvm::StringRef Seed, Random &R) {
   for (unsigned I = 0; I < Mutations; ++I) {
     size_t N = Pieces.size();
     size_t At = R.below(N);
-    switch (R.below(8)) {
+    switch (R.below(11)) {
     case 0: // Delete a token.
       if (N)
         Pieces.erase(Pieces.begin() + At);
@@ -123,7 +170,22 @@ std::string mutatePragma(llvm::StringRef Seed, Random &R) {
     case 5: // Truncate.
       Pieces.resize(At);
       break;
-    case 6: { // Delete a character.
+    case 9:
+    case 10: { // Replace a number: the pragma mostly stays valid, its values move.
+      std::vector<size_t> NumberAt;
+      for (size_t P = 0; P < N; ++P)
+        if (!Pieces[P].Text.empty() && llvm::isDigit(Pieces[P].Text.front()))
+          NumberAt.push_back(P);
+      if (!NumberAt.empty())
+        Pieces[NumberAt[R.below(NumberAt.size())]].Text =
+            Numbers[R.below(std::size(Numbers))].str();
+      break;
+    }
+    case 6: // Insert a piece of the grammar.
+      Pieces.insert(Pieces.begin() + R.below(N + 1),
+                    {Fragments[R.below(std::size(Fragments))].str(), true});
+      break;
+    case 7: { // Delete a character.
       std::string Text = join(Pieces);
       if (!Text.empty())
         Text.erase(R.below(Text.size()), 1);

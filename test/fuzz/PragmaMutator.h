@@ -1,7 +1,9 @@
 // Deterministic fuzz cases for '#pragma kopt': valid pragma lines mutated by
-// token deletion, duplication, swaps, random punctuation, replacement with
-// other words, truncation and character edits. The same seed gives the same
-// cases on every machine (an own generator, no std:: distributions).
+// token deletion, duplication, swaps, random punctuation, replacement with the
+// grammar's words, insertion of pieces of the grammar (clauses, items, values
+// at the checks' limits), numbers replaced by others around those limits,
+// truncation and character edits. The same seed gives
+// the same cases on every machine (an own generator, no std:: distributions).
 #pragma once
 
 #include "clang-plugin/model/KernelParam.h"

@@ -45,6 +45,13 @@ config.substitutions.append(("%python", config.python))
 
 if os.access(nvcc, os.X_OK):
     config.available_features.add("nvcc")
+# The NVIDIA driver (a GPU machine): tests of what kopt does where it loads.
+try:
+    import ctypes
+    ctypes.CDLL("libcuda.so.1")
+    config.available_features.add("cuda-driver")
+except OSError:
+    pass
 # Real servers for the remote-cache tests (test/lit/remote), from Debian's packages.
 config.substitutions.append(
     ("%remote_server", config.python + " " +

@@ -148,20 +148,30 @@ TEST(ClauseExpr, NamesAndFloatsAreFound) {
   EXPECT_EQ(staticKind(*parseValue("(int)ceil(n / 2.0)").Root, IntegerNames), NumKind::Integer);
 }
 
-TEST(ClauseExpr, DeepNestingIsAnErrorNotAStackOverflow) {
+TEST(ClauseExpr, DeepNestingAndLongChainsAreErrorsNotStackOverflows) {
   std::string Parens = std::string(300, '(') + "1" + std::string(300, ')');
   PragmaParseResult R = parsePragmaText("optimize args(v = " + Parens + ")");
   EXPECT_FALSE(R.Clauses);
   ASSERT_FALSE(R.Diagnostics.empty());
   EXPECT_EQ(R.Diagnostics[0].Kind, PragmaDiagKind::ExpressionTooDeep);
 
+  // A flat sum is a chain, not nesting: 300 terms parse; 5000 are too long
+  // (past MaxExprNodes), which also bounds the chain's depth.
   std::string Sum = "1";
-  for (int I = 0; I < 5000; ++I)
+  for (int I = 0; I < 300; ++I)
+    Sum += "+1";
+  R = parsePragmaText("optimize args(v = " + Sum + ")");
+  ASSERT_TRUE(R.Clauses);
+  EXPECT_EQ(llvm::cantFail(evaluateNumber(R.Clauses->Args->front().Value, {})),
+            ClauseNumber(int64_t(301)));
+  for (int I = 300; I < 5000; ++I)
     Sum += "+1";
   R = parsePragmaText("optimize args(v = " + Sum + ")");
   EXPECT_FALSE(R.Clauses);
   ASSERT_FALSE(R.Diagnostics.empty());
-  EXPECT_EQ(R.Diagnostics[0].Kind, PragmaDiagKind::ExpressionTooDeep);
+  EXPECT_EQ(R.Diagnostics[0].Kind, PragmaDiagKind::ExpressionTooLong);
+  // At the operator that makes node MaxExprNodes + 1: the 512th '+', token 6 + 2 * 511.
+  EXPECT_EQ(R.Diagnostics[0].Token, MaxExprNodes + 4);
 
   std::string Negations = std::string(1000, '-') + "1";
   R = parsePragmaText("optimize args(v = " + Negations + ")");

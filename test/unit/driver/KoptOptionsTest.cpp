@@ -1,4 +1,5 @@
 #include "driver/config/KoptOptions.h"
+#include "driver/config/CacheConfig.h"
 #include "driver/config/KoptConfigFile.h"
 
 #include <gtest/gtest.h>
@@ -197,4 +198,31 @@ TEST_F(ConfigFileTest, BadValueAndBadSyntaxHavePositions) {
   std::string Message = errorOf(loadConfigFile(Broken, O));
   EXPECT_EQ(Message.rfind(Broken + ":", 0), 0u) << Message;
   EXPECT_NE(Message.find(": error: "), std::string::npos) << Message;
+}
+
+// A malformed remote_cache is refused naming where it came from: the file and
+// line of a .kopt.yaml, the variable or the flag (issue 32: a value from the
+// file was blamed on KOPT_REMOTE_CACHE).
+TEST_F(ConfigFileTest, MalformedRemoteCacheNamesItsOrigin) {
+  std::string Config = write("project/.kopt.yaml", "mode: cache-only\nremote_cache: redis//h\n");
+  KoptOptions O;
+  ASSERT_EQ(errorOf(loadConfigFile(Config, O)), "success");
+  llvm::Expected<std::vector<kopt::memory::RemoteSpec>> FromFile =
+      remoteSpecsFrom(O, environment({}));
+  EXPECT_EQ(errorOf(FromFile.takeError()),
+            Config + ":2:15: remote cache 'redis//h': expected a URL such as redis://host:6379 "
+                     "or http://host/path");
+  KoptOptions FromEnv = resolve({}, {{"KOPT_REMOTE_CACHE", "ftp://h"}}, O);
+  EXPECT_EQ(errorOf(remoteSpecsFrom(FromEnv, environment({})).takeError()),
+            "KOPT_REMOTE_CACHE: remote cache 'ftp://h': unknown scheme 'ftp' (known: redis, "
+            "rediss, http, https)");
+  KoptOptions FromFlag = resolve({"--kopt-remote-cache=redis://:${KOPT_UNSET_PW}@h"}, {}, O);
+  EXPECT_EQ(errorOf(remoteSpecsFrom(FromFlag, environment({})).takeError()),
+            "--kopt-remote-cache: remote cache 'redis://:********@h': the environment variable "
+            "KOPT_UNSET_PW that holds its password is not set");
+  KoptOptions Valid = resolve({"--kopt-remote-cache=redis://h|read-only"}, {}, O);
+  llvm::Expected<std::vector<kopt::memory::RemoteSpec>> Specs =
+      remoteSpecsFrom(Valid, environment({}));
+  ASSERT_TRUE(bool(Specs)) << errorOf(Specs.takeError());
+  EXPECT_EQ(Specs->size(), 1u);
 }

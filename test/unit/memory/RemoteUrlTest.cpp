@@ -96,6 +96,38 @@ TEST(RemoteUrl, ErrorsNameTheProblemAndHideThePassword) {
   EXPECT_EQ(error("redis://u:pw@"), "remote cache 'redis://u:********@': no host");
 }
 
+// The spellings that once turned the whole result cache off without a word
+// (issue 32): each is refused here, where the option is read, with its reason.
+TEST(RemoteUrl, MalformedSpellingsAreRefused) {
+  EXPECT_EQ(error("redis//host"), "remote cache 'redis//host': expected a URL such as "
+                                  "redis://host:6379 or http://host/path");
+  EXPECT_EQ(error("http://"), "remote cache 'http://': no host");
+  EXPECT_EQ(error("ftp://"),
+            "remote cache 'ftp://': unknown scheme 'ftp' (known: redis, rediss, http, https)");
+  EXPECT_EQ(error("redis://h:0"), "remote cache 'redis://h:0': invalid port '0'");
+  EXPECT_EQ(error("http://h:80:90/p"), "remote cache 'http://h:80:90/p': invalid port '80:90'");
+  EXPECT_EQ(error("redis://h|"), "remote cache 'redis://h': an empty attribute after '|'");
+  EXPECT_EQ(error("redis://h|read-only=yes"), "remote cache 'redis://h': read-only takes no value");
+}
+
+TEST(RemoteUrl, EnvironmentNamesOnlyForWholePasswords) {
+  const char *OnlyPassword = "${NAME} is read from the environment only as the password "
+                             "(redis://user:${NAME}@host)";
+  EXPECT_EQ(error("redis://${KOPT_TEST_HOST}:6379", {{"KOPT_TEST_HOST", "h"}}),
+            std::string("remote cache 'redis://${KOPT_TEST_HOST}:6379': ") + OnlyPassword);
+  EXPECT_EQ(error("http://h/${KOPT_TEST_DIR}"),
+            std::string("remote cache 'http://h/${KOPT_TEST_DIR}': ") + OnlyPassword);
+  EXPECT_EQ(error("redis://${KOPT_TEST_USER}:pw@h"),
+            std::string("remote cache 'redis://${KOPT_TEST_USER}:********@h': ") + OnlyPassword);
+  // Half a ${NAME} would be sent as the password itself.
+  for (const char *Url :
+       {"redis://:${KOPT_TEST_PW@h", "redis://:x${KOPT_TEST_PW}@h", "redis://:${}@h"})
+    EXPECT_NE(error(Url, {{"KOPT_TEST_PW", "pw"}}).find("the password must be all of ${NAME}"),
+              std::string::npos)
+        << Url;
+  EXPECT_EQ(parse("redis://:%24{x}@h").Password, "${x}"); // Escaped: a literal password.
+}
+
 TEST(RemoteUrl, SeveralSpecsAndIds) {
   llvm::Expected<std::vector<RemoteSpec>> Specs =
       parseRemoteSpecs("redis://a  http://b/c|read-only ", envOf({}));

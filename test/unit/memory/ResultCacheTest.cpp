@@ -11,6 +11,8 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <atomic>
+#include <chrono>
+#include <map>
 #include <optional>
 #include <thread>
 
@@ -44,6 +46,17 @@ CacheEntry sampleEntry(const std::string &Name = "saxpy") {
   E.Trajectory = nlohmann::json::array({"block128"});
   E.Origin = {"skills", "", "NVIDIA H100 80GB HBM3", "2026-11-22", "0.1.0", {"block-size"}};
   return E;
+}
+
+// One key for each architecture, the other inputs alike.
+std::vector<CacheKey> keysFor(std::initializer_list<const char *> Archs) {
+  std::vector<CacheKey> Keys;
+  for (const char *Arch : Archs) {
+    CacheKeyInputs In = inputs();
+    In.Arch = Arch;
+    Keys.push_back(makeCacheKey(In));
+  }
+  return Keys;
 }
 
 std::string readFile(const std::string &Path) {
@@ -297,12 +310,7 @@ TEST_F(ResultCacheTest, UnwritableDirectoryStoreReturnsAnError) {
 }
 
 TEST_F(ResultCacheTest, LeastRecentlyUsedEntriesAreEvictedFirst) {
-  std::vector<CacheKey> Keys;
-  for (const char *Arch : {"sm_70", "sm_80", "sm_86", "sm_90"}) {
-    CacheKeyInputs In = inputs();
-    In.Arch = Arch;
-    Keys.push_back(makeCacheKey(In));
-  }
+  std::vector<CacheKey> Keys = keysFor({"sm_70", "sm_80", "sm_86", "sm_90"});
   uint64_t One = serializeEntry(Keys[0], sampleEntry()).size();
   ResultCache Cache = open({Root + "/user", std::nullopt, One * 7 / 2, false});
   for (int I = 0; I < 3; ++I)
@@ -327,13 +335,9 @@ TEST_F(ResultCacheTest, LeastRecentlyUsedEntriesAreEvictedFirst) {
 }
 
 TEST_F(ResultCacheTest, GcEnforcesALoweredLimitAndClearEmpties) {
-  std::vector<CacheKey> Keys;
-  for (const char *Arch : {"sm_70", "sm_80", "sm_90"}) {
-    CacheKeyInputs In = inputs();
-    In.Arch = Arch;
-    Keys.push_back(makeCacheKey(In));
-    ASSERT_FALSE(llvm::errorToBool(open().store(Keys.back(), sampleEntry())));
-  }
+  std::vector<CacheKey> Keys = keysFor({"sm_70", "sm_80", "sm_90"});
+  for (const CacheKey &K : Keys)
+    ASSERT_FALSE(llvm::errorToBool(open().store(K, sampleEntry())));
   uint64_t One = serializeEntry(Keys[0], sampleEntry()).size();
   ResultCache Small = open({Root + "/user", std::nullopt, One * 2, false});
   GcResult Gc = llvm::cantFail(Small.gc());
@@ -342,6 +346,133 @@ TEST_F(ResultCacheTest, GcEnforcesALoweredLimitAndClearEmpties) {
   EXPECT_EQ(llvm::cantFail(Small.clear()).Entries, 1u);
   EXPECT_EQ(Small.list().size(), 0u);
   EXPECT_EQ(Small.counters()[Counter::Stores], 0u);
+}
+
+namespace {
+void setLastUse(const std::string &Path, int64_t SecondsSinceEpoch) {
+  int Fd;
+  ASSERT_FALSE(llvm::sys::fs::openFileForWrite(Path, Fd, llvm::sys::fs::CD_OpenExisting));
+  llvm::sys::fs::setLastAccessAndModificationTime(Fd, llvm::sys::toTimePoint(SecondsSinceEpoch));
+  ::close(Fd);
+}
+
+DirectManifest bigManifest(char Key, uint64_t Bytes) {
+  DirectManifest M;
+  M.Key = std::string(64, Key);
+  M.Output = std::string(Bytes, 'x');
+  return M;
+}
+} // namespace
+
+// Issue 32: a limit below the working set evicted verified entries (only a GPU
+// remakes one) to keep direct-mode manifests (a parse remakes one). Manifests
+// go first, however recently used; entries only when no manifest is left.
+TEST_F(ResultCacheTest, ManifestsAreEvictedBeforeVerifiedEntries) {
+  std::vector<CacheKey> Keys = keysFor({"sm_70", "sm_80", "sm_90"});
+  uint64_t One = serializeEntry(Keys[0], sampleEntry()).size();
+  ResultCache Cache = open({Root + "/user", std::nullopt, One * 4, false});
+  for (int I = 0; I < 3; ++I) {
+    ASSERT_FALSE(llvm::errorToBool(Cache.store(Keys[I], sampleEntry())));
+    setLastUse(entryPath(Root + "/user", Keys[I].Digest), 1000000000 + I * 1000); // Long ago.
+  }
+  // Two manifests, each the size of an entry, used now: the cache is over its limit.
+  for (char Key : {'a', 'b'})
+    ASSERT_FALSE(llvm::errorToBool(Cache.storeManifest(bigManifest(Key, One))));
+  EXPECT_EQ(listManifestFiles(Root + "/user").size(), 0u);
+  for (const CacheKey &K : Keys)
+    EXPECT_TRUE(llvm::cantFail(Cache.lookup(K)).has_value()) << K.Digest;
+  EXPECT_EQ(Cache.counters()[Counter::Evictions], 2u);
+
+  // Past the manifests, entries go least recently used first.
+  for (int I = 0; I < 3; ++I)
+    setLastUse(entryPath(Root + "/user", Keys[I].Digest), 1000000000 + I * 1000);
+  ASSERT_FALSE(llvm::errorToBool(open().storeManifest(bigManifest('c', One)))); // No limit.
+  ResultCache Small = open({Root + "/user", std::nullopt, One * 2, false});
+  GcResult Gc = llvm::cantFail(Small.gc());
+  EXPECT_EQ(Gc.Evicted, 3u);
+  EXPECT_EQ(Gc.EvictedEntries, 2u);
+  EXPECT_EQ(listManifestFiles(Root + "/user").size(), 0u);
+  EXPECT_FALSE(llvm::cantFail(Small.lookup(Keys[0])).has_value());
+  EXPECT_FALSE(llvm::cantFail(Small.lookup(Keys[1])).has_value());
+  EXPECT_TRUE(llvm::cantFail(Small.lookup(Keys[2])).has_value());
+}
+
+// A limit that cannot hold what this build has used since it began is said
+// once a build, by the store that evicts.
+TEST_F(ResultCacheTest, ALimitBelowTheBuildsWorkingSetWarnsOnce) {
+  ::setenv("KOPT_BUILD_ID", ("working-set-" + llvm::sys::path::filename(Root)).str().c_str(), 1);
+  std::vector<CacheKey> Keys = keysFor({"sm_70", "sm_75", "sm_80", "sm_86"});
+  uint64_t One = serializeEntry(Keys[0], sampleEntry()).size();
+  CacheConfig Config{Root + "/user", std::nullopt, One * 5 / 2, false};
+  Config.BuildStart =
+      llvm::sys::TimePoint<>(std::chrono::system_clock::now()) - std::chrono::seconds(5);
+  ResultCache Cache = open(Config);
+  std::vector<std::string> Warnings(Keys.size());
+  for (size_t I = 0; I < Keys.size(); ++I)
+    ASSERT_FALSE(llvm::errorToBool(Cache.store(Keys[I], sampleEntry(), &Warnings[I])));
+  EXPECT_EQ(Warnings[0] + Warnings[1], "");
+  EXPECT_NE(Warnings[2].find("is below this build's working set"), std::string::npos)
+      << Warnings[2];
+  EXPECT_EQ(Warnings[3], ""); // Said once.
+
+  // Where the evicted files are older than the build, nothing is said.
+  ::setenv("KOPT_BUILD_ID", ("working-set-2-" + llvm::sys::path::filename(Root)).str().c_str(), 1);
+  Config.BuildStart =
+      llvm::sys::TimePoint<>(std::chrono::system_clock::now()) + std::chrono::seconds(60);
+  ResultCache Later = open(Config);
+  std::string Quiet;
+  ASSERT_FALSE(llvm::errorToBool(Later.store(Keys[0], sampleEntry(), &Quiet)));
+  EXPECT_EQ(Quiet, "");
+  ::unsetenv("KOPT_BUILD_ID");
+}
+
+// `kopt cache verify`: every file a lookup would refuse, with why; gc removes
+// the user cache's, and a valid entry is never touched.
+TEST_F(ResultCacheTest, VerifyListsCorruptFilesAndGcRemovesThem) {
+  std::vector<CacheKey> Keys = keysFor({"sm_70", "sm_80", "sm_86", "sm_90"});
+  std::string User = Root + "/user", Project = Root + "/project";
+  ResultCache Maker = open();
+  for (const CacheKey &K : Keys)
+    ASSERT_FALSE(llvm::errorToBool(Maker.store(K, sampleEntry())));
+  ASSERT_FALSE(llvm::errorToBool(Maker.storeManifest(bigManifest('a', 100))));
+  std::string Truncated = entryPath(User, Keys[0].Digest);
+  std::string Text = readFile(Truncated);
+  writeFile(Truncated, llvm::StringRef(Text).take_front(100));
+  std::string Tampered = entryPath(User, Keys[1].Digest);
+  std::string Changed = readFile(Tampered);
+  writeFile(Tampered, Changed.replace(Changed.find("1.75"), 4, "9.75"));
+  std::string Future = entryPath(User, Keys[2].Digest);
+  writeFile(Future, R"({"format": 7, "checksum": "sha256:00", "payload": {}})");
+  writeFile(manifestPath(User, std::string(64, 'a')), "kopt-manifest 1 00
+{}");
+  ASSERT_FALSE(llvm::sys::fs::create_directories(
+      llvm::sys::path::parent_path(entryPath(Project, Keys[3].Digest))));
+  ASSERT_FALSE(llvm::sys::fs::copy_file(entryPath(User, Keys[3].Digest),
+                                        entryPath(Project, Keys[1].Digest)));
+
+  ResultCache Cache = open({User, Project, 0, false});
+  VerifyResult R = Cache.verify();
+  EXPECT_EQ(R.Entries, 5u);
+  EXPECT_EQ(R.Manifests, 1u);
+  std::map<std::string, std::string> Why;
+  for (const CorruptFile &F : R.Corrupt)
+    Why[F.Path] = F.Why + (F.Project ? " (project)" : "");
+  EXPECT_EQ(Why.size(), 5u);
+  EXPECT_EQ(Why[Truncated], "not valid JSON (truncated?)");
+  EXPECT_EQ(Why[Tampered], "checksum mismatch");
+  EXPECT_EQ(Why[Future], "unsupported entry format 7");
+  EXPECT_NE(Why[manifestPath(User, std::string(64, 'a'))], "");
+  EXPECT_EQ(Why[entryPath(Project, Keys[1].Digest)],
+            "holds the entry of key " + Keys[3].Digest + " (project)");
+
+  GcResult Gc = llvm::cantFail(Cache.gc());
+  EXPECT_EQ(Gc.Corrupt, 4u); // The user cache's; a project cache is verify --fix's to repair.
+  R = Cache.verify();
+  ASSERT_EQ(R.Corrupt.size(), 1u);
+  EXPECT_TRUE(R.Corrupt[0].Project);
+  EXPECT_TRUE(llvm::cantFail(Cache.removeCorrupt(R.Corrupt[0])));
+  EXPECT_EQ(Cache.verify().Corrupt.size(), 0u);
+  EXPECT_TRUE(llvm::cantFail(Cache.lookup(Keys[3])).has_value()); // The valid entry stays.
 }
 
 TEST_F(ResultCacheTest, LocksExcludeEachOther) {

@@ -6,13 +6,20 @@
                                    location (dav_methods PUT), in DIR; writes DIR/url
                                    (the remote_cache URL), waits until it answers
   server.py config DIR OUT [ATTR...] [--set KEY=VALUE...] [--userinfo=U:P]
+                 [--location=NAME]
                                    writes OUT (a .kopt.yaml) with remote_cache: the
                                    URL of DIR with |ATTR each (and generous
-                                   timeouts), and KEY: VALUE lines
+                                   timeouts where ATTR gives none), and KEY: VALUE
+                                   lines; nginx's location kopt-chunked serves the
+                                   same files without a Content-Length, kopt-slow
+                                   at 64 KiB/s
   server.py plant DIR CACHE FILE    stores FILE's bytes under the key of every entry
                                    of the cache directory CACHE, as a broken or
                                    malicious writer would (no checks)
   server.py plant DIR CACHE --swap  stores each entry of CACHE under another's key
+  server.py bloat DIR CACHE BYTES   makes the value under the key of every entry of
+                                   CACHE BYTES long (zeros), on the server's side
+                                   (redis SETRANGE, a sparse file for nginx)
   server.py stop DIR               stops the server (SIGTERM, then waits)
   server.py kill DIR               SIGKILL: a server that dies in the middle
 
@@ -86,6 +93,17 @@ http {
       dav_access user:rw group:r all:r;
       client_max_body_size 64m;
     }
+    # The same files streamed without a Content-Length (the sub filter drops
+    # it), and the same files slowly: what a broken or hostile server does.
+    location /kopt-chunked/ {
+      alias %(root)s/kopt/;
+      sub_filter_types *;
+      sub_filter 'kopt-never-in-an-entry' '';
+    }
+    location /kopt-slow/ {
+      alias %(root)s/kopt/;
+      limit_rate 64k;
+    }
   }
 }
 """ % {"d": d, "port": port, "root": root})
@@ -148,10 +166,14 @@ def config(d, out, rest):
     userinfo = [a.split("=", 1)[1] for a in rest if a.startswith("--userinfo=")]
     # The defaults (100 ms, 1 s) are for a quiet network; a CI machine running
     # many tests at once needs more, or a slow answer reads as a dead server.
-    attrs += ["connect-timeout=5000", "operation-timeout=10000"]
+    for default in ["connect-timeout=5000", "operation-timeout=10000"]:
+        if not any(a.split("=")[0] == default.split("=")[0] for a in attrs):
+            attrs.append(default)
     sets = [a.split("=", 1)[1] for a in rest if a.startswith("--set=")]
-    with open(os.path.join(d, "url")) as f:
-        url = f.read().strip()
+    locations = [a.split("=", 1)[1] for a in rest if a.startswith("--location=")]
+    url = url_of(d)
+    if locations:
+        url = url.rsplit("/", 1)[0] + "/" + locations[0]
     if userinfo:
         url = url.replace("://", "://" + userinfo[0] + "@", 1)
     with open(out, "w") as f:
@@ -177,19 +199,38 @@ def plant(d, cache, what):
             put(d, digest, f.read())
 
 
-def put(d, digest, data):
+def url_of(d):
     with open(os.path.join(d, "url")) as f:
-        url = f.read().strip()
+        return f.read().strip()
+
+
+def redis_command(url, parts, answer):
+    """Sends one command (a list of bytes) to the redis-server of url; exits
+    unless its reply starts with answer."""
+    port = int(url.rsplit(":", 1)[1])
+    msg = b"*%d\r\n" % len(parts) + b"".join(b"$%d\r\n%s\r\n" % (len(p), p) for p in parts)
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(msg)
+        if not s.recv(64).startswith(answer):
+            sys.exit("server.py: %s failed" % parts[0].decode())
+
+
+def bloat(d, cache, size):
+    url = url_of(d)
+    for path in entries(cache):
+        digest = os.path.basename(path)[:-len(".json")]
+        if url.startswith("redis://"):
+            key = b"kopt:entry:" + digest.encode()
+            redis_command(url, [b"SETRANGE", key, b"%d" % (size - 1), b"x"], b":")
+        else:
+            with open(os.path.join(d, "www", "kopt", digest), "wb") as f:
+                f.truncate(size)
+
+
+def put(d, digest, data):
+    url = url_of(d)
     if url.startswith("redis://"):
-        port = int(url.rsplit(":", 1)[1])
-        key = b"kopt:entry:" + digest.encode()
-        parts = [b"SET", key, data]
-        msg = b"*%d\r\n" % len(parts) + b"".join(
-            b"$%d\r\n%s\r\n" % (len(p), p) for p in parts)
-        with socket.create_connection(("127.0.0.1", port)) as s:
-            s.sendall(msg)
-            if not s.recv(64).startswith(b"+OK"):
-                sys.exit("server.py: SET failed")
+        redis_command(url, [b"SET", b"kopt:entry:" + digest.encode(), data], b"+OK")
     else:
         import urllib.request
         req = urllib.request.Request(url + "/" + digest, data=data, method="PUT")
@@ -223,6 +264,8 @@ def main():
         config(rest[0], rest[1], rest[2:])
     elif cmd == "plant":
         plant(rest[0], rest[1], rest[2])
+    elif cmd == "bloat":
+        bloat(rest[0], rest[1], int(rest[2]))
     elif cmd in ("stop", "kill"):
         stop(rest[0], signal.SIGTERM if cmd == "stop" else signal.SIGKILL)
     else:
