@@ -1,11 +1,11 @@
 #include "driver/commands/CacheCommand.h"
 
 #include "driver/Diagnostics.h"
-#include "driver/commands/ResultCacheSetup.h"
 #include "driver/commands/Subcommand.h"
 #include "driver/config/CacheConfig.h"
 #include "driver/config/KoptConfigFile.h"
 #include "driver/nvcc/NvccLocator.h"
+#include "driver/optimize/ResultCacheSetup.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/FormatVariadic.h>
@@ -17,6 +17,8 @@
 namespace kopt::driver {
 
 namespace {
+const Reporter Voice("kopt");
+
 // The cache kcc would use from the current directory.
 llvm::Expected<memory::ResultCache> openCache(std::vector<std::string> &Args) {
   llvm::Expected<KoptOptions> Options = koptOptionsFor(Args);
@@ -35,18 +37,16 @@ std::string entrySummary(const memory::CacheEntry &E) {
 
 // `kopt cache ls --remote`: each remote's entries, each checked as a lookup
 // would check it.
-int listRemote(memory::ResultCache &Cache) {
+llvm::Error listRemote(memory::ResultCache &Cache) {
   memory::RemoteStorage *Remotes = remotesOf(Cache);
-  if (!Remotes) {
-    reportError("kopt", "no remote cache configured (remote_cache)");
-    return 1;
-  }
-  int Status = 0;
+  if (!Remotes)
+    return llvm::createStringError("no remote cache configured (remote_cache)");
+  bool Failed = false;
   for (size_t I = 0; I < Remotes->size(); ++I) {
     llvm::Expected<std::vector<std::string>> Digests = Remotes->list(I);
-    if (!Digests) {
-      reportError("kopt", Remotes->spec(I).display() + ": " + llvm::toString(Digests.takeError()));
-      Status = 1;
+    if (!Digests) { // Said now; the other remotes are still listed.
+      Voice.error(Remotes->spec(I).display() + ": " + llvm::toString(Digests.takeError()));
+      Failed = true;
       continue;
     }
     llvm::outs() << "# " << Remotes->spec(I).display() << ": " << Digests->size()
@@ -62,17 +62,15 @@ int listRemote(memory::ResultCache &Cache) {
         llvm::outs() << "CORRUPT " << (Warning.empty() ? "gone while listing" : Warning) << "\n";
     }
   }
-  return Status;
+  return Failed ? failWithStatus(1) : llvm::Error::success();
 }
 
 // `kopt cache push [DIR]`: the valid entries of a project cache (or the user
 // cache) to every remote that is not read only.
-int push(memory::ResultCache &Cache, const std::string &Dir) {
+llvm::Error push(memory::ResultCache &Cache, const std::string &Dir) {
   memory::RemoteStorage *Remotes = remotesOf(Cache);
-  if (!Remotes) {
-    reportError("kopt", "no remote cache configured (remote_cache)");
-    return 1;
-  }
+  if (!Remotes)
+    return llvm::createStringError("no remote cache configured (remote_cache)");
   std::string Root = Dir.empty() ? Cache.config().UserDir : Dir;
   std::vector<std::pair<std::string, std::string>> Valid; // Digest, bytes.
   for (const memory::EntryFile &F : memory::listEntryFiles(Root)) {
@@ -83,26 +81,25 @@ int push(memory::ResultCache &Cache, const std::string &Dir) {
     if (Stored && Stored->Key.Digest != F.Digest)
       Stored = llvm::createStringError("holds the entry of another key");
     if (!Stored) {
-      llvm::errs() << "kopt: warning: skipped " << F.Path << ": "
-                   << llvm::toString(Stored.takeError()) << "\n";
+      Voice.warning("skipped " + F.Path + ": " + llvm::toString(Stored.takeError()));
       continue;
     }
     Valid.emplace_back(F.Digest, (*Text)->getBuffer().str());
   }
-  int Status = 0;
+  bool AnyFailed = false;
   for (size_t I = 0; I < Remotes->size(); ++I) {
     if (Remotes->spec(I).ReadOnly) {
-      llvm::errs() << "kopt: warning: remote cache " << Remotes->spec(I).display()
-                   << " is read only: nothing pushed to it\n";
+      Voice.warning("remote cache " + Remotes->spec(I).display() +
+                    " is read only: nothing pushed to it");
       continue;
     }
     uint64_t Uploaded = 0, Present = 0, Failed = 0;
     for (const auto &[Digest, Bytes] : Valid) {
       llvm::Expected<bool> Done = Remotes->push(I, Digest, Bytes);
       if (!Done) {
-        reportError("kopt", Remotes->spec(I).display() + ": " + llvm::toString(Done.takeError()));
+        Voice.error(Remotes->spec(I).display() + ": " + llvm::toString(Done.takeError()));
         ++Failed;
-        Status = 1;
+        AnyFailed = true;
         break; // The rest would fail the same way.
       }
       ++(*Done ? Uploaded : Present);
@@ -111,7 +108,7 @@ int push(memory::ResultCache &Cache, const std::string &Dir) {
                  << Present << " already there" << (Failed ? ", stopped at a failure" : "")
                  << ") from " << Root << "\n";
   }
-  return Status;
+  return AnyFailed ? failWithStatus(1) : llvm::Error::success();
 }
 
 std::string date(llvm::sys::TimePoint<> T) {
@@ -121,7 +118,7 @@ std::string date(llvm::sys::TimePoint<> T) {
   return Text;
 }
 
-int listEntries(memory::ResultCache &Cache) {
+llvm::Error listEntries(memory::ResultCache &Cache) {
   std::vector<memory::ListedEntry> Listed = Cache.list();
   if (Listed.empty()) {
     // Where it looked, so that an empty answer is not mistaken for a broken one.
@@ -129,7 +126,7 @@ int listEntries(memory::ResultCache &Cache) {
     if (Cache.config().ProjectDir)
       llvm::outs() << " or " << *Cache.config().ProjectDir;
     llvm::outs() << "\n";
-    return 0;
+    return llvm::Error::success();
   }
   for (const memory::ListedEntry &L : Listed) {
     llvm::outs() << L.File.Digest.substr(0, 16) << "  " << (L.Project ? "project" : "user   ")
@@ -142,57 +139,49 @@ int listEntries(memory::ResultCache &Cache) {
     llvm::outs() << (E.Variant ? llvm::formatv("{0:F2}x", E.Speedup).str() : "original") << "  "
                  << E.KernelName << "\n";
   }
-  return 0;
+  return llvm::Error::success();
 }
 
-int showEntry(memory::ResultCache &Cache, llvm::StringRef Prefix) {
+llvm::Error showEntry(memory::ResultCache &Cache, llvm::StringRef Prefix) {
   std::vector<memory::ListedEntry> Found = Cache.find(Prefix);
-  if (Found.empty()) {
-    reportError("kopt", "no cache entry with key " + Prefix.str());
-    return 1;
-  }
+  if (Found.empty())
+    return llvm::createStringError("no cache entry with key " + Prefix.str());
   for (const memory::ListedEntry &L : Found)
-    if (L.File.Digest != Found.front().File.Digest) {
-      reportError("kopt", "key prefix " + Prefix.str() + " is ambiguous");
-      return 1;
-    }
+    if (L.File.Digest != Found.front().File.Digest)
+      return llvm::createStringError("key prefix " + Prefix.str() + " is ambiguous");
   // The project cache's entry first, as a lookup would use it.
   const memory::ListedEntry &L = Found.back().Project ? Found.back() : Found.front();
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Text =
       llvm::MemoryBuffer::getFile(L.File.Path);
-  if (!Text || !L.Stored) {
-    reportError("kopt", L.File.Path + ": " + (L.Stored ? Text.getError().message() : L.Error));
-    return 1;
-  }
+  if (!Text || !L.Stored)
+    return llvm::createStringError(L.File.Path + ": " +
+                                   (L.Stored ? Text.getError().message() : L.Error));
   llvm::outs() << "# " << L.File.Path << "\n"
                << nlohmann::json::parse((*Text)->getBuffer()).dump(2) << "\n";
-  return 0;
+  return llvm::Error::success();
 }
 
-int transfer(memory::ResultCache &Cache, bool Export, const std::string &Dir) {
+llvm::Error transfer(memory::ResultCache &Cache, bool Export, const std::string &Dir) {
   std::vector<std::string> Skipped;
   llvm::Expected<uint64_t> N =
       Export ? Cache.exportTo(Dir, Skipped) : Cache.importFrom(Dir, Skipped);
   for (const std::string &S : Skipped)
-    llvm::errs() << "kopt: warning: skipped " << S << "\n";
-  if (!N) {
-    reportError("kopt", N.takeError());
-    return 1;
-  }
+    Voice.warning("skipped " + S);
+  if (!N)
+    return N.takeError();
   llvm::outs() << (Export ? "Exported " : "Imported ") << *N << " entries "
                << (Export ? "to " : "from ") << Dir << "\n";
-  return 0;
+  return llvm::Error::success();
 }
 
-int usage(llvm::StringRef Why) {
-  reportError("kopt", Why.str() + "; usage: kopt cache [--kopt-OPTION=V] " +
-                          "ls [--remote]|show KEY|stats|-s|clear|gc|export DIR|import DIR|"
-                          "push [DIR]|explain FILE|rekey FILE");
-  return 1;
+llvm::Error usage(llvm::StringRef Why) {
+  return llvm::createStringError(Why.str() + "; usage: kopt cache [--kopt-OPTION=V] " +
+                                 "ls [--remote]|show KEY|stats|-s|clear|gc|export DIR|import DIR|"
+                                 "push [DIR]|explain FILE|rekey FILE");
 }
 } // namespace
 
-int runCache(const std::vector<std::string> &Arguments) {
+llvm::Error runCache(const std::vector<std::string> &Arguments) {
   // explain and rekey read the .kopt.yaml of their FILE, not the current directory's.
   for (size_t I = 0; I < Arguments.size(); ++I) {
     if (llvm::StringRef(Arguments[I]).starts_with("--kopt-"))
@@ -206,10 +195,8 @@ int runCache(const std::vector<std::string> &Arguments) {
   }
   std::vector<std::string> Args = Arguments;
   llvm::Expected<memory::ResultCache> Cache = openCache(Args);
-  if (!Cache) {
-    reportError("kopt", Cache.takeError());
-    return 1;
-  }
+  if (!Cache)
+    return Cache.takeError();
   if (Args.empty())
     return usage("missing action");
   llvm::StringRef Action = Args[0];
@@ -226,35 +213,31 @@ int runCache(const std::vector<std::string> &Arguments) {
     return showEntry(*Cache, Args[1]);
   if (Action == "stats") {
     printCacheStats(*Cache, llvm::outs());
-    return 0;
+    return llvm::Error::success();
   }
   if (Action == "-s" || Action == "--show-stats") {
     printCacheSummary(*Cache, llvm::outs());
-    return 0;
+    return llvm::Error::success();
   }
   if (Action == "export" || Action == "import")
     return transfer(*Cache, Action == "export", Args[1]);
   if (Action == "clear") {
     llvm::Expected<memory::ClearResult> N = Cache->clear();
-    if (!N) {
-      reportError("kopt", N.takeError());
-      return 1;
-    }
+    if (!N)
+      return N.takeError();
     if (llvm::Error E = memory::RemoteStorage::zeroCounters(Cache->config().UserDir))
-      reportError("kopt", std::move(E));
+      Voice.error(std::move(E));
     llvm::outs() << "Removed " << N->Entries << " entries and " << N->Manifests
                  << " manifests from " << Cache->config().UserDir << "\n";
-    return 0;
+    return llvm::Error::success();
   }
   if (Action == "gc") {
     llvm::Expected<memory::GcResult> Gc = Cache->gc();
-    if (!Gc) {
-      reportError("kopt", Gc.takeError());
-      return 1;
-    }
+    if (!Gc)
+      return Gc.takeError();
     llvm::outs() << "Evicted " << Gc->Evicted << " entries (" << Gc->BytesBefore << " -> "
                  << Gc->BytesAfter << " bytes, limit " << Cache->config().MaxBytes << ")\n";
-    return 0;
+    return llvm::Error::success();
   }
   return usage("unknown action '" + Action.str() + "'");
 }

@@ -1,6 +1,6 @@
 #include "driver/commands/SourceKernels.h"
 
-#include "driver/commands/FrontendSetup.h"
+#include "driver/optimize/FrontendSetup.h"
 
 #include <llvm/Support/FileSystem.h>
 
