@@ -11,6 +11,7 @@
 #include "support/Exec.h"
 #include "support/TextFile.h"
 #include "support/TemporaryFiles.h"
+#include "support/TerminationSignals.h"
 
 #include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
@@ -130,6 +131,13 @@ llvm::Expected<std::optional<int>> compileRewritten(KccContext &C, const NvccCom
   for (const std::string &SourceDir : SourceDirs)
     Front.push_back("-I" + SourceDir);
   Args.insert(Args.begin(), Front.begin(), Front.end());
+
+  // A compile that a signal ends leaves no output, also none that nvcc finished
+  // after it (nvcc ignores a SIGINT sent to it alone while a tool runs): a build
+  // must not take it for done.
+  for (const NvccInputFile &Input : Cmd.Inputs)
+    if (std::optional<std::string> Output = outputOf(Cmd, Input))
+      signals::removeOnSignal(Output->c_str());
 
   // The expanded command line already holds NVCC_PREPEND_FLAGS/NVCC_APPEND_FLAGS.
   ::unsetenv("NVCC_PREPEND_FLAGS");
