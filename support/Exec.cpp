@@ -1,5 +1,8 @@
 #include "support/Exec.h"
 
+#include "support/TerminationSignals.h"
+#include "support/WriteAll.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -28,14 +31,8 @@ void forwardFiltered(int Fd, const StderrFilter &Filter) {
     std::string Out = std::move(*Filtered);
     if (Newline)
       Out += '\n';
-    for (size_t Done = 0; Done < Out.size();) {
-      ssize_t N = ::write(STDERR_FILENO, Out.data() + Done, Out.size() - Done);
-      if (N < 0 && errno == EINTR)
-        continue;
-      if (N <= 0)
-        return;
-      Done += size_t(N);
-    }
+    // A closed stderr loses the line; the child is still read to its end.
+    writeAll(STDERR_FILENO, Out);
   };
   while (true) {
     ssize_t N = ::read(Fd, Buffer, sizeof Buffer);
@@ -77,11 +74,17 @@ llvm::Expected<int> runAndWaitFilteringStderr(const std::string &Program,
     return llvm::createStringError(std::error_code(errno, std::generic_category()),
                                    "cannot create a pipe: %s", std::strerror(errno));
   std::fflush(nullptr);
+  // No signal between the fork and setChild: it would end this process alone.
+  signals::blockTermination(true);
   pid_t Pid = ::fork();
-  if (Pid < 0)
-    return llvm::createStringError(std::error_code(errno, std::generic_category()),
-                                   "cannot start '%s': %s", Program.c_str(), std::strerror(errno));
+  if (Pid < 0) {
+    int Errno = errno;
+    signals::blockTermination(false);
+    return llvm::createStringError(std::error_code(Errno, std::generic_category()),
+                                   "cannot start '%s': %s", Program.c_str(), std::strerror(Errno));
+  }
   if (Pid == 0) {
+    signals::defaultsInChild();
     if (Filter) {
       ::dup2(Pipe[1], STDERR_FILENO);
       ::close(Pipe[0]);
@@ -91,6 +94,8 @@ llvm::Expected<int> runAndWaitFilteringStderr(const std::string &Program,
     std::fprintf(stderr, "cannot execute '%s': %s\n", Program.c_str(), std::strerror(errno));
     ::_exit(127);
   }
+  signals::setChild(Pid);
+  signals::blockTermination(false);
   if (Filter) {
     ::close(Pipe[1]);
     forwardFiltered(Pipe[0], Filter);
@@ -98,10 +103,14 @@ llvm::Expected<int> runAndWaitFilteringStderr(const std::string &Program,
   }
   int Status = 0;
   while (::waitpid(Pid, &Status, 0) < 0) {
-    if (errno != EINTR)
-      return llvm::createStringError(std::error_code(errno, std::generic_category()),
-                                     "waiting for '%s': %s", Program.c_str(), std::strerror(errno));
+    if (errno != EINTR) {
+      int Errno = errno;
+      signals::childEnded();
+      return llvm::createStringError(std::error_code(Errno, std::generic_category()),
+                                     "waiting for '%s': %s", Program.c_str(), std::strerror(Errno));
+    }
   }
+  signals::childEnded(); // A signal forwarded to the child ends this process now.
   if (WIFEXITED(Status))
     return WEXITSTATUS(Status);
   return 128 + WTERMSIG(Status);

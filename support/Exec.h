@@ -16,7 +16,9 @@ namespace kopt {
 llvm::Error execReplacing(const std::string &Program, const std::vector<std::string> &Args);
 
 // Runs Program with Args (Args[0] is argv[0]), inheriting stdin/stdout/stderr,
-// and returns its exit status (128 + signal number if it was killed).
+// and returns its exit status (128 + signal number if it was killed). SIGINT,
+// SIGTERM or SIGHUP meanwhile go to the child too, and end this process once
+// the child has ended (TerminationSignals.h).
 llvm::Expected<int> runAndWait(const std::string &Program, const std::vector<std::string> &Args);
 
 // Rewrites one line of a child's stderr (without its '\n'; the result is

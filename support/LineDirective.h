@@ -5,10 +5,15 @@
 #include <llvm/ADT/StringRef.h>
 
 #include <string>
+#include <vector>
 
 namespace kopt {
 
 // `#line Line "Path"\n` with Path escaped as a string literal.
 std::string lineDirective(llvm::StringRef Path, unsigned Line = 1);
+
+// The file names of Text's line directives (`#line N "name"` and the
+// preprocessor's `# N "name"`), unescaped, in order, each once.
+std::vector<std::string> lineDirectiveNames(llvm::StringRef Text);
 
 } // namespace kopt

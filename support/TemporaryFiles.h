@@ -1,6 +1,6 @@
 // Files a process creates and must not leave behind: removed when the owner is
-// destroyed and, through a signal handler, when SIGINT/SIGTERM/SIGHUP end the
-// process. keep() hands them over to the user instead (kcc --kopt-keep).
+// destroyed and when SIGINT/SIGTERM/SIGHUP end the process (TerminationSignals.h).
+// keep() hands them over to the user instead (kcc --kopt-keep).
 #pragma once
 
 #include <string>

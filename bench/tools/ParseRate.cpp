@@ -11,7 +11,7 @@
 #include "clang-plugin/parse/PrecompiledCudaHeaders.h"
 #include "clang-plugin/transforms/framework/TransformPipeline.h"
 #include "clang-plugin/transforms/framework/UnitRewriter.h"
-#include "driver/commands/FrontendSetup.h"
+#include "driver/optimize/FrontendSetup.h"
 
 #include <llvm/Support/Format.h>
 #include <llvm/Support/raw_ostream.h>

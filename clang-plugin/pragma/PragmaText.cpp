@@ -45,6 +45,17 @@ bool containsKoptPragma(llvm::StringRef Text) {
   return false;
 }
 
+bool usesPragmaOperator(llvm::StringRef Text) { return Text.contains("_Pragma"); }
+
+bool mentionsKoptWord(llvm::StringRef Text) {
+  auto IsWordChar = [](char C) { return std::isalnum(static_cast<unsigned char>(C)) || C == '_'; };
+  for (size_t At = Text.find("kopt"); At != llvm::StringRef::npos; At = Text.find("kopt", At + 1))
+    if ((At == 0 || !IsWordChar(Text[At - 1])) &&
+        (At + 4 == Text.size() || !IsWordChar(Text[At + 4])))
+      return true;
+  return false;
+}
+
 std::string blankKoptPragmas(llvm::StringRef Text) {
   std::string Out;
   Out.reserve(Text.size());

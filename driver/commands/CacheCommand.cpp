@@ -1,11 +1,11 @@
 #include "driver/commands/CacheCommand.h"
 
 #include "driver/Diagnostics.h"
-#include "driver/commands/ResultCacheSetup.h"
 #include "driver/commands/Subcommand.h"
 #include "driver/config/CacheConfig.h"
 #include "driver/config/KoptConfigFile.h"
 #include "driver/nvcc/NvccLocator.h"
+#include "driver/optimize/ResultCacheSetup.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/FormatVariadic.h>
@@ -17,6 +17,8 @@
 namespace kopt::driver {
 
 namespace {
+const Reporter Voice("kopt");
+
 // Whether the action only talks to the remotes (push, ls --remote).
 bool remoteAction(const std::vector<std::string> &Args) {
   return !Args.empty() &&
@@ -35,7 +37,7 @@ llvm::Expected<memory::ResultCache> openCache(std::vector<std::string> &Args) {
   std::string RemoteProblem;
   llvm::Expected<memory::ResultCache> Cache = openResultCache(*Options, GetEnv, &RemoteProblem);
   if (!RemoteProblem.empty())
-    llvm::errs() << "kopt: warning: " << RemoteProblem << RemotesDropped << "\n";
+    Voice.warning(RemoteProblem + RemotesDropped.str());
   return Cache;
 }
 
@@ -49,18 +51,16 @@ std::string entrySummary(const memory::CacheEntry &E) {
 
 // `kopt cache ls --remote`: each remote's entries, each checked as a lookup
 // would check it.
-int listRemote(memory::ResultCache &Cache) {
+llvm::Error listRemote(memory::ResultCache &Cache) {
   memory::RemoteStorage *Remotes = remotesOf(Cache);
-  if (!Remotes) {
-    reportError("kopt", "no remote cache configured (remote_cache)");
-    return 1;
-  }
-  int Status = 0;
+  if (!Remotes)
+    return llvm::createStringError("no remote cache configured (remote_cache)");
+  bool Failed = false;
   for (size_t I = 0; I < Remotes->size(); ++I) {
     llvm::Expected<std::vector<std::string>> Digests = Remotes->list(I);
-    if (!Digests) {
-      reportError("kopt", Remotes->spec(I).display() + ": " + llvm::toString(Digests.takeError()));
-      Status = 1;
+    if (!Digests) { // Said now; the other remotes are still listed.
+      Voice.error(Remotes->spec(I).display() + ": " + llvm::toString(Digests.takeError()));
+      Failed = true;
       continue;
     }
     llvm::outs() << "# " << Remotes->spec(I).display() << ": " << Digests->size()
@@ -76,7 +76,7 @@ int listRemote(memory::ResultCache &Cache) {
         llvm::outs() << "CORRUPT " << (Warning.empty() ? "gone while listing" : Warning) << "\n";
     }
   }
-  return Status;
+  return Failed ? failWithStatus(1) : llvm::Error::success();
 }
 
 // A directory to read a cache from must be one: a missing path (a typo) is an
@@ -88,24 +88,20 @@ llvm::Error checkCacheDirectory(const std::string &Dir) {
   if (!llvm::sys::fs::is_directory(Status))
     return llvm::createStringError("not a directory");
   if (!llvm::sys::fs::is_directory(Dir + "/entries"))
-    llvm::errs() << "kopt: warning: " << Dir << " holds no entries/ folder: no cache entries\n";
+    Voice.warning(Dir + " holds no entries/ folder: no cache entries");
   return llvm::Error::success();
 }
 
 // `kopt cache push [DIR]`: the valid entries of a project cache (or the user
 // cache) to every remote that is not read only.
-int push(memory::ResultCache &Cache, const std::string &Dir) {
+llvm::Error push(memory::ResultCache &Cache, const std::string &Dir) {
   memory::RemoteStorage *Remotes = remotesOf(Cache);
-  if (!Remotes) {
-    reportError("kopt", "no remote cache configured (remote_cache)");
-    return 1;
-  }
+  if (!Remotes)
+    return llvm::createStringError("no remote cache configured (remote_cache)");
   std::string Root = Dir.empty() ? Cache.config().UserDir : Dir;
   if (!Dir.empty())
-    if (llvm::Error E = checkCacheDirectory(Dir)) {
-      reportError("kopt", "cannot push " + Dir + ": " + llvm::toString(std::move(E)));
-      return 1;
-    }
+    if (llvm::Error E = checkCacheDirectory(Dir))
+      return llvm::createStringError("cannot push " + Dir + ": " + llvm::toString(std::move(E)));
   std::vector<std::pair<std::string, std::string>> Valid; // Digest, bytes.
   for (const memory::EntryFile &F : memory::listEntryFiles(Root)) {
     llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Text = llvm::MemoryBuffer::getFile(F.Path);
@@ -115,26 +111,25 @@ int push(memory::ResultCache &Cache, const std::string &Dir) {
     if (Stored && Stored->Key.Digest != F.Digest)
       Stored = llvm::createStringError("holds the entry of another key");
     if (!Stored) {
-      llvm::errs() << "kopt: warning: skipped " << F.Path << ": "
-                   << llvm::toString(Stored.takeError()) << "\n";
+      Voice.warning("skipped " + F.Path + ": " + llvm::toString(Stored.takeError()));
       continue;
     }
     Valid.emplace_back(F.Digest, (*Text)->getBuffer().str());
   }
-  int Status = 0;
+  bool AnyFailed = false;
   for (size_t I = 0; I < Remotes->size(); ++I) {
     if (Remotes->spec(I).ReadOnly) {
-      llvm::errs() << "kopt: warning: remote cache " << Remotes->spec(I).display()
-                   << " is read only: nothing pushed to it\n";
+      Voice.warning("remote cache " + Remotes->spec(I).display() +
+                    " is read only: nothing pushed to it");
       continue;
     }
     uint64_t Uploaded = 0, Present = 0, Failed = 0;
     for (const auto &[Digest, Bytes] : Valid) {
       llvm::Expected<bool> Done = Remotes->push(I, Digest, Bytes);
       if (!Done) {
-        reportError("kopt", Remotes->spec(I).display() + ": " + llvm::toString(Done.takeError()));
+        Voice.error(Remotes->spec(I).display() + ": " + llvm::toString(Done.takeError()));
         ++Failed;
-        Status = 1;
+        AnyFailed = true;
         break; // The rest would fail the same way.
       }
       ++(*Done ? Uploaded : Present);
@@ -143,7 +138,7 @@ int push(memory::ResultCache &Cache, const std::string &Dir) {
                  << Present << " already there" << (Failed ? ", stopped at a failure" : "")
                  << ") from " << Root << "\n";
   }
-  return Status;
+  return AnyFailed ? failWithStatus(1) : llvm::Error::success();
 }
 
 std::string date(llvm::sys::TimePoint<> T) {
@@ -153,7 +148,7 @@ std::string date(llvm::sys::TimePoint<> T) {
   return Text;
 }
 
-int listEntries(memory::ResultCache &Cache) {
+llvm::Error listEntries(memory::ResultCache &Cache) {
   std::vector<memory::ListedEntry> Listed = Cache.list();
   if (Listed.empty()) {
     // Where it looked, so that an empty answer is not mistaken for a broken one.
@@ -161,7 +156,7 @@ int listEntries(memory::ResultCache &Cache) {
     if (Cache.config().ProjectDir)
       llvm::outs() << " or " << *Cache.config().ProjectDir;
     llvm::outs() << "\n";
-    return 0;
+    return llvm::Error::success();
   }
   for (const memory::ListedEntry &L : Listed) {
     llvm::outs() << L.File.Digest.substr(0, 16) << "  " << (L.Project ? "project" : "user   ")
@@ -174,56 +169,48 @@ int listEntries(memory::ResultCache &Cache) {
     llvm::outs() << (E.Variant ? llvm::formatv("{0:F2}x", E.Speedup).str() : "original") << "  "
                  << E.KernelName << "\n";
   }
-  return 0;
+  return llvm::Error::success();
 }
 
-int showEntry(memory::ResultCache &Cache, llvm::StringRef Prefix) {
+llvm::Error showEntry(memory::ResultCache &Cache, llvm::StringRef Prefix) {
   std::vector<memory::ListedEntry> Found = Cache.find(Prefix);
-  if (Found.empty()) {
-    reportError("kopt", "no cache entry with key " + Prefix.str());
-    return 1;
-  }
+  if (Found.empty())
+    return llvm::createStringError("no cache entry with key " + Prefix.str());
   for (const memory::ListedEntry &L : Found)
-    if (L.File.Digest != Found.front().File.Digest) {
-      reportError("kopt", "key prefix " + Prefix.str() + " is ambiguous");
-      return 1;
-    }
+    if (L.File.Digest != Found.front().File.Digest)
+      return llvm::createStringError("key prefix " + Prefix.str() + " is ambiguous");
   // The project cache's entry first, as a lookup would use it.
   const memory::ListedEntry &L = Found.back().Project ? Found.back() : Found.front();
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Text =
       llvm::MemoryBuffer::getFile(L.File.Path);
-  if (!Text || !L.Stored) {
-    reportError("kopt", L.File.Path + ": " + (L.Stored ? Text.getError().message() : L.Error));
-    return 1;
-  }
+  if (!Text || !L.Stored)
+    return llvm::createStringError(L.File.Path + ": " +
+                                   (L.Stored ? Text.getError().message() : L.Error));
   llvm::outs() << "# " << L.File.Path << "\n"
                << nlohmann::json::parse((*Text)->getBuffer()).dump(2) << "\n";
-  return 0;
+  return llvm::Error::success();
 }
 
-int transfer(memory::ResultCache &Cache, bool Export, const std::string &Dir) {
+llvm::Error transfer(memory::ResultCache &Cache, bool Export, const std::string &Dir) {
   if (!Export)
-    if (llvm::Error E = checkCacheDirectory(Dir)) {
-      reportError("kopt", "cannot import from " + Dir + ": " + llvm::toString(std::move(E)));
-      return 1;
-    }
+    if (llvm::Error E = checkCacheDirectory(Dir))
+      return llvm::createStringError("cannot import from " + Dir + ": " +
+                                     llvm::toString(std::move(E)));
   std::vector<std::string> Skipped;
   llvm::Expected<uint64_t> N =
       Export ? Cache.exportTo(Dir, Skipped) : Cache.importFrom(Dir, Skipped);
   for (const std::string &S : Skipped)
-    llvm::errs() << "kopt: warning: skipped " << S << "\n";
-  if (!N) {
-    reportError("kopt", N.takeError());
-    return 1;
-  }
+    Voice.warning("skipped " + S);
+  if (!N)
+    return N.takeError();
   llvm::outs() << (Export ? "Exported " : "Imported ") << *N << " entries "
                << (Export ? "to " : "from ") << Dir << "\n";
-  return 0;
+  return llvm::Error::success();
 }
 
 // `kopt cache verify [--fix]`: every entry and manifest checked as a lookup
 // checks it; --fix removes the corrupt ones. Exit 1 while any remain.
-int verify(memory::ResultCache &Cache, bool Fix) {
+llvm::Error verify(memory::ResultCache &Cache, bool Fix) {
   memory::VerifyResult R = Cache.verify();
   uint64_t Removed = 0, Left = 0;
   for (const memory::CorruptFile &F : R.Corrupt) {
@@ -235,7 +222,7 @@ int verify(memory::ResultCache &Cache, bool Fix) {
     }
     llvm::Expected<bool> Done = Cache.removeCorrupt(F);
     if (!Done) {
-      reportError("kopt", llvm::toString(Done.takeError()));
+      Voice.error(Done.takeError());
       ++Left;
     } else if (*Done) {
       llvm::outs() << "removed: " << Where << "\n";
@@ -249,21 +236,22 @@ int verify(memory::ResultCache &Cache, bool Fix) {
   if (Fix)
     llvm::outs() << ", " << Removed << " removed";
   llvm::outs() << "\n";
-  if (Left && !Fix)
-    llvm::errs() << "kopt: " << Left << " corrupt (lookups ignore them): "
-                 << "`kopt cache verify --fix` removes them\n";
-  return Left ? 1 : 0;
+  if (!Left)
+    return llvm::Error::success();
+  if (!Fix)
+    return failWithStatus(1, llvm::Twine(Left) + " corrupt (lookups ignore them): " +
+                                 "`kopt cache verify --fix` removes them");
+  return failWithStatus(1);
 }
 
-int usage(llvm::StringRef Why) {
-  reportError("kopt", Why.str() + "; usage: kopt cache [--kopt-OPTION=V] " +
-                          "ls [--remote]|show KEY|stats|-s|clear|gc|verify [--fix]|export DIR|"
-                          "import DIR|push [DIR]|explain FILE|rekey FILE");
-  return 1;
+llvm::Error usage(llvm::StringRef Why) {
+  return llvm::createStringError(Why.str() + "; usage: kopt cache [--kopt-OPTION=V] " +
+                                 "ls [--remote]|show KEY|stats|-s|clear|gc|verify [--fix]|" +
+                                 "export DIR|import DIR|push [DIR]|explain FILE|rekey FILE");
 }
 } // namespace
 
-int runCache(const std::vector<std::string> &Arguments) {
+llvm::Error runCache(const std::vector<std::string> &Arguments) {
   // explain and rekey read the .kopt.yaml of their FILE, not the current directory's.
   for (size_t I = 0; I < Arguments.size(); ++I) {
     if (llvm::StringRef(Arguments[I]).starts_with("--kopt-"))
@@ -277,10 +265,8 @@ int runCache(const std::vector<std::string> &Arguments) {
   }
   std::vector<std::string> Args = Arguments;
   llvm::Expected<memory::ResultCache> Cache = openCache(Args);
-  if (!Cache) {
-    reportError("kopt", Cache.takeError());
-    return 1;
-  }
+  if (!Cache)
+    return Cache.takeError();
   if (Args.empty())
     return usage("missing action");
   llvm::StringRef Action = Args[0];
@@ -299,38 +285,34 @@ int runCache(const std::vector<std::string> &Arguments) {
     return showEntry(*Cache, Args[1]);
   if (Action == "stats") {
     printCacheStats(*Cache, llvm::outs());
-    return 0;
+    return llvm::Error::success();
   }
   if (Action == "-s" || Action == "--show-stats") {
     printCacheSummary(*Cache, llvm::outs());
-    return 0;
+    return llvm::Error::success();
   }
   if (Action == "export" || Action == "import")
     return transfer(*Cache, Action == "export", Args[1]);
   if (Action == "clear") {
     llvm::Expected<memory::ClearResult> N = Cache->clear();
-    if (!N) {
-      reportError("kopt", N.takeError());
-      return 1;
-    }
+    if (!N)
+      return N.takeError();
     if (llvm::Error E = memory::RemoteStorage::zeroCounters(Cache->config().UserDir))
-      reportError("kopt", std::move(E));
+      Voice.error(std::move(E));
     llvm::outs() << "Removed " << N->Entries << " entries and " << N->Manifests
                  << " manifests from " << Cache->config().UserDir << "\n";
-    return 0;
+    return llvm::Error::success();
   }
   if (Action == "gc") {
     llvm::Expected<memory::GcResult> Gc = Cache->gc();
-    if (!Gc) {
-      reportError("kopt", Gc.takeError());
-      return 1;
-    }
+    if (!Gc)
+      return Gc.takeError();
     if (Gc->Corrupt)
       llvm::outs() << "Removed " << Gc->Corrupt << " corrupt entries and manifests\n";
     llvm::outs() << "Evicted " << Gc->EvictedEntries << " entries and "
                  << Gc->Evicted - Gc->EvictedEntries << " manifests (" << Gc->BytesBefore << " -> "
                  << Gc->BytesAfter << " bytes, limit " << Cache->config().MaxBytes << ")\n";
-    return 0;
+    return llvm::Error::success();
   }
   return usage("unknown action '" + Action.str() + "'");
 }

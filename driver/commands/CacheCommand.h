@@ -16,6 +16,6 @@ void printCacheStats(const memory::ResultCache &Cache, llvm::raw_ostream &OS);
 
 // `kopt cache explain ...` and `kopt cache rekey ...` (CacheKeyCommands.cpp):
 // Args follow the action.
-int runCacheKeyCommand(llvm::StringRef Action, const std::vector<std::string> &Args);
+llvm::Error runCacheKeyCommand(llvm::StringRef Action, const std::vector<std::string> &Args);
 
 } // namespace kopt::driver

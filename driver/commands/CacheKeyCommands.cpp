@@ -11,12 +11,12 @@
 #include "clang-plugin/parse/KernelFinder.h"
 #include "driver/Diagnostics.h"
 #include "driver/commands/CacheCommand.h"
-#include "driver/commands/FrontendSetup.h"
 #include "driver/commands/SourceKernels.h"
 #include "driver/config/CacheConfig.h"
 #include "driver/nvcc/NvccDeviceFlags.h"
 #include "driver/nvcc/NvccDevicePasses.h"
 #include "driver/nvcc/NvccLocator.h"
+#include "driver/optimize/FrontendSetup.h"
 #include "driver/optimize/KernelOptimization.h"
 #include "kopt/Version.h"
 #include "memory/cache/MissExplanation.h"
@@ -30,6 +30,8 @@
 namespace kopt::driver {
 
 namespace {
+const Reporter Voice("kopt");
+
 struct KeyCommand {
   std::string File;
   std::optional<std::string> Kernel;
@@ -100,21 +102,17 @@ std::string components(const memory::CacheKey &Key) {
          "..., kopt " + J["kopt"].get<std::string>() + " (key " + Key.Digest.substr(0, 16) + ")";
 }
 
-int explain(KeyCommand &C) {
+llvm::Error explain(KeyCommand &C) {
   std::string ArchNote;
   auto Kernels = parse(C.File, C.Flags, &ArchNote);
-  if (!Kernels) {
-    reportError("kopt", Kernels.takeError());
-    return 1;
-  }
+  if (!Kernels)
+    return Kernels.takeError();
   if (!ArchNote.empty())
     llvm::outs() << C.File << ": " << ArchNote << "\n";
   llvm::Expected<NvccCommandLine> Cmd = parseExpandedNvccFlags(C.Flags);
   auto Passes = Cmd ? nvccDevicePasses(*Cmd) : Cmd.takeError();
-  if (!Passes) {
-    reportError("kopt", Passes.takeError());
-    return 1;
-  }
+  if (!Passes)
+    return Passes.takeError();
   unsigned Shown = 0;
   for (const frontend::KernelSummary &K : *Kernels) {
     if (!wanted(C, K))
@@ -137,12 +135,10 @@ int explain(KeyCommand &C) {
       llvm::outs() << "  key: " << components(Key) << "\n";
     }
   }
-  if (!Shown) {
-    reportError("kopt", C.File + " has no annotated kernel" +
-                            (C.Kernel ? " named '" + *C.Kernel + "'" : std::string()));
-    return 1;
-  }
-  return 0;
+  if (!Shown)
+    return llvm::createStringError(C.File + " has no annotated kernel" +
+                                   (C.Kernel ? " named '" + *C.Kernel + "'" : std::string()));
+  return llvm::Error::success();
 }
 
 // The compile flags an old key recorded, as nvcc takes them, with the include
@@ -164,7 +160,7 @@ std::vector<std::string> recordedFlags(const nlohmann::json &Old,
   return Flags;
 }
 
-int rekey(KeyCommand &C) {
+llvm::Error rekey(KeyCommand &C) {
   std::map<std::vector<std::string>, std::vector<frontend::KernelSummary>> Parsed;
   unsigned Moved = 0, Failed = 0;
   for (const memory::ListedEntry &L : C.Cache->list()) {
@@ -181,7 +177,7 @@ int rekey(KeyCommand &C) {
     if (It == Parsed.end()) {
       auto Kernels = parse(C.File, Flags);
       if (!Kernels) {
-        reportError("kopt", "entry " + Where + ": " + llvm::toString(Kernels.takeError()));
+        Voice.error("entry " + Where + ": " + llvm::toString(Kernels.takeError()));
         ++Failed;
         continue;
       }
@@ -211,7 +207,7 @@ int rekey(KeyCommand &C) {
     In.KoptVersion = Old.value("kopt", In.KoptVersion);
     memory::CacheKey New = memory::makeCacheKey(In);
     if (llvm::Error E = C.Cache->rekey(L, New, utcNow(), Version)) {
-      reportError("kopt", "entry " + Where + ": " + llvm::toString(std::move(E)));
+      Voice.error("entry " + Where + ": " + llvm::toString(std::move(E)));
       ++Failed;
       continue;
     }
@@ -220,18 +216,17 @@ int rekey(KeyCommand &C) {
   }
   llvm::outs() << "Re-keyed " << Moved << " entr" << (Moved == 1 ? "y" : "ies") << " of " << C.File
                << (Failed ? ", " + std::to_string(Failed) + " could not be" : "") << "\n";
-  return Failed ? 1 : 0;
+  return Failed ? failWithStatus(1) : llvm::Error::success();
 }
 } // namespace
 
-int runCacheKeyCommand(llvm::StringRef Action, const std::vector<std::string> &Args) {
+llvm::Error runCacheKeyCommand(llvm::StringRef Action, const std::vector<std::string> &Args) {
   bool Explain = Action == "explain";
   llvm::Expected<KeyCommand> C = prepare(Args, /*ReadOnly=*/Explain);
-  if (!C) {
-    reportError("kopt", llvm::toString(C.takeError()) + " (usage: kopt cache " + Action.str() +
-                            " FILE [--kernel K] [--kopt-OPTION=V]... [-- FLAGS])");
-    return 1;
-  }
+  if (!C)
+    return llvm::createStringError(llvm::toString(C.takeError()) + " (usage: kopt cache " +
+                                   Action.str() +
+                                   " FILE [--kernel K] [--kopt-OPTION=V]... [-- FLAGS])");
   return Explain ? explain(*C) : rekey(*C);
 }
 

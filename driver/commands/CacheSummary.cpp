@@ -1,5 +1,6 @@
 #include "driver/commands/CacheCommand.h"
 
+#include "driver/kcc/Fallback.h"
 #include "memory/remote/RemoteStorage.h"
 
 #include <llvm/Support/Format.h>
@@ -68,6 +69,13 @@ void printCacheSummary(const memory::ResultCache &Cache, llvm::raw_ostream &OS) 
   line(OS, "Direct lookups:", Direct);
   line(OS, "  Direct hits:", C[Counter::DirectHits], percent(C[Counter::DirectHits], Direct));
   line(OS, "  Direct misses:", C[Counter::DirectMisses], percent(C[Counter::DirectMisses], Direct));
+  // kcc's compiles handed to the real compiler without kopt, by reason.
+  uint64_t Without = 0;
+  for (const FallbackInfo &F : allFallbacks())
+    Without += C[F.Counter];
+  line(OS, "Compiles without kopt:", Without);
+  for (const FallbackInfo &F : allFallbacks())
+    line(OS, ("  " + F.Summary).str(), C[F.Counter], percent(C[F.Counter], Without));
   line(OS, "Stores:", C[Counter::Stores]);
   line(OS, "Errors:", C[Counter::Errors]);
   line(OS, "Evictions:", C[Counter::Evictions]);

@@ -4,7 +4,6 @@
 // kernel. Exit 1 on any error (the file does not parse, or a pragma is wrong).
 #include "clang-plugin/model/KernelSummary.h"
 #include "clang-plugin/pragma/WorkloadCheck.h"
-#include "driver/Diagnostics.h"
 #include "driver/commands/SourceKernels.h"
 #include "driver/commands/Subcommand.h"
 
@@ -44,12 +43,10 @@ std::string verdictOf(const frontend::KernelSummary &K) {
 
 } // namespace
 
-int runCheck(const std::vector<std::string> &Args) {
+llvm::Error runCheck(const std::vector<std::string> &Args) {
   llvm::Expected<SourceKernels> Loaded = loadSourceKernels(Args, "check FILE [--] [FLAGS]");
-  if (!Loaded) {
-    reportError("kopt check", Loaded.takeError());
-    return 1;
-  }
+  if (!Loaded)
+    return Loaded.takeError();
   unsigned Annotated = 0;
   for (const frontend::KernelSummary &K : Loaded->Kernels) {
     if (!K.Pragma)
@@ -60,7 +57,7 @@ int runCheck(const std::vector<std::string> &Args) {
   }
   if (Annotated == 0)
     llvm::outs() << Loaded->File << ": no kernel has '#pragma kopt optimize'\n";
-  return 0;
+  return llvm::Error::success();
 }
 
 } // namespace kopt::driver

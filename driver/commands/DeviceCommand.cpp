@@ -1,4 +1,3 @@
-#include "driver/Diagnostics.h"
 #include "driver/commands/Subcommand.h"
 #include "evaluator/CudaDriver.h"
 #include "evaluator/DeviceQuery.h"
@@ -9,27 +8,22 @@
 
 namespace kopt::driver {
 
-int runDevice(const std::vector<std::string> &Args) {
+llvm::Error runDevice(const std::vector<std::string> &Args) {
   bool Json = false;
   for (const std::string &A : Args) {
     if (A == "--json") {
       Json = true;
       continue;
     }
-    reportError("kopt device", "unknown argument '" + A + "'");
-    return 1;
+    return llvm::createStringError("unknown argument '" + A + "'");
   }
 
   llvm::Expected<evaluator::CudaDriver &> Driver = evaluator::CudaDriver::load();
-  if (!Driver) {
-    reportError("kopt device", Driver.takeError());
-    return 1;
-  }
+  if (!Driver)
+    return Driver.takeError();
   llvm::Expected<std::vector<evaluator::DeviceInfo>> Devices = evaluator::queryDevices(*Driver);
-  if (!Devices) {
-    reportError("kopt device", Devices.takeError());
-    return 1;
-  }
+  if (!Devices)
+    return Devices.takeError();
 
   if (Json) {
     nlohmann::ordered_json Out = {{"driver_version", Driver->driverVersion()},
@@ -47,7 +41,7 @@ int runDevice(const std::vector<std::string> &Args) {
            {"max_threads_per_multiprocessor", D.MaxThreadsPerMultiprocessor},
            {"max_shared_memory_per_block_optin", D.SharedMemoryPerBlockOptin}});
     llvm::outs() << Out.dump(2) << "\n";
-    return 0;
+    return llvm::Error::success();
   }
 
   int DriverVersion = Driver->driverVersion();
@@ -59,7 +53,7 @@ int runDevice(const std::vector<std::string> &Args) {
                  << D.MultiprocessorCount << " SMs, "
                  << llvm::format("%.1f", D.TotalMemoryBytes / double(1ull << 30)) << " GiB, L2 "
                  << D.L2CacheBytes / (1 << 20) << " MiB\n";
-  return 0;
+  return llvm::Error::success();
 }
 
 } // namespace kopt::driver

@@ -113,46 +113,36 @@ nlohmann::json outcomeJson(const evaluator::VariantOutcome &O) {
 }
 } // namespace
 
-int runEval(const std::vector<std::string> &Arguments) {
+llvm::Error runEval(const std::vector<std::string> &Arguments) {
   std::vector<std::string> Args = Arguments;
   bool Json = takeFlag(Args, "json");
   bool NoProfile = takeFlag(Args, "no-profile");
   auto KernelName = takeOption(Args, "kernel");
   auto VariantFile = KernelName ? takeOption(Args, "variant") : KernelName.takeError();
-  if (!KernelName || !VariantFile) {
-    reportError("kopt eval", KernelName ? VariantFile.takeError() : KernelName.takeError());
-    return 1;
-  }
+  if (!KernelName || !VariantFile)
+    return KernelName ? VariantFile.takeError() : KernelName.takeError();
   auto LaunchText = takeOption(Args, "launch");
-  if (!LaunchText) {
-    reportError("kopt eval", LaunchText.takeError());
-    return 1;
-  }
+  if (!LaunchText)
+    return LaunchText.takeError();
   auto Cache = cacheConfigFor(Args); // Its recordings (kopt record).
-  if (!Cache) {
-    reportError("kopt eval", Cache.takeError());
-    return 1;
-  }
+  if (!Cache)
+    return Cache.takeError();
   auto Loaded = loadSourceKernels(Args, Usage);
-  if (!Loaded) {
-    reportError("kopt eval", Loaded.takeError());
-    return 1;
-  }
+  if (!Loaded)
+    return Loaded.takeError();
   auto Kernel = pickAnnotatedKernel(*Loaded, KernelName->value_or(""));
-  if (!Kernel) {
-    reportError("kopt eval", Kernel.takeError());
-    return 1;
-  }
+  if (!Kernel)
+    return Kernel.takeError();
   std::vector<std::string> RecordingDirs = {memory::recordingsDir(Cache->UserDir)};
   if (Cache->ProjectDir)
     RecordingDirs.push_back(memory::recordingsDir(*Cache->ProjectDir));
   std::string RecordingWarning;
   auto W = workloadWithRecording(*Kernel, Loaded->File, RecordingDirs, &RecordingWarning);
   if (!RecordingWarning.empty())
-    llvm::errs() << "kopt eval: warning: " << RecordingWarning << "\n";
-  if (!W) {
-    llvm::errs() << llvm::toString(W.takeError()) << "\n";
-    return 1;
+    Reporter("kopt eval").warning(RecordingWarning);
+  if (!W) { // The workload's diagnostics name the pragma's file and line.
+    writeToStderr(llvm::toString(W.takeError()) + "\n");
+    return failWithStatus(1);
   }
   std::vector<std::string> Options = unitCompileOptions(Loaded->Flags, Loaded->File);
 
@@ -160,17 +150,14 @@ int runEval(const std::vector<std::string> &Arguments) {
   evaluator::LaunchGeometry VariantLaunch = W->Launch;
   if (*VariantFile) {
     auto Buffer = llvm::MemoryBuffer::getFile(**VariantFile);
-    if (!Buffer) {
-      reportError("kopt eval", "cannot read " + **VariantFile + ": " + Buffer.getError().message());
-      return 1;
-    }
+    if (!Buffer)
+      return llvm::createStringError("cannot read " + **VariantFile + ": " +
+                                     Buffer.getError().message());
     VariantCode = (*Buffer)->getBuffer().str();
     if (*LaunchText) {
       auto L = parseLaunch(**LaunchText);
-      if (!L) {
-        reportError("kopt eval", L.takeError());
-        return 1;
-      }
+      if (!L)
+        return L.takeError();
       VariantLaunch = *L;
     }
   }
@@ -178,10 +165,8 @@ int runEval(const std::vector<std::string> &Arguments) {
   evaluator::EvaluatorOptions EvalOptions;
   EvalOptions.Profile = !NoProfile;
   auto Eval = evaluator::Evaluator::start(EvalOptions);
-  if (!Eval) {
-    reportError("kopt eval", Eval.takeError());
-    return 1;
-  }
+  if (!Eval)
+    return Eval.takeError();
   const evaluator::DeviceInfo &Device = (*Eval)->device();
   if (!Json) {
     llvm::outs() << "kopt eval: " << Kernel->Name << " on " << Device.Name << " ("
@@ -191,10 +176,8 @@ int runEval(const std::vector<std::string> &Arguments) {
                    << W->RecordingFile << "\n";
   }
   auto Base = (*Eval)->setOriginal(kernelSourceFor(*Kernel, Kernel->Unit.Text, Options), *W);
-  if (!Base) {
-    reportError("kopt eval", Base.takeError());
-    return 1;
-  }
+  if (!Base)
+    return Base.takeError();
   nlohmann::json Out = {{"kernel", Kernel->Name},
                         {"device", Device},
                         {"workload", *W},
@@ -211,23 +194,22 @@ int runEval(const std::vector<std::string> &Arguments) {
       llvm::outs() << "  weighted: " << describeWeighted(Base->Weighted) << "\n";
     printProfile(Base->Counters);
   }
-  int Status = 0;
+  bool Unverified = false;
   if (*VariantFile) {
     auto Outcome = (*Eval)->evaluate(kernelSourceFor(*Kernel, VariantCode, Options), VariantLaunch);
-    if (!Outcome) {
-      reportError("kopt eval", Outcome.takeError());
-      return 1;
-    }
+    if (!Outcome)
+      return Outcome.takeError();
     Out["variant"] = outcomeJson(*Outcome);
     if (!Json)
       printOutcome(*Outcome);
     bool Verified = Outcome->Result == evaluator::Verdict::Faster ||
                     Outcome->Result == evaluator::Verdict::NotFaster;
-    Status = Verified ? 0 : 3;
+    Unverified = !Verified;
   }
   if (Json)
     llvm::outs() << Out.dump(2) << "\n";
-  return Status;
+  // 3: the variant did not compile or verify.
+  return Unverified ? failWithStatus(3) : llvm::Error::success();
 }
 
 } // namespace kopt::driver

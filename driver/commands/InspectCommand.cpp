@@ -2,11 +2,11 @@
 #include "clang-plugin/model/KernelSummary.h"
 #include "clang-plugin/parse/CudaParseSetup.h"
 #include "driver/Diagnostics.h"
-#include "driver/commands/FrontendSetup.h"
 #include "driver/commands/KernelAnalysisJson.h"
 #include "driver/commands/KernelUnitJson.h"
 #include "driver/commands/SourceKernels.h"
 #include "driver/commands/Subcommand.h"
+#include "driver/optimize/FrontendSetup.h"
 #include "driver/optimize/WorkloadFromKernel.h"
 #include "kopt/Version.h"
 
@@ -34,19 +34,15 @@ nlohmann::ordered_json workloadJson(const frontend::KernelSummary &K, const std:
 }
 } // namespace
 
-int runInspect(const std::vector<std::string> &Arguments) {
+llvm::Error runInspect(const std::vector<std::string> &Arguments) {
   std::vector<std::string> Args = Arguments;
   llvm::Expected<std::optional<std::string>> UnitName = takeUnitOption(Args);
-  if (!UnitName) {
-    reportError("kopt inspect", UnitName.takeError());
-    return 1;
-  }
+  if (!UnitName)
+    return UnitName.takeError();
   llvm::Expected<SourceKernels> Loaded =
       loadSourceKernels(Args, "inspect FILE [--] [COMPILER FLAGS]");
-  if (!Loaded) {
-    reportError("kopt inspect", Loaded.takeError());
-    return 1;
-  }
+  if (!Loaded)
+    return Loaded.takeError();
   const std::string &File = Loaded->File;
   const std::vector<frontend::KernelSummary> *Kernels = &Loaded->Kernels;
   if (*UnitName)
@@ -62,7 +58,7 @@ int runInspect(const std::vector<std::string> &Arguments) {
     Out["kernels"].push_back(std::move(Kernel));
   }
   llvm::outs() << Out.dump(2) << "\n";
-  return 0;
+  return llvm::Error::success();
 }
 
 } // namespace kopt::driver

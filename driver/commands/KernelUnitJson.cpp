@@ -1,7 +1,6 @@
 #include "driver/commands/KernelUnitJson.h"
 
-#include "driver/Diagnostics.h"
-#include "driver/commands/FrontendSetup.h"
+#include "driver/optimize/FrontendSetup.h"
 
 #include <llvm/Support/raw_ostream.h>
 
@@ -48,14 +47,13 @@ llvm::Expected<std::optional<std::string>> takeUnitOption(std::vector<std::strin
   return std::nullopt;
 }
 
-int printKernelUnit(const std::vector<frontend::KernelSummary> &Kernels, llvm::StringRef Name) {
+llvm::Error printKernelUnit(const std::vector<frontend::KernelSummary> &Kernels,
+                            llvm::StringRef Name) {
   llvm::Expected<const frontend::KernelSummary *> Found = findKernelNamed(Kernels, Name);
-  if (!Found) {
-    reportError("kopt inspect", Found.takeError());
-    return 1;
-  }
+  if (!Found)
+    return Found.takeError();
   llvm::outs() << (*Found)->Unit.Text;
-  return 0;
+  return llvm::Error::success();
 }
 
 } // namespace kopt::driver

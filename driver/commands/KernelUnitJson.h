@@ -21,7 +21,8 @@ nlohmann::ordered_json kernelUnitToJson(const frontend::KernelUnit &Unit);
 llvm::Expected<std::optional<std::string>> takeUnitOption(std::vector<std::string> &Args);
 
 // Prints the unit text of the kernel named Name (qualified, or unqualified if
-// that is unique) to stdout; 1 with an error message if there is none.
-int printKernelUnit(const std::vector<frontend::KernelSummary> &Kernels, llvm::StringRef Name);
+// that is unique) to stdout; an error if there is none.
+llvm::Error printKernelUnit(const std::vector<frontend::KernelSummary> &Kernels,
+                            llvm::StringRef Name);
 
 } // namespace kopt::driver

@@ -65,7 +65,7 @@ int koptMain(const std::vector<std::string> &Args) {
   if (!Command) {
     std::string Message = "unknown subcommand '" + Name.str() + "'";
     Message += didYouMean(nearest(Name));
-    reportError("kopt", Message + " (see kopt --help)");
+    Reporter("kopt").error(Message + " (see kopt --help)");
     return 1;
   }
   std::vector<std::string> Rest(Args.begin() + 1, Args.end());
@@ -73,7 +73,7 @@ int koptMain(const std::vector<std::string> &Args) {
     printSubcommandHelp(*Command, llvm::outs());
     return 0;
   }
-  return Command->Run(Rest);
+  return exitStatusOf(Reporter(Command->voice()), Command->Run(Rest));
 }
 
 } // namespace kopt::driver

@@ -5,13 +5,13 @@
 #include "driver/commands/OptimizeCommand.h"
 
 #include "driver/Diagnostics.h"
-#include "driver/commands/FrontendSetup.h"
-#include "driver/commands/ResultCacheSetup.h"
 #include "driver/commands/SourceKernels.h"
 #include "driver/commands/Subcommand.h"
 #include "driver/config/CacheConfig.h"
 #include "driver/nvcc/NvccLocator.h"
+#include "driver/optimize/FrontendSetup.h"
 #include "driver/optimize/KernelOptimization.h"
+#include "driver/optimize/ResultCacheSetup.h"
 #include "memory/cache/FileLock.h"
 #include "memory/cache/ResultCache.h"
 
@@ -36,7 +36,7 @@ std::string llmSpendLine(const agents::LlmSpend &S) {
 }
 } // namespace
 
-int runOptimize(const std::vector<std::string> &Arguments) {
+llvm::Error runOptimize(const std::vector<std::string> &Arguments) {
   return runOptimizeWith(Arguments, []() -> llvm::Expected<OptimizeEvaluator> {
     auto Eval = evaluator::Evaluator::start();
     if (!Eval)
@@ -46,64 +46,53 @@ int runOptimize(const std::vector<std::string> &Arguments) {
   });
 }
 
-int runOptimizeWith(const std::vector<std::string> &Arguments, const EvaluatorFactory &Start) {
+llvm::Error runOptimizeWith(const std::vector<std::string> &Arguments,
+                            const EvaluatorFactory &Start) {
   const char *Tool = "kopt optimize";
+  Reporter Voice(Tool);
   std::vector<std::string> Args = Arguments;
   auto KernelName = takeOption(Args, "kernel");
-  if (!KernelName) {
-    reportError(Tool, KernelName.takeError());
-    return 1;
-  }
+  if (!KernelName)
+    return KernelName.takeError();
   // The --kopt- options before "--" are kopt's; those after it belong to the compile.
   std::vector<std::string> Own, Compile;
   auto Dash = std::find(Args.begin(), Args.end(), "--");
   Own.assign(Args.begin(), Dash);
   auto Options = koptOptionsFor(Own);
-  if (!Options) {
-    reportError(Tool, Options.takeError());
-    return 1;
-  }
+  if (!Options)
+    return Options.takeError();
   Own.insert(Own.end(), Dash, Args.end());
   auto Loaded = loadSourceKernels(Own, "optimize FILE [--kernel K] [--kopt-OPTION]... [-- FLAGS]");
-  if (!Loaded) {
-    reportError(Tool, Loaded.takeError());
-    return 1;
-  }
+  if (!Loaded)
+    return Loaded.takeError();
   std::vector<const frontend::KernelSummary *> Targets;
   if (*KernelName) {
     auto K = pickAnnotatedKernel(*Loaded, **KernelName);
-    if (!K) {
-      reportError(Tool, K.takeError());
-      return 1;
-    }
+    if (!K)
+      return K.takeError();
     Targets.push_back(&*K);
   } else {
     for (const frontend::KernelSummary &K : Loaded->Kernels)
       if (K.Pragma)
         Targets.push_back(&K);
   }
-  if (Targets.empty()) {
-    reportError(Tool, Loaded->File + " has no kernel marked with '#pragma kopt optimize'");
-    return 1;
-  }
+  if (Targets.empty())
+    return llvm::createStringError(Loaded->File +
+                                   " has no kernel marked with '#pragma kopt optimize'");
   auto Setup = frontendSetupFor(Loaded->Flags);
-  if (!Setup) {
-    reportError(Tool, Setup.takeError());
-    return 1;
-  }
+  if (!Setup)
+    return Setup.takeError();
   // A malformed remote_cache: the results stay local, unless --kopt-strict.
   std::string RemoteProblem;
   auto Cache = openResultCache(*Options, NvccSearchEnvironment::current().GetEnv,
                                Options->strict() ? nullptr : &RemoteProblem);
-  if (!Cache) {
-    reportError(Tool, Cache.takeError());
-    return 1;
-  }
+  if (!Cache)
+    return Cache.takeError();
   if (!RemoteProblem.empty())
-    llvm::errs() << Tool << ": warning: " << RemoteProblem << RemotesDropped << "\n";
+    Voice.warning(RemoteProblem + RemotesDropped.str());
   // Each kernel's engine before the GPU: a missing llm configuration is
   // reported here, GPU or not.
-  int Status = 0;
+  bool Failed = false; // A kernel's reason is said where it fails; the others go on.
   std::vector<KernelJob> Jobs;
   for (const frontend::KernelSummary *K : Targets) {
     auto Job = jobFor(*K, Loaded->File, Loaded->Flags, Setup->clangArgs(), *Options,
@@ -114,20 +103,16 @@ int runOptimizeWith(const std::vector<std::string> &Arguments, const EvaluatorFa
     }
     llvm::errs() << Loaded->File << ":" << K->Line << ": " << K->Name << ": "
                  << llvm::toString(Job.takeError()) << "\n";
-    Status = 1;
+    Failed = true;
   }
   if (Jobs.empty())
-    return Status;
+    return Failed ? failWithStatus(1) : llvm::Error::success();
   auto Lock = memory::GpuLock::acquire(memory::GpuLock::defaultPath());
-  if (!Lock) {
-    reportError(Tool, Lock.takeError());
-    return 1;
-  }
+  if (!Lock)
+    return Lock.takeError();
   auto Eval = Start();
-  if (!Eval) {
-    reportError(Tool, Eval.takeError());
-    return 1;
-  }
+  if (!Eval)
+    return Eval.takeError();
   llvm::outs() << Tool << ": " << Jobs.size() << " kernel" << (Jobs.size() == 1 ? "" : "s")
                << " of " << Loaded->File << " on " << Eval->Device << "\n";
   struct Row {
@@ -146,15 +131,15 @@ int runOptimizeWith(const std::vector<std::string> &Arguments, const EvaluatorFa
     if (!Result) {
       llvm::errs() << Loaded->File << ":" << K->Line << ": " << K->Name << ": "
                    << llvm::toString(Result.takeError()) << "\n";
-      Status = 1;
+      Failed = true;
       continue;
     }
     memory::CacheKey Key = cacheKeyFor(*K, Setup->GpuArch, Loaded->Flags);
     std::string RemoteWarning;
     if (llvm::Error E = (*Cache).store(Key, Result->Entry, &RemoteWarning))
-      llvm::errs() << Tool << ": warning: not cached: " << llvm::toString(std::move(E)) << "\n";
+      Voice.warning("not cached: " + llvm::toString(std::move(E)));
     if (!RemoteWarning.empty())
-      llvm::errs() << Tool << ": warning: " << RemoteWarning << "\n";
+      Voice.warning(RemoteWarning);
     const agents::OptimizeResult &O = Result->Optimized;
     const nlohmann::json &Evals = Result->Entry.Timing["evaluations"];
     // A weighted timing's milliseconds are the application's mean per launch,
@@ -182,7 +167,7 @@ int runOptimizeWith(const std::vector<std::string> &Arguments, const EvaluatorFa
         "%-28s %12.4f %12.4f %7.2fx %8zu %5u %7.2f %8.1f  %s\n", R.Kernel.c_str(), R.OriginalMs,
         R.BestMs, R.Entry.Speedup, R.Variants, R.Evaluations, R.MeanEvalSeconds, R.Seconds,
         R.Entry.Variant ? llvm::join(R.Entry.Origin.Skills, " + ").c_str() : "(original kept)");
-  return Status;
+  return Failed ? failWithStatus(1) : llvm::Error::success();
 }
 
 } // namespace kopt::driver

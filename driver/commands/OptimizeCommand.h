@@ -20,6 +20,6 @@ struct OptimizeEvaluator {
 };
 using EvaluatorFactory = std::function<llvm::Expected<OptimizeEvaluator>()>;
 
-int runOptimizeWith(const std::vector<std::string> &Args, const EvaluatorFactory &Start);
+llvm::Error runOptimizeWith(const std::vector<std::string> &Args, const EvaluatorFactory &Start);
 
 } // namespace kopt::driver

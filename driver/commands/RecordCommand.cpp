@@ -114,12 +114,12 @@ std::string contentState(const recorder::AllocationRecord &A) {
 bool printRecording(const std::string &Path, bool Detail, llvm::raw_ostream &OS) {
   recorder::ReadResult R = recorder::readRecording(Path, {Detail});
   if (!R.Error.empty()) {
-    reportError(Tool, R.Error);
+    Reporter(Tool.str()).error(R.Error);
     return false;
   }
   const recorder::Recording &Rec = R.Value;
   if (!Rec.Warning.empty())
-    llvm::errs() << Tool << ": warning: " << Rec.Warning << "\n";
+    Reporter(Tool.str()).warning(Rec.Warning);
   OS << Rec.Kernel.Symbol << ": " << Rec.Launches.size() << " distinct launches, "
      << Rec.TotalLaunches << " launches, " << Rec.ContentBytes << " bytes of buffer contents\n";
   for (const std::string &Note : Rec.Notes)
@@ -163,34 +163,26 @@ std::vector<std::string> annotatedKernels(const memory::CacheConfig &Config) {
   return {Names.begin(), Names.end()};
 }
 
-int record(const RecordRequest &R, const memory::CacheConfig &Config) {
+llvm::Error record(const RecordRequest &R, const memory::CacheConfig &Config) {
   // The recorder sits in the CUDA driver: without one there is nothing to record.
-  if (llvm::Expected<evaluator::CudaDriver &> Driver = evaluator::CudaDriver::load(); !Driver) {
-    reportError(Tool, llvm::toString(Driver.takeError()) +
-                          "; kopt record runs the application on this machine's GPU");
-    return 1;
-  }
+  if (llvm::Expected<evaluator::CudaDriver &> Driver = evaluator::CudaDriver::load(); !Driver)
+    return llvm::createStringError(llvm::toString(Driver.takeError()) +
+                                   "; kopt record runs the application on this machine's GPU");
   std::vector<std::string> Kernels = R.Kernels.empty() ? annotatedKernels(Config) : R.Kernels;
-  if (Kernels.empty()) {
-    reportError(Tool, "no annotated kernels known: build with kcc first (kopt record takes the "
-                      "kernels of the cache's entries) or name them with --kernel K");
-    return 1;
-  }
+  if (Kernels.empty())
+    return llvm::createStringError(
+        "no annotated kernels known: build with kcc first (kopt record takes the "
+        "kernels of the cache's entries) or name them with --kernel K");
   std::string Injection = injectionLibrary();
-  if (!llvm::sys::fs::exists(Injection)) {
-    reportError(Tool, "no recorder library at " + Injection + " (kopt was built without CUPTI)");
-    return 1;
-  }
+  if (!llvm::sys::fs::exists(Injection))
+    return llvm::createStringError("no recorder library at " + Injection +
+                                   " (kopt was built without CUPTI)");
   std::string Dir = memory::recordingsDir(Config.UserDir);
-  if (std::error_code EC = llvm::sys::fs::create_directories(Dir)) {
-    reportError(Tool, "cannot create " + Dir + ": " + EC.message());
-    return 1;
-  }
+  if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
+    return llvm::createStringError("cannot create " + Dir + ": " + EC.message());
   llvm::SmallString<128> Log;
-  if (std::error_code EC = llvm::sys::fs::createTemporaryFile("kopt-record", "log", Log)) {
-    reportError(Tool, "cannot create a log file: " + EC.message());
-    return 1;
-  }
+  if (std::error_code EC = llvm::sys::fs::createTemporaryFile("kopt-record", "log", Log))
+    return llvm::createStringError("cannot create a log file: " + EC.message());
   ::setenv("CUDA_INJECTION64_PATH", Injection.c_str(), 1);
   ::setenv(recorder::RecordDirVar, Dir.c_str(), 1);
   ::setenv(recorder::RecordKernelsVar, llvm::join(Kernels, ",").c_str(), 1);
@@ -203,9 +195,8 @@ int record(const RecordRequest &R, const memory::CacheConfig &Config) {
       Program = *Found;
   llvm::Expected<int> Status = runAndWait(Program, R.Application);
   if (!Status) {
-    reportError(Tool, Status.takeError());
     llvm::sys::fs::remove(Log);
-    return 1;
+    return Status.takeError();
   }
 
   // The log: "kernel SYMBOL PATH" per recording begun, "skipped: ..." and "error: ...".
@@ -235,29 +226,25 @@ int record(const RecordRequest &R, const memory::CacheConfig &Config) {
     llvm::outs() << Tool << ": no launch of " << llvm::join(Kernels, ", ") << " was seen\n";
   for (const std::string &F : Files)
     printRecording(F, false, llvm::outs());
-  return *Status;
+  return *Status ? failWithStatus(*Status) : llvm::Error::success(); // The application's.
 }
 
 } // namespace
 
-int runRecord(const std::vector<std::string> &Args) {
+llvm::Error runRecord(const std::vector<std::string> &Args) {
   llvm::Expected<RecordRequest> R = parseRequest(Args);
-  if (!R) {
-    reportError(Tool, R.takeError());
-    return 1;
-  }
+  if (!R)
+    return R.takeError();
   if (R->Show) {
     bool Ok = true;
     for (const std::string &F : R->Files)
       Ok = printRecording(F, true, llvm::outs()) && Ok;
-    return Ok ? 0 : 1;
+    return Ok ? llvm::Error::success() : failWithStatus(1);
   }
   std::vector<std::string> Flags = R->KoptFlags;
   llvm::Expected<memory::CacheConfig> Config = cacheConfigFor(Flags);
-  if (!Config) {
-    reportError(Tool, Config.takeError());
-    return 1;
-  }
+  if (!Config)
+    return Config.takeError();
   return record(*R, *Config);
 }
 

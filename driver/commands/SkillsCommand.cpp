@@ -184,36 +184,24 @@ void printShow(const memory::Skill &S, const memory::ExperienceStore &Experience
 }
 
 // Adds one outcome by hand (curating the store, tests).
-int recordOutcome(const SkillsArgs &Args, const memory::SkillLibrary &Library,
-                  memory::ExperienceStore &Experience) {
-  if (llvm::Error E = Library.checkToggles({{Args.Id, true}})) {
-    reportError(Tool, std::move(E));
-    return 1;
-  }
+llvm::Error recordOutcome(const SkillsArgs &Args, const memory::SkillLibrary &Library,
+                          memory::ExperienceStore &Experience) {
+  if (llvm::Error E = Library.checkToggles({{Args.Id, true}}))
+    return E;
   std::optional<memory::Outcome> O = memory::parseOutcome(Args.Outcome);
-  if (!O) {
-    reportError(Tool, "unknown outcome '" + Args.Outcome +
-                          "' (faster, not_faster, wrong, compile_error, crashed)");
-    return 1;
-  }
+  if (!O)
+    return llvm::createStringError("unknown outcome '" + Args.Outcome +
+                                   "' (faster, not_faster, wrong, compile_error, crashed)");
   double Speedup = 0;
   if (*O == memory::Outcome::Faster &&
-      (llvm::StringRef(Args.Speedup).getAsDouble(Speedup) || Speedup <= 0)) {
-    reportError(Tool, "an outcome 'faster' needs --speedup X with X > 0");
-    return 1;
-  }
-  if (Args.Experience.empty()) {
-    reportError(Tool, "no experience file (--experience FILE or KOPT_CACHE_DIR)");
-    return 1;
-  }
-  if (llvm::Error E = Experience.record(Args.Id, Args.Kind, Args.Device, *O, Speedup)) {
-    reportError(Tool, std::move(E));
-    return 1;
-  }
-  return 0;
+      (llvm::StringRef(Args.Speedup).getAsDouble(Speedup) || Speedup <= 0))
+    return llvm::createStringError("an outcome 'faster' needs --speedup X with X > 0");
+  if (Args.Experience.empty())
+    return llvm::createStringError("no experience file (--experience FILE or KOPT_CACHE_DIR)");
+  return Experience.record(Args.Id, Args.Kind, Args.Device, *O, Speedup);
 }
 
-int printFacts(bool AsJson) {
+llvm::Error printFacts(bool AsJson) {
   Json Out = Json::array();
   for (const memory::FactInfo &F : memory::knownFacts()) {
     llvm::StringRef Type = F.Type == memory::FactType::Number ? "number" : "boolean";
@@ -229,53 +217,49 @@ int printFacts(bool AsJson) {
   }
   if (AsJson)
     llvm::outs() << Out.dump(2) << "\n";
-  return 0;
+  return llvm::Error::success();
 }
 } // namespace
 
-int runSkills(const std::vector<std::string> &Arguments) {
+llvm::Error runSkills(const std::vector<std::string> &Arguments) {
   llvm::Expected<SkillsArgs> Args = parseArgs(Arguments);
-  if (!Args) {
-    reportError(Tool, Args.takeError());
-    return 1;
-  }
+  if (!Args)
+    return Args.takeError();
   if (Args->Verb == "facts")
     return printFacts(Args->Json);
   llvm::Expected<memory::SkillLibrary> Library = memory::SkillLibrary::loadDirectory(Args->Dir);
-  if (!Library) {
-    reportError(Tool, Library.takeError());
-    return 1;
-  }
+  if (!Library)
+    return Library.takeError();
   memory::ExperienceStore Experience = Args->Experience.empty()
                                            ? memory::ExperienceStore::inMemory()
                                            : memory::ExperienceStore::open(Args->Experience);
   if (!Experience.warning().empty())
-    llvm::errs() << Tool << ": warning: " << Experience.warning() << "\n";
+    Reporter(Tool.str()).warning(Experience.warning());
 
   if (Args->Verb == "record")
     return recordOutcome(*Args, *Library, Experience);
   if (Args->Verb == "show") {
     const memory::Skill *S = Library->find(Args->Id);
     if (!S) {
-      reportError(Tool, llvm::toString(Library->checkToggles({{Args->Id, true}})));
-      return 1;
+      llvm::Error Unknown = Library->checkToggles({{Args->Id, true}});
+      return Unknown ? std::move(Unknown) : llvm::createStringError("no skill " + Args->Id);
     }
     if (Args->Json)
       llvm::outs() << skillJson(*S, Experience, /*Full=*/true).dump(2) << "\n";
     else
       printShow(*S, Experience);
-    return 0;
+    return llvm::Error::success();
   }
   if (!Args->Json) {
     printList(*Library, Experience);
-    return 0;
+    return llvm::Error::success();
   }
   Json Out = {
       {"skills_dir", Args->Dir}, {"experience", Args->Experience}, {"skills", Json::array()}};
   for (const memory::Skill &S : Library->skills())
     Out["skills"].push_back(skillJson(S, Experience, /*Full=*/false));
   llvm::outs() << Out.dump(2) << "\n";
-  return 0;
+  return llvm::Error::success();
 }
 
 } // namespace kopt::driver

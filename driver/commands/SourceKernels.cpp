@@ -1,7 +1,7 @@
 #include "driver/commands/SourceKernels.h"
 #include "clang-plugin/parse/KernelFinder.h"
 
-#include "driver/commands/FrontendSetup.h"
+#include "driver/optimize/FrontendSetup.h"
 
 #include <llvm/Support/FileSystem.h>
 

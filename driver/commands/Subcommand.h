@@ -1,8 +1,11 @@
 // kopt's subcommands: one function each, listed in one table (Subcommands.cpp).
+// A subcommand returns an llvm::Error; koptMain turns it into the message and
+// the exit status (Diagnostics.h: exitStatusOf).
 #pragma once
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringRef.h>
+#include <llvm/Support/Error.h>
 
 #include <string>
 #include <vector>
@@ -14,7 +17,11 @@ struct Subcommand {
   llvm::StringRef Usage;   // "inspect FILE [-- COMPILER FLAGS]"
   llvm::StringRef Summary; // One line for `kopt --help`.
   llvm::StringRef Options; // `kopt NAME --help`: one "  OPTION  meaning" line each.
-  int (*Run)(const std::vector<std::string> &Args); // Args after the subcommand's name.
+  llvm::Error (*Run)(const std::vector<std::string> &Args); // Args after the subcommand's name.
+  // Who speaks in its messages, where not "kopt <Name>": `kopt cache` says "kopt: ...".
+  llvm::StringRef Voice = "";
+
+  std::string voice() const { return Voice.empty() ? "kopt " + Name.str() : Voice.str(); }
 };
 
 llvm::ArrayRef<Subcommand> allSubcommands();
@@ -24,17 +31,17 @@ const Subcommand *findSubcommand(llvm::StringRef Name);
 // "-h" before any "--" (what follows "--" belongs to a compiler or an app).
 bool asksForHelp(const std::vector<std::string> &Args);
 
-int runVersion(const std::vector<std::string> &Args);
-int runDevice(const std::vector<std::string> &Args);
-int runInspect(const std::vector<std::string> &Args);
-int runCheck(const std::vector<std::string> &Args);
-int runEval(const std::vector<std::string> &Args);
-int runOptimize(const std::vector<std::string> &Args);
-int runCache(const std::vector<std::string> &Args);
-int runTransform(const std::vector<std::string> &Args);
-int runRewriteTu(const std::vector<std::string> &Args);
-int runApply(const std::vector<std::string> &Args);
-int runSkills(const std::vector<std::string> &Args);
-int runRecord(const std::vector<std::string> &Args);
+llvm::Error runVersion(const std::vector<std::string> &Args);
+llvm::Error runDevice(const std::vector<std::string> &Args);
+llvm::Error runInspect(const std::vector<std::string> &Args);
+llvm::Error runCheck(const std::vector<std::string> &Args);
+llvm::Error runEval(const std::vector<std::string> &Args);
+llvm::Error runOptimize(const std::vector<std::string> &Args);
+llvm::Error runCache(const std::vector<std::string> &Args);
+llvm::Error runTransform(const std::vector<std::string> &Args);
+llvm::Error runRewriteTu(const std::vector<std::string> &Args);
+llvm::Error runApply(const std::vector<std::string> &Args);
+llvm::Error runSkills(const std::vector<std::string> &Args);
+llvm::Error runRecord(const std::vector<std::string> &Args);
 
 } // namespace kopt::driver

@@ -50,7 +50,7 @@ static const Subcommand Table[] = {
      "                       reason for the miss\n"
      "  rekey FILE -- FLAGS  store the project cache's entries for FILE under this compile's\n"
      "                       keys\n",
-     runCache},
+     runCache, "kopt"},
     {"transform", "transform FILE --kernel K (--apply ID[:k=v,...] | --list) [-- FLAGS]",
      "apply mechanical transforms to a kernel's unit, or list their parameter spaces",
      "  --kernel K           the kernel\n"

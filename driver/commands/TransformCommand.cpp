@@ -6,9 +6,8 @@
 #include "clang-plugin/transforms/framework/TransformPipeline.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
 #include "clang-plugin/transforms/normalize/Normalization.h"
-#include "driver/Diagnostics.h"
-#include "driver/commands/FrontendSetup.h"
 #include "driver/commands/Subcommand.h"
+#include "driver/optimize/FrontendSetup.h"
 #include "driver/optimize/NumericsPolicy.h"
 #include "support/Spelling.h"
 
@@ -164,22 +163,22 @@ void printTries(const frontend::KernelSummary &Unit, const std::vector<std::stri
   }
 }
 
-int run(const TransformOptions &O) {
+llvm::Error run(const TransformOptions &O) {
   if (!llvm::sys::fs::exists(O.File))
-    return reportError(Tool, "no such file: " + O.File), 1;
+    return llvm::createStringError("no such file: " + O.File);
   llvm::Expected<std::vector<transform::Step>> Steps = parseSteps(O.Apply);
   if (!Steps)
-    return reportError(Tool, Steps.takeError()), 1;
+    return Steps.takeError();
   llvm::Expected<frontend::CudaParseSetup> Setup = frontendSetupFor(O.Flags);
   if (!Setup)
-    return reportError(Tool, Setup.takeError()), 1;
+    return Setup.takeError();
   llvm::Expected<std::vector<frontend::KernelSummary>> Kernels =
       frontend::findKernels(O.File, *Setup);
   if (!Kernels)
-    return reportError(Tool, Kernels.takeError()), 1;
+    return Kernels.takeError();
   llvm::Expected<const frontend::KernelSummary *> Kernel = findKernelNamed(*Kernels, O.Kernel);
   if (!Kernel)
-    return reportError(Tool, Kernel.takeError()), 1;
+    return Kernel.takeError();
   std::vector<std::string> ClangArgs = Setup->clangArgs();
   // The unit as the search starts from it (Normalization.h's chainStart).
   frontend::KernelSummary Start = **Kernel;
@@ -193,33 +192,30 @@ int run(const TransformOptions &O) {
     llvm::Expected<frontend::KernelSummary> Unit =
         transform::summarizeUnit(Start.Unit.Text, Start.Name, ClangArgs, Start.Pragma);
     if (!Unit)
-      return reportError(Tool, Unit.takeError()), 1;
+      return Unit.takeError();
     transform::TransformPolicy Policy = numericsPolicy(*Unit, O.FastMath, O.Flags);
     if (O.List)
       printSpaces(*Unit, Policy);
     else
       printTries(*Unit, ClangArgs, Policy, O.Try);
-    return 0;
+    return llvm::Error::success();
   }
   llvm::Expected<transform::ChainResult> Result = transform::applyChain(Start, ClangArgs, *Steps);
   if (!Result)
-    return reportError(Tool, Result.takeError()), 1;
+    return Result.takeError();
   for (const std::string &Line : Result->Summaries)
     llvm::errs() << Tool << ": " << Line << "\n";
   llvm::outs() << Result->UnitText;
   if (Result->Launch)
     llvm::outs() << "// launch: " << transform::formatLaunch(*Result->Launch) << "\n";
-  return 0;
+  return llvm::Error::success();
 }
 } // namespace
 
-int runTransform(const std::vector<std::string> &Args) {
+llvm::Error runTransform(const std::vector<std::string> &Args) {
   llvm::Expected<TransformOptions> Options = parseOptions(Args);
-  if (!Options) {
-    reportError(Tool, Options.takeError());
-    llvm::errs() << Usage << "\n";
-    return 1;
-  }
+  if (!Options) // The usage on the lines after the error.
+    return llvm::createStringError(llvm::toString(Options.takeError()) + "\n" + Usage);
   return run(*Options);
 }
 

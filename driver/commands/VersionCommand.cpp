@@ -8,7 +8,7 @@
 
 namespace kopt::driver {
 
-int runVersion(const std::vector<std::string> &) {
+llvm::Error runVersion(const std::vector<std::string> &) {
   InstallLayout Layout = InstallLayout::forRunningBinary();
   llvm::outs() << "kopt " << Version << "\n"
                << "front end: " << frontend::clangVersion() << "\n"
@@ -18,7 +18,7 @@ int runVersion(const std::vector<std::string> &) {
     llvm::outs() << "real nvcc: " << *Nvcc << "\n";
   else
     llvm::outs() << "real nvcc: not found (" << llvm::toString(Nvcc.takeError()) << ")\n";
-  return 0;
+  return llvm::Error::success();
 }
 
 } // namespace kopt::driver

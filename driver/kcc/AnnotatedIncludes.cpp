@@ -54,34 +54,47 @@ std::optional<std::string> existing(llvm::StringRef Dir, llvm::StringRef Name) {
 
 } // namespace
 
-std::optional<std::string> annotatedInclude(llvm::StringRef Path, llvm::StringRef Text,
-                                            llvm::ArrayRef<std::string> IncludeDirs) {
+PragmaEvidence scanForKoptPragmas(llvm::StringRef Path, llvm::StringRef Text,
+                                  llvm::ArrayRef<std::string> IncludeDirs) {
+  PragmaEvidence Found;
+  // What one file's text says; true once a directive is found.
+  auto Read = [&Found](llvm::StringRef File, llvm::StringRef Content) {
+    if (frontend::containsKoptPragma(Content)) {
+      Found.DirectiveIn = File.str();
+      return true;
+    }
+    Found.PragmaOperator = Found.PragmaOperator || frontend::usesPragmaOperator(Content);
+    Found.KoptWord = Found.KoptWord || frontend::mentionsKoptWord(Content);
+    return false;
+  };
+  if (Read(Path, Text))
+    return Found;
   std::set<std::string> Seen;
   std::vector<std::pair<std::string, std::string>> Work = {{Path.str(), Text.str()}};
   while (!Work.empty() && Seen.size() < MaxFiles) {
     auto [File, Content] = std::move(Work.back());
     Work.pop_back();
     for (const Include &I : includesOf(Content)) {
-      std::optional<std::string> Found;
+      std::optional<std::string> Header;
       if (!I.Angled)
-        Found = existing(llvm::sys::path::parent_path(File), I.Name);
-      for (size_t D = 0; !Found && D < IncludeDirs.size(); ++D)
-        Found = existing(IncludeDirs[D], I.Name);
-      if (!Found)
+        Header = existing(llvm::sys::path::parent_path(File), I.Name);
+      for (size_t D = 0; !Header && D < IncludeDirs.size(); ++D)
+        Header = existing(IncludeDirs[D], I.Name);
+      if (!Header)
         continue;
       llvm::SmallString<256> Real;
-      if (llvm::sys::fs::real_path(*Found, Real) || !Seen.insert(std::string(Real)).second)
+      if (llvm::sys::fs::real_path(*Header, Real) || !Seen.insert(std::string(Real)).second)
         continue;
       llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Buffer =
-          llvm::MemoryBuffer::getFile(*Found, /*IsText=*/true);
+          llvm::MemoryBuffer::getFile(*Header, /*IsText=*/true);
       if (!Buffer)
         continue;
-      if (frontend::containsKoptPragma((*Buffer)->getBuffer()))
-        return *Found;
-      Work.push_back({*Found, (*Buffer)->getBuffer().str()});
+      if (Read(*Header, (*Buffer)->getBuffer()))
+        return Found;
+      Work.push_back({*Header, (*Buffer)->getBuffer().str()});
     }
   }
-  return std::nullopt;
+  return Found;
 }
 
 } // namespace kopt::driver

@@ -1,9 +1,9 @@
-// Whether a source's own headers carry a `#pragma kopt`, so that kcc runs its
-// front end on a .cu whose annotated kernels are all in headers. Found from the
-// text alone (no preprocessing, so an #include inside an #if counts: at worst a
-// parse that finds nothing): quoted includes beside their includer or in the
-// -I directories, angled ones in the -I directories only; never -isystem nor
-// CUDA's directories, whose kernels are not the user's.
+// Whether kopt's front end must see a CUDA source, read from the text of the
+// source and of the user's headers it includes, without a preprocessor (so an
+// #include inside an #if counts: at worst a parse that finds nothing). Quoted
+// includes are looked for beside their includer or in the -I directories,
+// angled ones in the -I directories only; never -isystem nor CUDA's
+// directories, whose kernels are not the user's.
 #pragma once
 
 #include <llvm/ADT/ArrayRef.h>
@@ -14,9 +14,19 @@
 
 namespace kopt::driver {
 
-// The first header reached from Text (the source at Path) that has a
-// `#pragma kopt`, or nothing.
-std::optional<std::string> annotatedInclude(llvm::StringRef Path, llvm::StringRef Text,
-                                            llvm::ArrayRef<std::string> IncludeDirs);
+struct PragmaEvidence {
+  // The first file with a `#pragma kopt` directive (or `_Pragma("kopt ...")`).
+  std::optional<std::string> DirectiveIn;
+  bool PragmaOperator = false; // Some file uses `_Pragma`.
+  bool KoptWord = false;       // Some file has the word `kopt`.
+
+  // A pragma written through a macro (PragmaText.h) is possible: only clang's
+  // preprocessor can tell, so the front end decides.
+  bool maybeThroughMacro() const { return PragmaOperator && KoptWord; }
+};
+
+// Text is the source at Path. Stops at the first directive found.
+PragmaEvidence scanForKoptPragmas(llvm::StringRef Path, llvm::StringRef Text,
+                                  llvm::ArrayRef<std::string> IncludeDirs);
 
 } // namespace kopt::driver

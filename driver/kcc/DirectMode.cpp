@@ -1,10 +1,12 @@
 #include "driver/kcc/DirectMode.h"
 
+#include "driver/Diagnostics.h"
 #include "driver/config/CacheConfig.h"
 #include "driver/kcc/FrontEndStage.h"
 #include "driver/nvcc/NvccLocator.h"
 #include "kopt/Version.h"
 #include "memory/cache/OnceWarnings.h"
+#include "support/TextFile.h"
 #include "memory/cache/ResultCache.h"
 
 #include <llvm/Support/FileSystem.h>
@@ -18,11 +20,6 @@ namespace {
 constexpr const char *SteeringVariables[] = {
     "CPATH",     "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "CUDA_HOME",
     "CUDA_PATH", "KOPT_LIBNVRTC",  "LD_LIBRARY_PATH"};
-
-void note(const KccContext &C, const llvm::Twine &Message) {
-  if (C.Options.verbose())
-    llvm::errs() << "kcc: note: " << Message << "\n";
-}
 
 // The key of Source's manifest; fails where kopt's front end is missing.
 llvm::Expected<memory::CacheKey> manifestKey(const KccContext &C, const NvccCommandLine &Cmd,
@@ -59,19 +56,11 @@ llvm::Expected<memory::CacheKey> manifestKey(const KccContext &C, const NvccComm
   return memory::makeManifestKey(In);
 }
 
-llvm::Error writeRewrite(const std::string &Temp, llvm::StringRef Text) {
-  std::error_code EC;
-  llvm::raw_fd_ostream OS(Temp, EC);
-  OS << Text;
-  OS.close();
-  if (EC || OS.has_error())
-    return llvm::createStringError(EC ? EC : OS.error(), "cannot write %s", Temp.c_str());
-  return llvm::Error::success();
-}
 } // namespace
 
 DirectAttempt tryDirect(const KccContext &C, const NvccCommandLine &Cmd, const std::string &Source,
                         llvm::StringRef Text, const std::string &Temp) {
+  Reporter Kcc("kcc", C.Options.verbose());
   if (!C.Options.getBool("direct"))
     return {};
   llvm::Expected<memory::CacheConfig> Config = cacheConfigFrom(C.Options, C.GetEnv);
@@ -86,23 +75,23 @@ DirectAttempt tryDirect(const KccContext &C, const NvccCommandLine &Cmd, const s
   memory::buildStart(Config->UserDir);
   llvm::Expected<memory::CacheKey> Key = manifestKey(C, Cmd, *Config, Source, Text);
   if (!Key) {
-    note(C, Source + ": no direct mode: " + llvm::toString(Key.takeError()));
+    Kcc.verboseNote(Source + ": no direct mode: " + llvm::toString(Key.takeError()));
     return {};
   }
   memory::DirectLookup Found = Cache->lookupDirect(Key->Digest);
   if (!Found.Manifest) {
-    note(C, Source + ": direct miss: " + Found.Miss);
+    Kcc.verboseNote(Source + ": direct miss: " + Found.Miss);
     return {false, Key->Digest};
   }
-  if (llvm::Error E = writeRewrite(Temp, Found.Manifest->Output)) {
-    note(C, Source + ": direct miss: " + llvm::toString(std::move(E)));
+  if (llvm::Error E = writeTextFile(Temp, Found.Manifest->Output)) {
+    Kcc.verboseNote(Source + ": direct miss: " + llvm::toString(std::move(E)));
     return {false, Key->Digest};
   }
-  note(C, Source + ": direct hit (manifest " + Key->Digest.substr(0, 16) +
-              "): the recorded rewrite, without kopt's parse");
+  Kcc.verboseNote(Source + ": direct hit (manifest " + Key->Digest.substr(0, 16) +
+                  "): the recorded rewrite, without kopt's parse");
   for (const memory::ManifestLine &L : Found.Manifest->Log)
     if (!L.VerboseOnly || C.Options.verbose())
-      llvm::errs() << L.Text;
+      writeToStderr(L.Text);
   return {true, Key->Digest};
 }
 

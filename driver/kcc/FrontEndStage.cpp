@@ -60,10 +60,15 @@ std::vector<std::string> rewriteTuCommand(const std::string &Kopt, const KoptOpt
 FrontEndResult runFrontEnd(const std::string &Kopt, const std::vector<std::string> &Argv) {
   if (!llvm::sys::fs::can_execute(Kopt))
     return {FrontEndOutcome::Unavailable, "kopt's front end is not at " + Kopt};
-  std::string Failure;
-  auto Filter = [&Failure](llvm::StringRef Line) -> std::optional<std::string> {
-    if (!Line.starts_with(FailurePrefix))
+  std::string Failure, LastLine;
+  bool Diagnosed = false;
+  auto Filter = [&](llvm::StringRef Line) -> std::optional<std::string> {
+    if (!Line.starts_with(FailurePrefix)) {
+      Diagnosed = Diagnosed || Line.contains(": error: ");
+      if (!Line.trim().empty())
+        LastLine = Line.trim().str();
       return Line.str();
+    }
     Failure = Line.drop_front(FailurePrefix.size()).str();
     return std::nullopt; // kcc says it once, as a warning.
   };
@@ -73,12 +78,15 @@ FrontEndResult runFrontEnd(const std::string &Kopt, const std::vector<std::strin
             "cannot run " + Kopt + ": " + llvm::toString(Status.takeError())};
   if (*Status == 0)
     return {FrontEndOutcome::Rewritten, {}};
-  if (*Status == 1)
+  if (*Status == 1 && Diagnosed)
     return {FrontEndOutcome::UserError, {}};
+  if (*Status == 3)
+    return {FrontEndOutcome::NoPragma, {}};
   if (!Failure.empty())
     return {FrontEndOutcome::Unavailable, Failure};
   return {FrontEndOutcome::Unavailable,
-          Kopt + " rewrite-tu failed with exit status " + std::to_string(*Status)};
+          Kopt + " rewrite-tu failed with exit status " + std::to_string(*Status) +
+              (LastLine.empty() ? " and no message" : " after: " + LastLine)};
 }
 
 } // namespace kopt::driver

@@ -16,6 +16,7 @@ namespace kopt::driver {
 enum class FrontEndOutcome {
   Rewritten,   // The output holds the TU with variants spliced.
   UserError,   // A mistake in a `#pragma kopt`, diagnosed on stderr: the compile fails.
+  NoPragma,    // No kernel has a kopt pragma: the source compiles as it is.
   Unavailable, // kopt missing, crashed, or clang cannot parse the TU: Why says which.
 };
 
@@ -44,7 +45,9 @@ std::vector<std::string> rewriteTuCommand(const std::string &Kopt, const KoptOpt
 // their KOPT_ variables in this process to the resolved values.
 void passSecretOptions(const KoptOptions &Options);
 
-// Runs it; kopt's notes and diagnostics pass through to stderr.
+// Runs it; kopt's notes and diagnostics pass through to stderr. An exit
+// status 1 is the user's mistake only where kopt printed an error diagnostic;
+// else kopt failed (Unavailable), and Why says how.
 FrontEndResult runFrontEnd(const std::string &Kopt, const std::vector<std::string> &Argv);
 
 } // namespace kopt::driver

@@ -6,6 +6,7 @@
 #include "driver/nvcc/NvccLocator.h"
 #include "kopt/Version.h"
 #include "support/Exec.h"
+#include "support/TerminationSignals.h"
 
 #include <llvm/Support/raw_ostream.h>
 
@@ -14,51 +15,53 @@
 namespace kopt::driver {
 
 namespace {
-bool asksForVersion(const std::vector<std::string> &Args) {
-  return std::any_of(Args.begin(), Args.end(),
-                     [](const std::string &A) { return A == "--version" || A == "-V"; });
+bool has(const std::vector<std::string> &Args, llvm::StringRef Flag) {
+  return std::find(Args.begin(), Args.end(), Flag) != Args.end();
 }
 
-// kopt's lines first, then nvcc's own --version output unchanged (CMake's
-// compiler identification reads it).
-int printVersion(const std::string &Nvcc) {
+bool asksForVersion(const std::vector<std::string> &Args) {
+  return has(Args, "--version") || has(Args, "-V");
+}
+
+// `kcc --kopt-version`: kopt's version, the clang it parses with, the real nvcc.
+int printKoptVersion() {
   llvm::outs() << "kcc (kopt " << Version << "): nvcc that optimizes kernels marked #pragma kopt\n"
-               << "front end: clang " << ClangVersion << " (in kopt)\n"
-               << "real nvcc: " << Nvcc << "\n";
-  llvm::outs().flush();
-  llvm::Expected<int> Status = runAndWait(Nvcc, {Nvcc, "--version"});
-  if (!Status) {
-    reportError("kcc", Status.takeError());
-    return 1;
-  }
-  return *Status;
+               << "front end: clang " << ClangVersion << " (in kopt)\n";
+  llvm::Expected<std::string> Nvcc = locateRealNvcc(NvccSearchEnvironment::current());
+  if (Nvcc)
+    llvm::outs() << "real nvcc: " << *Nvcc << "\n";
+  else
+    llvm::outs() << "real nvcc: not found (" << llvm::toString(Nvcc.takeError()) << ")\n";
+  return 0;
 }
 } // namespace
 
 int kccMain(const std::vector<std::string> &Args) {
-  if (std::find(Args.begin(), Args.end(), "--kopt-help") != Args.end()) {
+  // `kcc ... 2>&1 | head -1`: kcc's own notes may be lost, never the compile.
+  signals::survivePipeClosure();
+  Reporter Kcc("kcc");
+  if (has(Args, "--kopt-help")) {
     printOptionsHelp(llvm::outs());
     return 0;
   }
+  if (has(Args, "--kopt-version"))
+    return printKoptVersion();
   llvm::Expected<SplitCommandLine> Split = splitKoptFlags(Args);
-  if (!Split) {
-    reportError("kcc", Split.takeError());
-    return 1;
-  }
+  if (!Split)
+    return exitStatusOf(Kcc, Split.takeError());
   NvccSearchEnvironment Env = NvccSearchEnvironment::current();
   llvm::Expected<ResolvedCompiler> Compiler = resolveCompiler(Split->CompilerArgs, Env);
-  if (!Compiler) {
-    reportError("kcc", Compiler.takeError());
-    return 1;
+  if (!Compiler)
+    return exitStatusOf(Kcc, Compiler.takeError());
+  // nvcc's own answer, exactly (CMake's compiler identification reads it).
+  if (!Compiler->LauncherForm && asksForVersion(Compiler->Args)) {
+    std::vector<std::string> Argv = Compiler->commandLine(Compiler->Args);
+    return exitStatusOf(Kcc, execReplacing(Argv.front(), Argv));
   }
-  if (!Compiler->LauncherForm && asksForVersion(Compiler->Args))
-    return printVersion(Compiler->Path);
 
   KccContext Context{std::move(*Compiler), KoptOptions(), std::move(*Split), Env.GetEnv};
-  if (llvm::Error E = applyEnvironmentAndFlags(Context.Options, Context.GetEnv, Context.Split)) {
-    reportError("kcc", std::move(E));
-    return 1;
-  }
+  if (llvm::Error E = applyEnvironmentAndFlags(Context.Options, Context.GetEnv, Context.Split))
+    return exitStatusOf(Kcc, std::move(E));
   return runKccPipeline(Context);
 }
 

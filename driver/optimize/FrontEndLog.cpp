@@ -1,15 +1,13 @@
 #include "driver/optimize/FrontEndLog.h"
 
-#include <llvm/Support/raw_ostream.h>
-
 namespace kopt::driver {
 
 void FrontEndLog::add(const llvm::Twine &Text, bool VerboseOnly) {
   memory::ManifestLine Line{Text.str(), VerboseOnly};
   if (Line.Text.empty())
     return;
-  if (!VerboseOnly || Verbose)
-    llvm::errs() << Line.Text;
+  if (!VerboseOnly || verbose())
+    writeToStderr(Line.Text);
   Lines.push_back(std::move(Line));
 }
 

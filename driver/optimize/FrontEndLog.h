@@ -3,6 +3,7 @@
 // can replay it: a direct hit tells the user what the full rewrite told them.
 #pragma once
 
+#include "driver/Diagnostics.h"
 #include "memory/cache/DirectManifest.h"
 
 #include <llvm/ADT/Twine.h>
@@ -14,28 +15,28 @@ namespace kopt::driver {
 
 class FrontEndLog {
 public:
-  FrontEndLog(std::string Note, std::string Warn, bool IsVerbose)
-      : NotePrefix(std::move(Note)), WarnPrefix(std::move(Warn)), Verbose(IsVerbose) {}
+  // Voice: whose notes these are ("kcc" for kcc's front end) and whether verbose.
+  explicit FrontEndLog(Reporter Speaker) : Voice(std::move(Speaker)) {}
 
-  void note(const llvm::Twine &Message) { add(NotePrefix + Message + "\n", false); }
+  void note(const llvm::Twine &Message) { add(Voice.line(Severity::Note, Message), false); }
   // Shown under --kopt-verbose, recorded either way (a later run may be verbose).
-  void verboseNote(const llvm::Twine &Message) { add(NotePrefix + Message + "\n", true); }
+  void verboseNote(const llvm::Twine &Message) { add(Voice.line(Severity::Note, Message), true); }
   void verboseText(llvm::StringRef Text) { add(Text, true); }
   // A run that warned records no manifest: the next compile should look again.
   void warning(const llvm::Twine &Message) {
     Warned = true;
-    add(WarnPrefix + Message + "\n", false);
+    add(Voice.line(Severity::Warning, Message), false);
   }
 
   bool warned() const { return Warned; }
-  bool verbose() const { return Verbose; }
+  bool verbose() const { return Voice.verbose(); }
+  const Reporter &voice() const { return Voice; }
   const std::vector<memory::ManifestLine> &lines() const { return Lines; }
 
 private:
   void add(const llvm::Twine &Text, bool VerboseOnly);
 
-  std::string NotePrefix, WarnPrefix;
-  bool Verbose;
+  Reporter Voice;
   bool Warned = false;
   std::vector<memory::ManifestLine> Lines;
 };

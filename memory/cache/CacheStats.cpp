@@ -4,9 +4,23 @@ namespace kopt::memory {
 
 namespace {
 // In Counter's order; shards store names, so the order is free to change.
-constexpr llvm::StringRef Names[NumCounters] = {"hits_project", "hits_user",   "hits_remote",
-                                                "misses",       "stores",      "errors",
-                                                "evictions",    "direct_hits", "direct_misses"};
+constexpr llvm::StringRef Names[NumCounters] = {"hits_project",
+                                                "hits_user",
+                                                "hits_remote",
+                                                "misses",
+                                                "stores",
+                                                "errors",
+                                                "evictions",
+                                                "direct_hits",
+                                                "direct_misses",
+                                                "fallback_no_pragma",
+                                                "fallback_mode_off",
+                                                "fallback_not_nvcc",
+                                                "fallback_bad_command_line",
+                                                "fallback_no_compile",
+                                                "fallback_unreadable_source",
+                                                "fallback_front_end",
+                                                "fallback_rewrite"};
 } // namespace
 
 llvm::StringRef counterName(Counter C) { return Names[static_cast<size_t>(C)]; }

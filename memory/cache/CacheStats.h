@@ -10,7 +10,10 @@ namespace kopt::memory {
 
 // Hits and misses count kernel lookups; direct hits and misses count translation
 // units (DirectManifest.h): a direct hit looks no kernel up. A remote hit is a
-// lookup that the project and user caches missed and a remote served.
+// lookup that the project and user caches missed and a remote served. The
+// fallback counters count kcc's compiles without kopt, one a reason
+// (driver/kcc/Fallback.h says which is which), as ccache counts each reason it
+// does not cache.
 enum class Counter {
   ProjectHits,
   UserHits,
@@ -20,12 +23,21 @@ enum class Counter {
   Errors,
   Evictions,
   DirectHits,
-  DirectMisses
+  DirectMisses,
+  FallbackNoPragma,
+  FallbackModeOff,
+  FallbackNotNvcc,
+  FallbackBadCommandLine,
+  FallbackNoCompile,
+  FallbackUnreadableSource,
+  FallbackFrontEnd,
+  FallbackRewrite
 };
-constexpr size_t NumCounters = 9;
+constexpr size_t NumCounters = 17;
 
 // "hits_project", "hits_user", "hits_remote", "misses", "stores", "errors",
-// "evictions", "direct_hits", "direct_misses".
+// "evictions", "direct_hits", "direct_misses", then "fallback_no_pragma" and
+// the other "fallback_" counters.
 llvm::StringRef counterName(Counter C);
 
 struct CacheCounters {

@@ -11,6 +11,7 @@
 // (verdict spellings as evaluator::spelling; "seconds": what the evaluation
 // is said to have cost; when the script runs out, not_faster at 1.0x). The
 // skills engine runs on it too (its screen is a full evaluation here).
+#include "driver/Diagnostics.h"
 #include "driver/commands/OptimizeCommand.h"
 #include "test/tools/ToolFiles.h"
 
@@ -136,9 +137,11 @@ int main(int Argc, char **Argv) {
     die(ScriptFile + " is not JSON");
   if (std::error_code EC = llvm::sys::fs::create_directories(OutDir))
     die("cannot create " + OutDir + ": " + EC.message());
-  return driver::runOptimizeWith(Rest, [&]() -> llvm::Expected<driver::OptimizeEvaluator> {
-    std::string Device = Script.value("device", "scripted GPU");
-    return driver::OptimizeEvaluator{std::make_unique<ScriptedEvaluator>(Script, OutDir, Nvcc),
-                                     Device};
-  });
+  return driver::exitStatusOf(
+      driver::Reporter("kopt optimize"),
+      driver::runOptimizeWith(Rest, [&]() -> llvm::Expected<driver::OptimizeEvaluator> {
+        std::string Device = Script.value("device", "scripted GPU");
+        return driver::OptimizeEvaluator{std::make_unique<ScriptedEvaluator>(Script, OutDir, Nvcc),
+                                         Device};
+      }));
 }

@@ -37,3 +37,13 @@ TEST(PragmaText, BlankingLeavesTextWithoutPragmasUnchanged) {
   std::string In = "a\r\nb\n\nc"; // No trailing newline, CRLF kept.
   EXPECT_EQ(blankKoptPragmas(In), In);
 }
+
+TEST(PragmaText, TellsWhereAMacroCouldWriteThePragma) {
+  EXPECT_TRUE(usesPragmaOperator("#define KOPT(x) _Pragma(#x)\n"));
+  EXPECT_FALSE(usesPragmaOperator("#pragma unroll\n"));
+  EXPECT_TRUE(mentionsKoptWord("KOPT(kopt optimize launch(grid: 1; block: 32))"));
+  EXPECT_TRUE(mentionsKoptWord("_Pragma( \"kopt optimize\" )"));
+  EXPECT_TRUE(mentionsKoptWord("kopt"));
+  EXPECT_FALSE(mentionsKoptWord("#include \"kopt_helpers.h\"\nint KOPT_N = kopts;\n"));
+  EXPECT_FALSE(mentionsKoptWord("int nokopt;"));
+}

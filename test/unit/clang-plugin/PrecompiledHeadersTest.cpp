@@ -5,8 +5,8 @@
 #include "clang-plugin/parse/KernelFinder.h"
 #include "clang-plugin/parse/PrecompiledCudaHeaders.h"
 #include "clang-plugin/transforms/framework/TransformPipeline.h"
-#include "driver/commands/FrontendSetup.h"
 #include "driver/commands/KernelAnalysisJson.h"
+#include "driver/optimize/FrontendSetup.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/raw_ostream.h>

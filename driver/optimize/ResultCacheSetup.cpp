@@ -1,4 +1,4 @@
-#include "driver/commands/ResultCacheSetup.h"
+#include "driver/optimize/ResultCacheSetup.h"
 
 #include "driver/config/CacheConfig.h"
 

@@ -1,4 +1,4 @@
-#include "driver/commands/FrontendSetup.h"
+#include "driver/optimize/FrontendSetup.h"
 
 #include "driver/nvcc/NvccCommandLine.h"
 #include "driver/nvcc/NvccDeviceFlags.h"
