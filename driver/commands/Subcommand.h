@@ -36,5 +36,8 @@ int runRewriteTu(const std::vector<std::string> &Args);
 int runApply(const std::vector<std::string> &Args);
 int runSkills(const std::vector<std::string> &Args);
 int runRecord(const std::vector<std::string> &Args);
+int runWorker(const std::vector<std::string> &Args);
+int runWorkerJob(const std::vector<std::string> &Args);
+int runQueue(const std::vector<std::string> &Args);
 
 } // namespace kopt::driver

@@ -5,10 +5,13 @@
                                    starts redis-server (requiring PW), or nginx with a WebDAV
                                    location (dav_methods PUT), in DIR; writes DIR/url
                                    (the remote_cache URL), waits until it answers
-  server.py config DIR OUT [ATTR...] [--set KEY=VALUE...] [--userinfo=U:P]
+  server.py config DIR OUT [ATTR...] [--set KEY=VALUE...] [--userinfo=U:P] [--queue=NAME]
                                    writes OUT (a .kopt.yaml) with remote_cache: the
                                    URL of DIR with |ATTR each (and generous
-                                   timeouts), and KEY: VALUE lines
+                                   timeouts), and KEY: VALUE lines; with --queue,
+                                   queue: the URL with /NAME in its place (a redis
+                                   server: the work queue NAME, whose server is
+                                   then also the remote cache)
   server.py plant DIR CACHE FILE    stores FILE's bytes under the key of every entry
                                    of the cache directory CACHE, as a broken or
                                    malicious writer would (no checks)
@@ -150,12 +153,16 @@ def config(d, out, rest):
     # many tests at once needs more, or a slow answer reads as a dead server.
     attrs += ["connect-timeout=5000", "operation-timeout=10000"]
     sets = [a.split("=", 1)[1] for a in rest if a.startswith("--set=")]
+    queue = [a.split("=", 1)[1] for a in rest if a.startswith("--queue=")]
     with open(os.path.join(d, "url")) as f:
         url = f.read().strip()
     if userinfo:
         url = url.replace("://", "://" + userinfo[0] + "@", 1)
     with open(out, "w") as f:
-        f.write("remote_cache: '%s'\n" % "".join([url] + ["|" + a for a in attrs]))
+        if queue:
+            f.write("queue: '%s'\n" % "".join([url + "/" + queue[0]] + ["|" + a for a in attrs]))
+        else:
+            f.write("remote_cache: '%s'\n" % "".join([url] + ["|" + a for a in attrs]))
         for s in sets:
             key, value = s.split("=", 1)
             f.write("%s: %s\n" % (key, value or "''"))
