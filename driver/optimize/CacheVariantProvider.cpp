@@ -234,7 +234,7 @@ CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuC
 void CacheVariantProvider::queueOnMiss(const frontend::KernelSummary &K, const TuContext &Tu,
                                        const memory::CacheKey &Key) {
   if (!Queue)
-    Queue = std::make_unique<QueueSubmitter>();
+    Queue = std::make_unique<QueueSubmitter>(Cache.config().UserDir, Cache.config().ReadOnly);
   QueueSubmitter::Outcome Out = Queue->submit(K, Tu, Key);
   if (Out.Warning)
     Log.warning(Out.Text + "; kernels that miss the cache are compiled as written");

@@ -3,6 +3,7 @@
 #include "clang-plugin/pragma/PragmaSource.h"
 #include "driver/optimize/KernelOptimization.h"
 #include "memory/remote/RemoteBackend.h"
+#include "memory/remote/RemoteBackoff.h"
 
 #include <llvm/Support/MemoryBuffer.h>
 
@@ -85,6 +86,13 @@ QueueSubmitter::Outcome QueueSubmitter::submit(const frontend::KernelSummary &K,
       Broken = Url.Origin + ": " + llvm::toString(Spec.takeError());
       return {"not queued: " + Broken, true};
     }
+    if (memory::backedOff(CacheDir, Spec->Server.id())) {
+      // Another compile (or this one's remote cache, on the same server) found
+      // it unreachable a moment ago, and said so.
+      Broken = "queue " + Spec->display() + " could not be reached a moment ago (skipped for " +
+               std::to_string(memory::BackoffPeriod.count()) + " s)";
+      return {"not queued: " + Broken, false};
+    }
     Queue = std::make_unique<memory::JobQueue>(std::move(*Spec));
   }
   std::string Where = Queue->spec().display();
@@ -95,6 +103,11 @@ QueueSubmitter::Outcome QueueSubmitter::submit(const frontend::KernelSummary &K,
   if (!Sent) {
     memory::RemoteProblem Problem = memory::describeRemoteError(Sent.takeError());
     Broken = "queue " + Where + ": " + Problem.Message;
+    if (Problem.Unreachable) {
+      Broken += "; skipped for " + std::to_string(memory::BackoffPeriod.count()) + " s";
+      if (!CacheReadOnly)
+        memory::backOff(CacheDir, Queue->spec().Server.id(), Problem.Message);
+    }
     return {"not queued: " + Broken, true};
   }
   switch (Sent->State) {

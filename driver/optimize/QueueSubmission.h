@@ -26,6 +26,12 @@ llvm::Expected<memory::QueueJob> queueJobFor(const frontend::KernelSummary &K, c
 
 class QueueSubmitter {
 public:
+  // UserDir: the user cache, where an unreachable queue's back-off is shared
+  // with other compiles (memory/remote/RemoteBackoff.h); not written when
+  // ReadOnly.
+  QueueSubmitter(std::string UserDir, bool ReadOnly)
+      : CacheDir(std::move(UserDir)), CacheReadOnly(ReadOnly) {}
+
   // What became of a kernel, in words for the compile's note
   // ("queued for a GPU worker on redis://host:6379/kopt"), with the new job's
   // id; Warning where the queue could not be used (the kernel is compiled as
@@ -39,6 +45,8 @@ public:
                  const memory::CacheKey &Key);
 
 private:
+  std::string CacheDir;
+  bool CacheReadOnly;
   std::unique_ptr<memory::JobQueue> Queue;
   std::string Broken; // Why the queue cannot be used by this process (said once).
 };

@@ -161,7 +161,10 @@ void Worker::takeJobs() {
     if (!Stale)
       return queueTrouble(Stale.takeError());
     queueAnswered();
-    if (*Stale) {
+    bool Ours = *Stale && std::any_of(Slots.begin(), Slots.end(), [&](const auto &S) {
+      return S && S->Message.Id == (*Stale)->Id;
+    }); // Its renewal came late: the job runs here already.
+    if (*Stale && !Ours) {
       say("took over " + nameOf(**Stale) + " (attempt " + llvm::Twine((*Stale)->Deliveries) +
           "): its last worker released it after a failure, or stopped renewing its lease");
       start(**Stale, Slot);
