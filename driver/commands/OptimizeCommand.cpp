@@ -36,14 +36,16 @@ std::string llmSpendLine(const agents::LlmSpend &S) {
 }
 } // namespace
 
+llvm::Expected<OptimizeEvaluator> startGpuEvaluator() {
+  auto Eval = evaluator::Evaluator::start();
+  if (!Eval)
+    return Eval.takeError();
+  std::string Device = (*Eval)->device().Name, Arch = (*Eval)->device().smArch();
+  return OptimizeEvaluator{std::move(*Eval), Device, Arch};
+}
+
 llvm::Error runOptimize(const std::vector<std::string> &Arguments) {
-  return runOptimizeWith(Arguments, []() -> llvm::Expected<OptimizeEvaluator> {
-    auto Eval = evaluator::Evaluator::start();
-    if (!Eval)
-      return Eval.takeError();
-    std::string Device = (*Eval)->device().Name;
-    return OptimizeEvaluator{std::move(*Eval), Device};
-  });
+  return runOptimizeWith(Arguments, startGpuEvaluator);
 }
 
 llvm::Error runOptimizeWith(const std::vector<std::string> &Arguments,

@@ -16,9 +16,14 @@ namespace kopt::driver {
 
 struct OptimizeEvaluator {
   std::unique_ptr<evaluator::VariantEvaluator> Eval;
-  std::string Device; // For the header line.
+  std::string Device;    // For the header line.
+  std::string Arch = {}; // "sm_90", where known.
 };
 using EvaluatorFactory = std::function<llvm::Expected<OptimizeEvaluator>()>;
+
+// The GPU's evaluator (evaluator::Evaluator::start), with its device's name and
+// architecture.
+llvm::Expected<OptimizeEvaluator> startGpuEvaluator();
 
 llvm::Error runOptimizeWith(const std::vector<std::string> &Args, const EvaluatorFactory &Start);
 

@@ -43,5 +43,8 @@ llvm::Error runRewriteTu(const std::vector<std::string> &Args);
 llvm::Error runApply(const std::vector<std::string> &Args);
 llvm::Error runSkills(const std::vector<std::string> &Args);
 llvm::Error runRecord(const std::vector<std::string> &Args);
+llvm::Error runWorker(const std::vector<std::string> &Args);
+llvm::Error runWorkerJob(const std::vector<std::string> &Args);
+llvm::Error runQueue(const std::vector<std::string> &Args);
 
 } // namespace kopt::driver

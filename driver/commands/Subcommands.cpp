@@ -80,6 +80,30 @@ static const Subcommand Table[] = {
      "  --show FILE...       print recordings already made\n"
      "  -- APP ARGS...       the application, run unchanged\n",
      runRecord},
+    {"worker", "worker [--queue URL] [--devices 0,1] [--max-jobs N] [--idle-exit S]",
+     "on a GPU host: optimize the jobs of the work queue (kcc's mode queue), one a GPU, and "
+     "publish the results to the remote cache",
+     "  --queue URL          the work queue, redis://host[:port]/NAME (default: the queue\n"
+     "                       option: KOPT_QUEUE, queue: in .kopt.yaml)\n"
+     "  --devices 0,1        the GPUs to use (default: all the driver lists)\n"
+     "  --max-jobs N         exit after N jobs (default: no limit)\n"
+     "  --idle-exit S        exit after S seconds without a job (default: never)\n"
+     "  --lease S            a job whose worker is silent this long goes to another\n"
+     "                       (default 300; a worker renews its jobs every third of it)\n"
+     "  --job-timeout S      kill a job's process after S seconds (default 3600)\n"
+     "  --name NAME          this worker's name in the queue (default: host:pid)\n"
+     "  --work-dir DIR       the jobs' files and logs (default: a temporary directory)\n"
+     "  --kopt-OPTION=V      kopt's options (remote_cache: where results go, default the\n"
+     "                       queue's server; cache_dir; the llm engine's settings)\n",
+     runWorker},
+    {"worker-job", "worker-job JOB --entry ENTRY --error-file ERROR",
+     "kopt worker's one job: optimize the job's kernel and write its cache entry",
+     "  --entry ENTRY        where the cache entry goes\n"
+     "  --error-file ERROR   where the error goes, if it fails\n",
+     runWorkerJob},
+    {"queue", "queue status [--queue URL]",
+     "the work queue: jobs pending, running, done and failed, and each job",
+     "  --queue URL          the work queue (default: the queue option)\n", runQueue},
     {"device", "device [--json]", "list the GPUs the NVIDIA driver sees",
      "  --json               print the list as JSON\n", runDevice},
     {"skills", "skills [show ID|facts|record] [--json]",

@@ -13,14 +13,15 @@
 namespace kopt::driver {
 
 namespace {
-constexpr llvm::StringRef Modes[] = {"off", "cache-only", "optimize"};
+constexpr llvm::StringRef Modes[] = {"off", "cache-only", "optimize", "queue"};
 constexpr llvm::StringRef Engines[] = {"skills", "llm", "auto"};
 constexpr llvm::StringRef LlmProviders[] = {"openai", "anthropic"};
 
 const OptionSpec Table[] = {
     {"mode", OptionKind::Choice, "optimize", Modes,
      "off: plain nvcc; cache-only: use cached variants, never optimize; optimize: also "
-     "optimize on a cache miss when a GPU is present"},
+     "optimize on a cache miss when a GPU is present; queue: as cache-only, and each miss "
+     "becomes a job on the work queue (queue) for `kopt worker` on a GPU host"},
     {"engine", OptionKind::Choice, "skills", Engines,
      "skills: mechanical verified transforms (no network); llm: a language model over HTTP; "
      "auto: llm where it is configured, else skills"},
@@ -62,6 +63,14 @@ const OptionSpec Table[] = {
      "allow variants that change results beyond reordering: CUDA's approximate math "
      "(__expf, __fdividef, rsqrtf), as -use_fast_math does; the pragma's `fastmath` allows "
      "it for one kernel"},
+    {"queue",
+     OptionKind::Urls,
+     "",
+     {},
+     "the work queue of mode queue and of `kopt worker`: redis://[user:password@]host[:port]"
+     "/NAME (NAME: default kopt), with |connect-timeout=MS, |operation-timeout=MS; a password "
+     "${NAME} is read from the environment variable NAME; without remote_cache, its server is "
+     "also the remote cache (empty: none)"},
     {"strict", OptionKind::Bool, "false", {}, "fail the compile when optimizing fails"},
     {"verbose", OptionKind::Bool, "false", {}, "say what kcc does and why"},
     {"keep", OptionKind::Bool, "false", {}, "keep kcc's temporary files (the rewritten source)"},

@@ -20,8 +20,8 @@ namespace kopt::driver {
 // an environment variable (upper case), whose rejected values are never echoed
 // since a user may paste a secret where its name belongs; PathOrNone: a path, or
 // empty for none (to turn off what a .kopt.yaml set); Urls: remote cache URLs
-// separated by spaces, or empty for none, checked where they are used (a URL may
-// hold a password: never echoed here).
+// separated by spaces (or the queue's URL), or empty for none, checked where
+// they are used (a URL may hold a password: never echoed here).
 enum class OptionKind {
   Bool,
   Choice,

@@ -39,7 +39,7 @@ std::vector<std::pair<std::string, std::string>> frontEndOptions(const KoptOptio
 }
 
 void passSecretOptions(const KoptOptions &Options) {
-  for (llvm::StringRef Key : {"remote_cache"})
+  for (llvm::StringRef Key : {"remote_cache", "queue"})
     ::setenv(findOption(Key)->envVar().c_str(), Options.get(Key).Value.c_str(), /*overwrite=*/1);
 }
 

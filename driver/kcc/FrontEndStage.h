@@ -40,7 +40,7 @@ std::vector<std::string> rewriteTuCommand(const std::string &Kopt, const KoptOpt
                                           const std::vector<std::string> &CompileFlags,
                                           llvm::StringRef ManifestKey = "");
 
-// Options that may hold a secret (remote_cache: a URL with a password) reach
+// Options that may hold a secret (remote_cache, queue: URLs with a password) reach
 // kopt through its environment, never its command line, which `ps` shows: sets
 // their KOPT_ variables in this process to the resolved values.
 void passSecretOptions(const KoptOptions &Options);

@@ -203,6 +203,8 @@ std::string CacheVariantProvider::cannotOptimize(const TuContext &Tu) {
 llvm::Expected<std::optional<memory::CacheEntry>>
 CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuContext &Tu,
                                      const memory::CacheKey &Key, const std::string &Miss) {
+  if (Tu.Options.get("mode").Value == "queue")
+    queueOnMiss(K, Tu, Key);
   if (Tu.Options.get("mode").Value != "optimize")
     return std::nullopt;
   std::string Where = Tu.where(K);
@@ -255,6 +257,17 @@ CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuC
   if (!RemoteWarning.empty())
     Log.warning(RemoteWarning);
   return Result->Entry;
+}
+
+void CacheVariantProvider::queueOnMiss(const frontend::KernelSummary &K, const TuContext &Tu,
+                                       const memory::CacheKey &Key) {
+  if (!Queue)
+    Queue = std::make_unique<QueueSubmitter>(Cache.config().UserDir, Cache.config().ReadOnly);
+  QueueSubmitter::Outcome Out = Queue->submit(K, Tu, Key);
+  if (Out.Warning)
+    Log.warning(Out.Text + "; kernels that miss the cache are compiled as written");
+  ++NotOptimized[Out.Text];
+  Log.verboseNote(Tu.where(K) + Out.Text + (Out.JobId.empty() ? "" : " (job " + Out.JobId + ")"));
 }
 
 void CacheVariantProvider::finish(llvm::StringRef Source) {

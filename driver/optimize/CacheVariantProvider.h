@@ -3,13 +3,15 @@
 // stored verdict that nothing beat the original). A miss is explained (the
 // nearest entry for the kernel and what differs: memory/cache/MissExplanation.h);
 // in mode `optimize`, on a GPU of that architecture and within the build's
-// budget, it runs the loop under the GPU lock and stores the result. Kernels
+// budget, it runs the loop under the GPU lock and stores the result; in mode
+// `queue` it submits a job for a GPU worker (QueueSubmission.h). Kernels
 // that could not be optimized here are summed up in one note per compile
 // (finish()). It remembers which entry files it read, for a direct-mode
 // manifest (memory/cache/DirectManifest.h).
 #pragma once
 
 #include "driver/optimize/FrontEndLog.h"
+#include "driver/optimize/QueueSubmission.h"
 #include "driver/optimize/VariantProvider.h"
 #include "evaluator/Evaluator.h"
 #include "memory/cache/FileLock.h"
@@ -44,6 +46,9 @@ private:
                                                                    const TuContext &Tu,
                                                                    const memory::CacheKey &Key,
                                                                    const std::string &Miss);
+  // Mode queue: the kernel's job goes to the work queue; it is compiled as written.
+  void queueOnMiss(const frontend::KernelSummary &K, const TuContext &Tu,
+                   const memory::CacheKey &Key);
   // Whether a cached Entry may be used with the kernel's current recording
   // (issue 17): yes where the entry was verified on it, or this machine cannot
   // verify (then with one note); else after the variant is verified on the
@@ -61,6 +66,7 @@ private:
   bool AllHit = true;
   std::vector<memory::ManifestEntry> Read;
   std::map<std::string, unsigned> NotOptimized; // Reason -> kernels.
+  std::unique_ptr<QueueSubmitter> Queue;        // Mode queue, from the first miss on.
 };
 
 } // namespace kopt::driver

@@ -358,17 +358,6 @@ optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::
   return Out;
 }
 
-std::string describeEntry(const memory::CacheEntry &E) {
-  std::string Text;
-  llvm::raw_string_ostream OS(Text);
-  if (E.Variant)
-    OS << "verified variant (" << llvm::join(E.Origin.Skills, " + ") << "), "
-       << llvm::format("%.2f", E.Speedup) << "x faster on " << E.Origin.Device;
-  else
-    OS << "no variant beat the original on " << E.Origin.Device;
-  return Text;
-}
-
 std::string describeWeighted(const nlohmann::json &Weighted) {
   std::string Text;
   llvm::raw_string_ostream OS(Text);

@@ -73,9 +73,6 @@ optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::
 // Now, as entries record dates: "2026-11-23T13:16:23Z".
 std::string utcNow();
 
-// "verified variant (smem-tiling:T=32), 4.21x faster on NVIDIA H100 80GB HBM3"
-std::string describeEntry(const memory::CacheEntry &Entry);
-
 // A weighted timing (evaluator VariantOutcome::Weighted, or a baseline's):
 // "1.84x of the application's time, 3 recorded launches timed (#0 41% 2.01x,
 // #40 33% 1.80x, #79 26% 1.66x) for 100 launches of the application".

@@ -11,8 +11,13 @@
 
 namespace kopt::driver {
 
-// The remote caches of the remote_cache option; nullptr when it names none. A
-// malformed URL is an error (its password never shown).
+// The remote caches of the remote_cache option; where it names none and a work
+// queue is configured (queue), the queue's server: its workers publish there.
+// A malformed URL is an error (its password never shown).
+llvm::Expected<std::vector<memory::RemoteSpec>> remoteCacheSpecs(const KoptOptions &Options,
+                                                                 const GetEnvFn &GetEnv);
+
+// The remote caches of remoteCacheSpecs; nullptr when there are none.
 llvm::Expected<std::shared_ptr<memory::RemoteStorage>>
 remoteStorageFor(const KoptOptions &Options, const memory::CacheConfig &Config,
                  const GetEnvFn &GetEnv);

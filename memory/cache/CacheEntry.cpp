@@ -2,6 +2,10 @@
 
 #include "memory/cache/VariantJson.h"
 
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/Format.h>
+#include <llvm/Support/raw_ostream.h>
+
 namespace kopt::memory {
 
 namespace {
@@ -104,6 +108,17 @@ llvm::Expected<StoredEntry> parseEntry(llvm::StringRef Text) {
   if (*Checksum != checksumOf(*Payload))
     return llvm::createStringError("checksum mismatch");
   return fromPayload(*Payload);
+}
+
+std::string describeEntry(const CacheEntry &E) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  if (E.Variant)
+    OS << "verified variant (" << llvm::join(E.Origin.Skills, " + ") << "), "
+       << llvm::format("%.2f", E.Speedup) << "x faster on " << E.Origin.Device;
+  else
+    OS << "no variant beat the original on " << E.Origin.Device;
+  return Text;
 }
 
 } // namespace kopt::memory

@@ -59,4 +59,8 @@ std::string serializeEntry(const CacheKey &Key, const CacheEntry &Entry);
 // mismatch or a payload that does not describe an entry.
 llvm::Expected<StoredEntry> parseEntry(llvm::StringRef Text);
 
+// "verified variant (smem-tiling:T=32), 4.21x faster on NVIDIA H100 80GB HBM3",
+// or "no variant beat the original on ...".
+std::string describeEntry(const CacheEntry &Entry);
+
 } // namespace kopt::memory

@@ -1,5 +1,7 @@
 #include "memory/remote/RemoteStorage.h"
 
+#include "memory/remote/RemoteBackoff.h"
+
 #include "memory/cache/ShardedCounters.h"
 #include "support/AtomicFile.h"
 
@@ -7,8 +9,6 @@
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
-
-#include <ctime>
 
 namespace kopt::memory {
 
@@ -25,9 +25,6 @@ std::string join(llvm::StringRef A, llvm::StringRef B, llvm::StringRef C = "") {
 std::string statsDirOf(llvm::StringRef UserDir, llvm::StringRef Id) {
   return join(UserDir, "stats", ("remote-" + Id).str());
 }
-std::string backoffPath(llvm::StringRef UserDir, llvm::StringRef Id) {
-  return join(UserDir, "remote", (Id + ".backoff").str());
-}
 std::string urlPath(llvm::StringRef UserDir, llvm::StringRef Id) {
   return join(UserDir, "remote", (Id + ".url").str());
 }
@@ -37,17 +34,6 @@ std::optional<std::string> readText(const std::string &Path) {
   if (!Text)
     return std::nullopt;
   return (*Text)->getBuffer().str();
-}
-
-// The back-off file holds "<until, seconds since the epoch> <why>".
-bool backedOff(const std::string &Path) {
-  std::optional<std::string> Text = readText(Path);
-  if (!Text)
-    return false;
-  int64_t Until = 0;
-  if (llvm::StringRef(*Text).split(' ').first.getAsInteger(10, Until))
-    return false;
-  return std::time(nullptr) < Until;
 }
 
 } // namespace
@@ -94,7 +80,7 @@ RemoteBackend *RemoteStorage::usable(Remote &R, std::string &Warning) {
     return nullptr;
   if (!R.CheckedBackoff) {
     R.CheckedBackoff = true;
-    if (backedOff(backoffPath(UserDir, R.Id))) {
+    if (backedOff(UserDir, R.Id)) {
       R.Down = true; // Another compile found it unreachable a moment ago: no warning.
       return nullptr;
     }
@@ -118,11 +104,8 @@ void RemoteStorage::failed(Remote &R, llvm::Error E, llvm::StringRef What, std::
       "remote cache " + R.Spec.display() + ": " + What.str() + ": " + Problem.Message;
   if (Problem.Unreachable) {
     Line += "; skipped for " + std::to_string(BackoffPeriod.count()) + " s";
-    if (!LocalReadOnly) {
-      int64_t Until = std::time(nullptr) + BackoffPeriod.count();
-      llvm::consumeError(writeFileAtomically(backoffPath(UserDir, R.Id),
-                                             std::to_string(Until) + " " + Problem.Message + "\n"));
-    }
+    if (!LocalReadOnly)
+      backOff(UserDir, R.Id, Problem.Message);
   }
   Warning += (Warning.empty() ? "" : "; ") + Line;
 }

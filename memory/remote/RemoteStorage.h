@@ -1,8 +1,9 @@
 // The remote tier (RemoteTier.h) over one or more remote caches: read from each
 // in turn, write to every one that is not read only. A remote that cannot be
 // reached costs one warning and is then skipped for a back-off period, shared
-// by all compiles through a file in the user cache, so a build of 500 files
-// does not wait 500 timeouts. Each remote keeps its own counters there too.
+// by all compiles through a file in the user cache (RemoteBackoff.h), so a
+// build of 500 files does not wait 500 timeouts. Each remote keeps its own
+// counters there too.
 //   <user cache>/remote/<id>.backoff   until when a remote is skipped, and why
 //   <user cache>/remote/<id>.url       the remote's masked URL, for `kopt cache -s`
 //   <user cache>/stats/remote-<id>/N   its counters (ShardedCounters.h)
@@ -26,8 +27,6 @@ struct RemoteCounters {
 
 class RemoteStorage final : public RemoteTier {
 public:
-  static constexpr std::chrono::seconds BackoffPeriod{60};
-
   // LocalReadOnly: the user cache must not change (no counters, no back-off).
   RemoteStorage(std::vector<RemoteSpec> Specs, std::string UserDir, bool LocalReadOnly);
   ~RemoteStorage() override;

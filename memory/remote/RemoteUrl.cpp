@@ -14,8 +14,9 @@ constexpr llvm::StringRef Attributes[] = {"read-only", "connect-timeout", "opera
 constexpr llvm::StringLiteral OnlyPassword =
     "${NAME} is read from the environment only as the password (redis://user:${NAME}@host)";
 
+// Shown: what is wrong and where, "remote cache 'redis://host'".
 llvm::Error bad(llvm::StringRef Shown, const llvm::Twine &Why) {
-  return llvm::createStringError("remote cache '%s': %s", Shown.str().c_str(), Why.str().c_str());
+  return llvm::createStringError("%s: %s", Shown.str().c_str(), Why.str().c_str());
 }
 
 // "%40" -> "@": user names and passwords may hold reserved characters.
@@ -87,11 +88,12 @@ std::string RemoteSpec::id() const {
   return digestOf(Shared.display()).substr(0, 16);
 }
 
-llvm::Expected<RemoteSpec> parseRemoteSpec(llvm::StringRef Text, const EnvLookupFn &GetEnv) {
+llvm::Expected<RemoteSpec> parseRemoteSpec(llvm::StringRef Text, const EnvLookupFn &GetEnv,
+                                           llvm::StringRef Noun) {
   llvm::SmallVector<llvm::StringRef> Parts;
   Text.split(Parts, '|');
   llvm::StringRef Url = Parts.front();
-  std::string Shown = maskUrlPasswords(Url);
+  std::string Shown = (Noun + " '" + maskUrlPasswords(Url) + "'").str();
   RemoteSpec Spec;
 
   auto [SchemeName, Rest] = Url.split("://");

@@ -36,8 +36,10 @@ struct RemoteSpec {
 
 using EnvLookupFn = std::function<std::optional<std::string>(const char *)>;
 
-// One spec; the error names what is wrong and never echoes a password.
-llvm::Expected<RemoteSpec> parseRemoteSpec(llvm::StringRef Text, const EnvLookupFn &GetEnv);
+// One spec; the error names what is wrong and never echoes a password. Noun
+// says what the URL is for in errors ("remote cache 'redis://...': no host").
+llvm::Expected<RemoteSpec> parseRemoteSpec(llvm::StringRef Text, const EnvLookupFn &GetEnv,
+                                           llvm::StringRef Noun = "remote cache");
 // The remote_cache option: specs separated by spaces.
 llvm::Expected<std::vector<RemoteSpec>> parseRemoteSpecs(llvm::StringRef Text,
                                                          const EnvLookupFn &GetEnv);

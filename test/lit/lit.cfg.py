@@ -33,6 +33,8 @@ config.substitutions.append(
     ("%kopt_llm_check", os.path.join(config.kopt_bin_dir, "kopt-llm-check")))
 config.substitutions.append(
     ("%kopt_llm_loop", os.path.join(config.kopt_bin_dir, "kopt-llm-loop")))
+config.substitutions.append(
+    ("%kopt_fake_worker", os.path.join(config.kopt_bin_dir, "kopt-fake-worker")))
 config.substitutions.append(("%kopt_splice", os.path.join(config.kopt_bin_dir, "kopt-splice")))
 config.substitutions.append(("%kopt_plugin", config.kopt_plugin))
 config.substitutions.append(("%kopt", os.path.join(config.kopt_bin_dir, "kopt")))

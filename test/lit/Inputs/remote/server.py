@@ -6,13 +6,16 @@
                                    location (dav_methods PUT), in DIR; writes DIR/url
                                    (the remote_cache URL), waits until it answers
   server.py config DIR OUT [ATTR...] [--set KEY=VALUE...] [--userinfo=U:P]
-                 [--location=NAME]
+                 [--location=NAME] [--queue=NAME]
                                    writes OUT (a .kopt.yaml) with remote_cache: the
                                    URL of DIR with |ATTR each (and generous
                                    timeouts where ATTR gives none), and KEY: VALUE
                                    lines; nginx's location kopt-chunked serves the
                                    same files without a Content-Length, kopt-slow
-                                   at 64 KiB/s
+                                   at 64 KiB/s; with --queue, queue: the URL with
+                                   /NAME in its place (a redis server: the work
+                                   queue NAME, whose server is then also the
+                                   remote cache)
   server.py plant DIR CACHE FILE    stores FILE's bytes under the key of every entry
                                    of the cache directory CACHE, as a broken or
                                    malicious writer would (no checks)
@@ -171,13 +174,17 @@ def config(d, out, rest):
             attrs.append(default)
     sets = [a.split("=", 1)[1] for a in rest if a.startswith("--set=")]
     locations = [a.split("=", 1)[1] for a in rest if a.startswith("--location=")]
+    queue = [a.split("=", 1)[1] for a in rest if a.startswith("--queue=")]
     url = url_of(d)
     if locations:
         url = url.rsplit("/", 1)[0] + "/" + locations[0]
     if userinfo:
         url = url.replace("://", "://" + userinfo[0] + "@", 1)
     with open(out, "w") as f:
-        f.write("remote_cache: '%s'\n" % "".join([url] + ["|" + a for a in attrs]))
+        if queue:
+            f.write("queue: '%s'\n" % "".join([url + "/" + queue[0]] + ["|" + a for a in attrs]))
+        else:
+            f.write("remote_cache: '%s'\n" % "".join([url] + ["|" + a for a in attrs]))
         for s in sets:
             key, value = s.split("=", 1)
             f.write("%s: %s\n" % (key, value or "''"))
