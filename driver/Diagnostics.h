@@ -64,6 +64,12 @@ inline llvm::Error failWithStatus(int Status, const llvm::Twine &Message = "") {
   return llvm::make_error<CommandFailure>(Status, Message.str());
 }
 
+// A command that has said all already and returns an exit status: success for
+// 0, else that status without another message.
+inline llvm::Error exitStatusError(int Status) {
+  return Status ? failWithStatus(Status) : llvm::Error::success();
+}
+
 // 0 for success; else the error's message as Voice's error (nothing for a
 // CommandFailure without one) and its status: a CommandFailure's, else 1.
 int exitStatusOf(const Reporter &Voice, llvm::Error E);

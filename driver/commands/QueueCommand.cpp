@@ -16,6 +16,7 @@ namespace kopt::driver {
 namespace {
 
 constexpr const char *Tool = "kopt queue";
+const Reporter Voice(Tool);
 
 // "45s", "12m 5s", "3h 20m", "2d 4h".
 std::string age(uint64_t Seconds) {
@@ -53,39 +54,45 @@ void printStatus(const memory::QueueSpec &Spec, const memory::QueueStatus &S,
 
 } // namespace
 
-int runQueue(const std::vector<std::string> &Arguments) {
+namespace {
+int queueStatus(const std::vector<std::string> &Arguments) {
   std::vector<std::string> Args = Arguments;
   llvm::Expected<KoptOptions> Options = koptOptionsFor(Args);
   llvm::Expected<std::optional<std::string>> Url =
       Options ? takeOption(Args, "queue") : Options.takeError();
   if (!Url) {
-    reportError(Tool, Url.takeError());
+    Voice.error(Url.takeError());
     return 1;
   }
   if (Args.size() != 1 || Args.front() != "status") {
-    reportError(Tool, "usage: kopt queue status [--queue URL]");
+    Voice.error("usage: kopt queue status [--queue URL]");
     return 1;
   }
   std::string Text = *Url ? **Url : Options->get("queue").Value;
   if (Text.empty()) {
-    reportError(Tool, "no queue: --queue redis://host:port/NAME (or queue: in .kopt.yaml, "
+    Voice.error("no queue: --queue redis://host:port/NAME (or queue: in .kopt.yaml, "
                       "KOPT_QUEUE)");
     return 1;
   }
   llvm::Expected<memory::QueueSpec> Spec =
       memory::parseQueueSpec(Text, NvccSearchEnvironment::current().GetEnv);
   if (!Spec) {
-    reportError(Tool, Spec.takeError());
+    Voice.error(Spec.takeError());
     return 1;
   }
   memory::JobQueue Queue(*Spec);
   llvm::Expected<memory::QueueStatus> Status = Queue.status();
   if (!Status) {
-    reportError(Tool, "queue " + Spec->display() + ": " + llvm::toString(Status.takeError()));
+    Voice.error("queue " + Spec->display() + ": " + llvm::toString(Status.takeError()));
     return 1;
   }
   printStatus(*Spec, *Status, llvm::outs());
   return 0;
+}
+} // namespace
+
+llvm::Error runQueue(const std::vector<std::string> &Args) {
+  return exitStatusError(queueStatus(Args));
 }
 
 } // namespace kopt::driver

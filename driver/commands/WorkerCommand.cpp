@@ -2,7 +2,7 @@
 #include "driver/commands/WorkerCommand.h"
 
 #include "driver/Diagnostics.h"
-#include "driver/commands/ResultCacheSetup.h"
+#include "driver/optimize/ResultCacheSetup.h"
 #include "driver/commands/SourceKernels.h"
 #include "driver/commands/Subcommand.h"
 #include "driver/config/CacheConfig.h"
@@ -25,6 +25,7 @@ namespace kopt::driver {
 namespace {
 
 constexpr const char *Tool = "kopt worker";
+const Reporter Voice(Tool);
 
 std::string hostName() {
   char Name[256] = {};
@@ -79,18 +80,18 @@ llvm::Expected<double> seconds(const std::optional<std::string> &Text, double De
 
 } // namespace
 
-int runWorker(const std::vector<std::string> &Args) {
+llvm::Error runWorker(const std::vector<std::string> &Args) {
   WorkerHooks Hooks;
   Hooks.ListDevices = driverDevices;
   Hooks.JobProgram = [] { return (InstallLayout::forRunningBinary().binDir() + "/kopt"); };
   Hooks.JobProgramArgs = {"worker-job"};
-  return runWorkerWith(Args, Hooks);
+  return exitStatusError(runWorkerWith(Args, Hooks));
 }
 
 int runWorkerWith(const std::vector<std::string> &Arguments, const WorkerHooks &Hooks) {
   std::vector<std::string> Args = Arguments;
   auto Fail = [](llvm::Error E) {
-    reportError(Tool, std::move(E));
+    Voice.error(std::move(E));
     return 1;
   };
   // Its --kopt- options (remote_cache, cache_dir, the engines' settings) also

@@ -5,7 +5,7 @@
 // land where no build looks); the kernel is optimized as `kopt optimize` does
 // (KernelOptimization.h) and the entry written to ENTRY, or the error to ERROR.
 #include "driver/Diagnostics.h"
-#include "driver/commands/FrontendSetup.h"
+#include "driver/optimize/FrontendSetup.h"
 #include "driver/commands/SourceKernels.h"
 #include "driver/commands/WorkerCommand.h"
 #include "driver/config/CacheConfig.h"
@@ -24,6 +24,7 @@ namespace kopt::driver {
 namespace {
 
 constexpr const char *Tool = "kopt worker-job";
+const Reporter Voice(Tool);
 
 struct JobFiles {
   std::string Job, Entry, Error;
@@ -106,8 +107,8 @@ llvm::Expected<memory::StoredEntry> optimizeJob(const JobFiles &Files, KoptOptio
 
 } // namespace
 
-int runWorkerJob(const std::vector<std::string> &Args) {
-  return runWorkerJobWith(Args, startGpuEvaluator);
+llvm::Error runWorkerJob(const std::vector<std::string> &Args) {
+  return exitStatusError(runWorkerJobWith(Args, startGpuEvaluator));
 }
 
 int runWorkerJobWith(const std::vector<std::string> &Arguments, const EvaluatorFactory &Start,
@@ -119,7 +120,7 @@ int runWorkerJobWith(const std::vector<std::string> &Arguments, const EvaluatorF
   llvm::Expected<std::optional<std::string>> Error =
       Entry ? takeOption(Args, "error-file") : Entry.takeError();
   if (!Error) {
-    reportError(Tool, Error.takeError());
+    Voice.error(Error.takeError());
     return 2;
   }
   if (!*Entry || !*Error || Args.size() != 1) {
@@ -135,9 +136,9 @@ int runWorkerJobWith(const std::vector<std::string> &Arguments, const EvaluatorF
   if (!Written)
     return 0;
   std::string Why = llvm::toString(std::move(Written));
-  reportError(Tool, Why);
+  Voice.error(Why);
   if (llvm::Error E = writeFileAtomically(Files.Error, Why + "\n"))
-    reportError(Tool, std::move(E));
+    Voice.error(std::move(E));
   return 1;
 }
 
