@@ -1,7 +1,7 @@
 #include "evaluator/Evaluator.h"
 
-#include "evaluator/Worker.h"
-#include "evaluator/WorkerProtocol.h"
+#include "evaluator/worker/Worker.h"
+#include "evaluator/worker/WorkerProtocol.h"
 
 #include <llvm/ADT/StringSwitch.h>
 #include <llvm/Support/FormatVariadic.h>

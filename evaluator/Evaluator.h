@@ -3,12 +3,12 @@
 // a variant that faults or hangs costs a worker restart, never the caller.
 #pragma once
 
-#include "evaluator/GpuSession.h"
-#include "evaluator/KernelCompiler.h"
-#include "evaluator/KernelProfiler.h"
-#include "evaluator/SequentialTest.h"
-#include "evaluator/TimingStatistics.h"
-#include "evaluator/Workload.h"
+#include "evaluator/compile/KernelCompiler.h"
+#include "evaluator/device/GpuSession.h"
+#include "evaluator/profile/KernelProfiler.h"
+#include "evaluator/timing/SequentialTest.h"
+#include "evaluator/timing/TimingStatistics.h"
+#include "evaluator/workload/Workload.h"
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/Support/Error.h>

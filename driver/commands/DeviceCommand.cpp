@@ -1,7 +1,7 @@
 #include "driver/Diagnostics.h"
 #include "driver/commands/Subcommand.h"
-#include "evaluator/CudaDriver.h"
-#include "evaluator/DeviceQuery.h"
+#include "evaluator/device/CudaDriver.h"
+#include "evaluator/device/DeviceQuery.h"
 
 #include <llvm/Support/Format.h>
 #include <llvm/Support/raw_ostream.h>

@@ -19,7 +19,7 @@
 #include "driver/optimize/FrontEndLog.h"
 #include "driver/optimize/InstantiationChoice.h"
 #include "driver/optimize/VariantProvider.h"
-#include "evaluator/KernelCompiler.h"
+#include "evaluator/compile/KernelCompiler.h"
 #include "memory/cache/CacheLayout.h"
 #include "support/LineDirective.h"
 

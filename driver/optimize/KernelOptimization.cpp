@@ -12,7 +12,7 @@
 #include "driver/optimize/InstantiationChoice.h"
 #include "driver/optimize/SkillRetrieval.h"
 #include "driver/optimize/WorkloadFromKernel.h"
-#include "evaluator/WorkerProtocol.h"
+#include "evaluator/worker/WorkerProtocol.h"
 #include "kopt/Version.h"
 #include "memory/experience/ExperienceStore.h"
 #include "memory/experience/KernelFacts.h"

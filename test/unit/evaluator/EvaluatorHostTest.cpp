@@ -1,11 +1,11 @@
 // The evaluator's host-side logic, without a GPU: element types, comparison
 // of outputs, timing statistics, the worker protocol and compiling units.
-#include "evaluator/InputGenerator.h"
-#include "evaluator/KernelCompiler.h"
-#include "evaluator/OutputComparison.h"
-#include "evaluator/ScalarType.h"
-#include "evaluator/TimingStatistics.h"
-#include "evaluator/WorkerProtocol.h"
+#include "evaluator/compile/KernelCompiler.h"
+#include "evaluator/timing/TimingStatistics.h"
+#include "evaluator/worker/WorkerProtocol.h"
+#include "evaluator/workload/InputGenerator.h"
+#include "evaluator/workload/OutputComparison.h"
+#include "evaluator/workload/ScalarType.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "evaluator/TimingStatistics.h"
+#include "evaluator/timing/TimingStatistics.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "evaluator/WorkerProtocol.h"
+#include "evaluator/worker/WorkerProtocol.h"
 
 #include <poll.h>
 #include <unistd.h>

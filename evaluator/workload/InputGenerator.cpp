@@ -1,4 +1,4 @@
-#include "evaluator/InputGenerator.h"
+#include "evaluator/workload/InputGenerator.h"
 
 #include <cmath>
 #include <cstring>

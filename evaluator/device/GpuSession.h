@@ -4,14 +4,14 @@
 // survives a fault: the worker exits and is restarted.
 #pragma once
 
-#include "evaluator/CudaDriver.h"
-#include "evaluator/DeviceKernels.h"
-#include "evaluator/DeviceQuery.h"
-#include "evaluator/DeviceVerify.h"
-#include "evaluator/KernelCompiler.h"
-#include "evaluator/KernelProfiler.h"
-#include "evaluator/OutputComparison.h"
-#include "evaluator/Workload.h"
+#include "evaluator/compile/KernelCompiler.h"
+#include "evaluator/device/CudaDriver.h"
+#include "evaluator/device/DeviceKernels.h"
+#include "evaluator/device/DeviceQuery.h"
+#include "evaluator/device/DeviceVerify.h"
+#include "evaluator/profile/KernelProfiler.h"
+#include "evaluator/workload/OutputComparison.h"
+#include "evaluator/workload/Workload.h"
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/STLFunctionalExtras.h>

@@ -5,9 +5,9 @@
 // device); this file decides the verdict and words it.
 #pragma once
 
-#include "evaluator/GpuSession.h"
-#include "evaluator/OutputComparison.h"
-#include "evaluator/Workload.h"
+#include "evaluator/device/GpuSession.h"
+#include "evaluator/workload/OutputComparison.h"
+#include "evaluator/workload/Workload.h"
 
 #include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/Support/Error.h>

@@ -1,7 +1,7 @@
 // What the evaluator needs to know of each GPU, read through the driver API.
 #pragma once
 
-#include "evaluator/CudaDriver.h"
+#include "evaluator/device/CudaDriver.h"
 
 #include <cstdint>
 #include <string>

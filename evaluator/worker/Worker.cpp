@@ -1,7 +1,7 @@
-#include "evaluator/Worker.h"
+#include "evaluator/worker/Worker.h"
 
-#include "evaluator/WorkerMain.h"
-#include "evaluator/WorkerProtocol.h"
+#include "evaluator/worker/WorkerMain.h"
+#include "evaluator/worker/WorkerProtocol.h"
 
 #include <fcntl.h>
 #include <signal.h>

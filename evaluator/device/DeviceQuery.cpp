@@ -1,4 +1,4 @@
-#include "evaluator/DeviceQuery.h"
+#include "evaluator/device/DeviceQuery.h"
 
 namespace kopt::evaluator {
 

@@ -5,7 +5,7 @@
 // (DeviceKernels.cpp) produce the same bytes, in any order, in parallel.
 #pragma once
 
-#include "evaluator/Workload.h"
+#include "evaluator/workload/Workload.h"
 
 #include <cstdint>
 #include <vector>

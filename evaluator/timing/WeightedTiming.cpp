@@ -1,4 +1,4 @@
-#include "evaluator/WeightedTiming.h"
+#include "evaluator/timing/WeightedTiming.h"
 
 #include <algorithm>
 #include <utility>

@@ -4,7 +4,7 @@
 // from the `#pragma kopt optimize` clauses (see driver/optimize/WorkloadFromKernel.h).
 #pragma once
 
-#include "evaluator/ScalarType.h"
+#include "evaluator/workload/ScalarType.h"
 
 #include <array>
 #include <cstdint>

@@ -4,9 +4,9 @@
 // multi-gigabyte buffer costs a pass over device memory, not a copy.
 #pragma once
 
-#include "evaluator/DeviceKernels.h"
-#include "evaluator/OutputComparison.h"
-#include "evaluator/Workload.h"
+#include "evaluator/device/DeviceKernels.h"
+#include "evaluator/workload/OutputComparison.h"
+#include "evaluator/workload/Workload.h"
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/Support/Error.h>

@@ -1,7 +1,7 @@
-#include "evaluator/GpuSession.h"
+#include "evaluator/device/GpuSession.h"
 
-#include "evaluator/InputGenerator.h"
-#include "evaluator/OutputComparison.h"
+#include "evaluator/workload/InputGenerator.h"
+#include "evaluator/workload/OutputComparison.h"
 
 #include <chrono>
 #include <thread>

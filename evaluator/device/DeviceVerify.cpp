@@ -1,6 +1,6 @@
-#include "evaluator/DeviceVerify.h"
+#include "evaluator/device/DeviceVerify.h"
 
-#include "evaluator/InputGenerator.h"
+#include "evaluator/workload/InputGenerator.h"
 
 #include <algorithm>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "evaluator/ScalarType.h"
+#include "evaluator/workload/ScalarType.h"
 
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/StringSwitch.h>

@@ -1,4 +1,4 @@
-#include "evaluator/RunComparison.h"
+#include "evaluator/device/RunComparison.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "evaluator/KernelProfiler.h"
+#include "evaluator/profile/KernelProfiler.h"
 
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>

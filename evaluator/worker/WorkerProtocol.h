@@ -2,11 +2,11 @@
 // each framed by its length, over a pair of pipes.
 #pragma once
 
-#include "evaluator/GpuSession.h"
-#include "evaluator/KernelCompiler.h"
-#include "evaluator/KernelProfiler.h"
-#include "evaluator/TimingStatistics.h"
-#include "evaluator/Workload.h"
+#include "evaluator/compile/KernelCompiler.h"
+#include "evaluator/device/GpuSession.h"
+#include "evaluator/profile/KernelProfiler.h"
+#include "evaluator/timing/TimingStatistics.h"
+#include "evaluator/workload/Workload.h"
 
 #include <llvm/Support/Error.h>
 #include <nlohmann/json.hpp>

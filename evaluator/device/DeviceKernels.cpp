@@ -1,7 +1,7 @@
-#include "evaluator/DeviceKernels.h"
+#include "evaluator/device/DeviceKernels.h"
 
-#include "evaluator/KernelCompiler.h"
-#include "evaluator/ScalarType.h"
+#include "evaluator/compile/KernelCompiler.h"
+#include "evaluator/workload/ScalarType.h"
 
 namespace kopt::evaluator {
 

@@ -3,7 +3,7 @@
 // integers, and a NaN or infinity passes only where the reference has the same.
 #pragma once
 
-#include "evaluator/Workload.h"
+#include "evaluator/workload/Workload.h"
 
 #include <cstdint>
 #include <optional>

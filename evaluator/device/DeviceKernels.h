@@ -2,8 +2,8 @@
 // source compiled once per session with NVRTC and loaded into its context.
 #pragma once
 
-#include "evaluator/CudaDriver.h"
-#include "evaluator/KernelCompiler.h"
+#include "evaluator/compile/KernelCompiler.h"
+#include "evaluator/device/CudaDriver.h"
 
 #include <llvm/Support/Error.h>
 

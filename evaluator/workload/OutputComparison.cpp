@@ -1,6 +1,6 @@
-#include "evaluator/OutputComparison.h"
+#include "evaluator/workload/OutputComparison.h"
 
-#include "evaluator/InputGenerator.h"
+#include "evaluator/workload/InputGenerator.h"
 
 #include <llvm/Support/Format.h>
 #include <llvm/Support/raw_ostream.h>

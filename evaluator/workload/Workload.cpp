@@ -1,4 +1,4 @@
-#include "evaluator/Workload.h"
+#include "evaluator/workload/Workload.h"
 
 #include <cstdio>
 

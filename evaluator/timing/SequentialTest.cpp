@@ -1,4 +1,4 @@
-#include "evaluator/SequentialTest.h"
+#include "evaluator/timing/SequentialTest.h"
 
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/Support/FormatVariadic.h>

@@ -27,7 +27,7 @@
 // the false-positive rate of the one that is confirmed.
 #pragma once
 
-#include "evaluator/TimingStatistics.h"
+#include "evaluator/timing/TimingStatistics.h"
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringRef.h>

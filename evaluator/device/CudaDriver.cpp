@@ -1,4 +1,4 @@
-#include "evaluator/CudaDriver.h"
+#include "evaluator/device/CudaDriver.h"
 
 #include <dlfcn.h>
 

@@ -1,4 +1,4 @@
-#include "evaluator/KernelCompiler.h"
+#include "evaluator/compile/KernelCompiler.h"
 
 #include <llvm/ADT/ScopeExit.h>
 #include <llvm/Support/FileSystem.h>

@@ -1,10 +1,10 @@
-#include "evaluator/WorkerMain.h"
+#include "evaluator/worker/WorkerMain.h"
 
-#include "evaluator/GpuSession.h"
-#include "evaluator/RunComparison.h"
-#include "evaluator/SequentialTest.h"
-#include "evaluator/WeightedTiming.h"
-#include "evaluator/WorkerProtocol.h"
+#include "evaluator/device/GpuSession.h"
+#include "evaluator/device/RunComparison.h"
+#include "evaluator/timing/SequentialTest.h"
+#include "evaluator/timing/WeightedTiming.h"
+#include "evaluator/worker/WorkerProtocol.h"
 #include "recorder/RecordingFormat.h"
 
 #include <unistd.h>
