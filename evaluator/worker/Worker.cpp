@@ -1,5 +1,6 @@
 #include "evaluator/worker/Worker.h"
 
+#include "evaluator/worker/MessageFraming.h"
 #include "evaluator/worker/WorkerMain.h"
 #include "evaluator/worker/WorkerProtocol.h"
 
@@ -86,8 +87,10 @@ llvm::Expected<nlohmann::json> Worker::request(const nlohmann::json &Request,
   ReadFailure Why;
   auto Answer = readMessage(FromWorker, TimeoutSeconds, Why);
   if (Answer) {
-    std::string Status = Answer->value("status", "");
-    if (Status == "crashed" || Status == "timed_out") {
+    auto Head = answerHead(*Answer);
+    if (!Head)
+      return Head.takeError();
+    if (Head->Status == AnswerStatus::Crashed || Head->Status == AnswerStatus::TimedOut) {
       // The worker exits on its own after these answers.
       if (ToWorker >= 0)
         ::close(ToWorker);

@@ -4,6 +4,7 @@
 #include "evaluator/device/RunComparison.h"
 #include "evaluator/timing/SequentialTest.h"
 #include "evaluator/timing/WeightedTiming.h"
+#include "evaluator/worker/MessageFraming.h"
 #include "evaluator/worker/WorkerProtocol.h"
 #include "recorder/RecordingFormat.h"
 
@@ -15,6 +16,8 @@
 #include <cstring>
 #include <list>
 #include <map>
+#include <optional>
+#include <variant>
 
 namespace kopt::evaluator {
 
@@ -35,71 +38,83 @@ bool longKernel(double Ms) { return Ms >= LongKernelMs; }
 // the weighted timing need its time there, not a test.
 constexpr unsigned RecordedBaselineSamples = 3;
 
+// An evaluate request's answer: the variant's outcome, or the request's failure.
+using EvaluateAnswer = std::variant<VariantOutcome, AnswerHead>;
+
+// A step that may fail the request: the failure, or none.
+using StepFailure = std::optional<AnswerHead>;
+
 class WorkerState {
 public:
   explicit WorkerState(int Out) : OutFd(Out) {}
   json handle(const json &Request);
 
 private:
-  json setOriginal(const json &Request);
-  json evaluate(const json &Request);
-  // A run's failure as the answer; exits the process when the context is lost.
-  json failedRun(const RunResult &R, const char *Who);
+  json setOriginal(const OriginalRequest &Request);
+  EvaluateAnswer evaluate(const VariantRequest &Request);
+  // A run's failure as the request's (launch rejected); exits the process
+  // when the context is lost.
+  AnswerHead failedRun(const RunResult &R, const char *Who);
   // Runs the original on Seed unless the session still holds its outputs.
-  bool reference(uint64_t Seed, json &Failure);
+  StepFailure reference(uint64_t Seed);
   // The variant's run on Seed against the original's; errors: the device failed.
   llvm::Expected<RunVerdict> verify(const RunResult &Got, uint64_t Seed);
-  // Compiles, loads and verifies a variant on every seed. Fills Answer with
-  // the verdict where it fails (then false), else with what verification found.
-  bool compileAndVerify(const json &Request, const LaunchGeometry &Launch,
+  // Compiles, loads and verifies a variant on every seed. Where it fails
+  // (then false), Answer is the verdict or the request's failure; else its
+  // outcome holds what verification found.
+  bool compileAndVerify(const VariantRequest &Request,
                         const std::vector<LaunchGeometry> &RecordedLaunches,
-                        const std::vector<uint64_t> &VerifySeeds, json &Answer,
+                        const std::vector<uint64_t> &VerifySeeds, EvaluateAnswer &Answer,
                         LoadedKernel &Variant, std::vector<double> &RunMs);
   // The variant's launch for each recorded launch: as the request sends them
   // (a variant that remaps the launch), or each recorded launch's own (one
   // that keeps it); empty where a remapping variant came without them.
-  std::vector<LaunchGeometry> recordedLaunchesOf(const json &Request,
-                                                 const LaunchGeometry &Launch) const;
+  std::vector<LaunchGeometry> recordedLaunchesOf(const VariantRequest &Request) const;
   // The interleaved measurement for Stage, its call in Answer.
-  json timeAgainstOriginal(TimingStage Stage, const LoadedKernel &Variant,
-                           const LaunchGeometry &Launch,
-                           const std::vector<LaunchGeometry> &RecordedLaunches,
-                           const std::vector<double> &VariantRunMs,
-                           const std::vector<uint64_t> &VerifySeeds, json Answer);
+  EvaluateAnswer timeAgainstOriginal(TimingStage Stage, const LoadedKernel &Variant,
+                                     const LaunchGeometry &Launch,
+                                     const std::vector<LaunchGeometry> &RecordedLaunches,
+                                     const std::vector<double> &VariantRunMs,
+                                     const std::vector<uint64_t> &VerifySeeds,
+                                     VariantOutcome Answer);
   // The sequential test on the application's mean time per launch
   // (WeightedTiming.h): original and variant interleaved on each timed
   // recorded launch, up to each look, then combined. Leaves W prepared again.
-  json timeWeighted(TimingStage Stage, const LoadedKernel &Variant,
-                    const std::vector<LaunchGeometry> &RecordedLaunches, json Answer);
+  EvaluateAnswer timeWeighted(TimingStage Stage, const LoadedKernel &Variant,
+                              const std::vector<LaunchGeometry> &RecordedLaunches,
+                              VariantOutcome Answer);
   // The original alone on every recorded launch, and the plan of the weighted
-  // timing from those times; a failure answer, or null. Leaves W prepared again.
-  json planWeighted();
+  // timing from those times. Leaves W prepared again.
+  StepFailure planWeighted();
   // A run-timed kernel's full test or confirmation (SequentialTest.h): the
   // variant's verification runs, and timed runs while the looks need them,
   // against the original's pool.
-  json timeOnRuns(TimingStage Stage, const LoadedKernel &Variant, const LaunchGeometry &Launch,
-                  std::vector<double> Runs, json Answer);
+  VariantOutcome timeOnRuns(TimingStage Stage, const LoadedKernel &Variant,
+                            const LaunchGeometry &Launch, std::vector<double> Runs,
+                            VariantOutcome Answer);
   // The original's pool: its runs on every seed, then timed samples alone.
   llvm::Expected<std::vector<double>> measurePool(RunFailure &Why);
   void forgetVerified();
   [[noreturn]] void answerAndExit(const json &Answer, int Status);
   // The variant on every recorded launch, against the original on the same
-  // recorded inputs; a failure answer, or null. Leaves W prepared again.
-  json verifyRecorded(const LoadedKernel &Variant, const std::vector<LaunchGeometry> &Launches,
-                      double Deadline, unsigned &Verified, double &WorstRatio);
+  // recorded inputs: true where it passes; else Answer is the verdict or the
+  // request's failure. Leaves W prepared again.
+  bool verifyRecorded(const LoadedKernel &Variant, const std::vector<LaunchGeometry> &Launches,
+                      double Deadline, EvaluateAnswer &Answer);
   // The recorded launch's buffer contents before it, by buffer argument.
   llvm::Expected<std::vector<std::vector<uint8_t>>> recordedInputs(const RecordedLaunch &R);
   // W becomes R's workload, prepared, with R's recorded inputs on
   // RecordedSeed; every buffer is compared (an input the variant changes
-  // fails as a wrong output). A failure answer, or null.
-  json useRecorded(const Workload &Seeded, const RecordedLaunch &R);
+  // fails as a wrong output).
+  StepFailure useRecorded(const Workload &Seeded, const RecordedLaunch &R);
 
   // Variants verified on every session seed and screened promising, kept
   // loaded for their confirmation, by the exact request that made them.
   struct VerifiedVariant {
     std::string Key; // Source, options and launch, as sent.
     LoadedKernel Kernel;
-    json Verification;         // seeds_verified, worst_ratio.
+    unsigned SeedsVerified = 0;
+    double WorstRatio = 0;
     std::vector<double> RunMs; // Its verification runs: a run-timed kernel's first samples.
   };
   std::list<VerifiedVariant> Screened; // Most recent first.
@@ -123,20 +138,28 @@ private:
   WeightedPlan Weighted; // Empty: timed on W.Launch (no recording, or a run-timed kernel).
 };
 
-json errorAnswer(const std::string &Message) { return {{"status", "error"}, {"message", Message}}; }
+AnswerHead requestError(std::string Message) { return {AnswerStatus::Error, std::move(Message)}; }
 
 // A timing test's call in the answer: verdict, why, samples, speedup, p.
-void putCall(json &Answer, const LookDecision &D) {
-  static const char *const Calls[] = {"not_faster", "faster", "not_faster", "promising"};
-  Answer["verdict"] = Calls[static_cast<unsigned>(D.Call)];
-  Answer["timing_call"] = D.Why;
-  Answer["samples"] = D.Samples;
-  Answer["speedup"] = D.Speedup;
-  Answer["p_value"] = D.PFaster;
+void putCall(VariantOutcome &Answer, const LookDecision &D) {
+  static const Verdict Calls[] = {Verdict::NotFaster, Verdict::Faster, Verdict::NotFaster,
+                                  Verdict::Promising};
+  Answer.Result = Calls[static_cast<unsigned>(D.Call)];
+  Answer.TimingCall = D.Why;
+  Answer.Samples = D.Samples;
+  Answer.Speedup = D.Speedup;
+  Answer.PValue = D.PFaster;
 }
 
-json compileRecord(const CompiledKernel &K) {
-  return {{"compiler", K.Compiler}, {"log", K.Log}, {"seconds", K.Seconds}};
+CompileRecord compileRecord(const CompiledKernel &K) { return {K.Compiler, K.Log, K.Seconds}; }
+
+// The answer where a variant's verification or timing ended it.
+VariantOutcome &outcome(EvaluateAnswer &Answer) { return std::get<VariantOutcome>(Answer); }
+
+json answerJson(const EvaluateAnswer &Answer) {
+  if (const AnswerHead *Failed = std::get_if<AnswerHead>(&Answer))
+    return failureAnswer(*Failed);
+  return okAnswer(std::get<VariantOutcome>(Answer));
 }
 
 // The weighted timing's launches, as answers report them: each one's share of
@@ -174,30 +197,26 @@ void WorkerState::answerAndExit(const json &Answer, int Status) {
   std::_Exit(Status); // No destructors: the context is unusable.
 }
 
-json WorkerState::failedRun(const RunResult &R, const char *Who) {
+AnswerHead WorkerState::failedRun(const RunResult &R, const char *Who) {
   std::string Message = std::string(Who) + ": " + R.Message;
   if (R.Failure == RunFailure::Fault)
-    answerAndExit({{"status", "crashed"}, {"message", Message}}, ExitFault);
+    answerAndExit(failureAnswer({AnswerStatus::Crashed, Message}), ExitFault);
   if (R.Failure == RunFailure::Hang)
-    answerAndExit({{"status", "timed_out"}, {"message", Message}}, ExitHang);
-  return {{"status", "launch_rejected"}, {"message", Message}};
+    answerAndExit(failureAnswer({AnswerStatus::TimedOut, Message}), ExitHang);
+  return {AnswerStatus::LaunchRejected, Message};
 }
 
-bool WorkerState::reference(uint64_t Seed, json &Failure) {
+StepFailure WorkerState::reference(uint64_t Seed) {
   if (Session->hasReference(Seed))
-    return true;
+    return std::nullopt;
   RunResult R = Session->run(Original, W.Launch, Seed, Watchdog);
-  if (R.Failure != RunFailure::None) {
-    Failure = failedRun(R, "the original kernel");
-    return false;
-  }
+  if (R.Failure != RunFailure::None)
+    return failedRun(R, "the original kernel");
   ReferenceMs[Seed] = R.Ms;
   for (size_t I = 0; I < R.Buffers.size(); ++I)
-    if (R.Buffers[I].DamagedBefore || R.Buffers[I].DamagedAfter) {
-      Failure = errorAnswer("the original kernel writes outside its buffers: check the sizes in "
-                            "the pragma's buffers(...) clause");
-      return false;
-    }
+    if (R.Buffers[I].DamagedBefore || R.Buffers[I].DamagedAfter)
+      return requestError("the original kernel writes outside its buffers: check the sizes in "
+                          "the pragma's buffers(...) clause");
   // Inputs are compared with their generated bytes: the original must leave them so too.
   size_t Index = 0;
   for (const KernelArg &A : W.Args) {
@@ -206,24 +225,18 @@ bool WorkerState::reference(uint64_t Seed, json &Failure) {
       continue;
     if (B->Dir == Direction::In) {
       auto C = Session->compareBuffer(Index, Seed, Tolerance{0, 0});
-      if (!C) {
-        Failure = failedRun({RunFailure::Fault, llvm::toString(C.takeError()), {}},
-                            "verifying the original kernel");
-        return false;
-      }
-      if (!C->passed()) {
-        Failure = errorAnswer("the original kernel writes its input buffer '" + A.Name +
-                              "': declare it inout in the pragma's buffers(...) clause");
-        return false;
-      }
+      if (!C)
+        return failedRun({RunFailure::Fault, llvm::toString(C.takeError()), {}},
+                         "verifying the original kernel");
+      if (!C->passed())
+        return requestError("the original kernel writes its input buffer '" + A.Name +
+                            "': declare it inout in the pragma's buffers(...) clause");
     }
     ++Index;
   }
-  if (auto E = Session->keepReference(Seed)) {
-    Failure = errorAnswer(llvm::toString(std::move(E)));
-    return false;
-  }
-  return true;
+  if (auto E = Session->keepReference(Seed))
+    return requestError(llvm::toString(std::move(E)));
+  return std::nullopt;
 }
 
 llvm::Expected<RunVerdict> WorkerState::verify(const RunResult &Got, uint64_t Seed) {
@@ -261,7 +274,7 @@ WorkerState::recordedInputs(const RecordedLaunch &R) {
   return Inputs;
 }
 
-json WorkerState::useRecorded(const Workload &Seeded, const RecordedLaunch &R) {
+StepFailure WorkerState::useRecorded(const Workload &Seeded, const RecordedLaunch &R) {
   Workload Run = Seeded;
   Run.Args = R.Args;
   for (KernelArg &A : Run.Args)
@@ -271,53 +284,61 @@ json WorkerState::useRecorded(const Workload &Seeded, const RecordedLaunch &R) {
   W = Run;
   auto Inputs = recordedInputs(R);
   if (!Inputs)
-    return errorAnswer(llvm::toString(Inputs.takeError()));
+    return requestError(llvm::toString(Inputs.takeError()));
   if (auto E = Session->prepare(Run))
-    return errorAnswer(llvm::toString(std::move(E)));
+    return requestError(llvm::toString(std::move(E)));
   Session->setRecordedInputs(std::move(*Inputs));
-  return nullptr;
+  return std::nullopt;
 }
 
-json WorkerState::verifyRecorded(const LoadedKernel &Variant,
+bool WorkerState::verifyRecorded(const LoadedKernel &Variant,
                                  const std::vector<LaunchGeometry> &Launches, double Deadline,
-                                 unsigned &Verified, double &WorstRatio) {
+                                 EvaluateAnswer &Answer) {
   const Workload Seeded = W;
-  json Failure;
-  for (size_t I = 0; I < Seeded.Recorded.size() && Failure.is_null(); ++I) {
+  bool Passed = true;
+  for (size_t I = 0; I < Seeded.Recorded.size() && Passed; ++I) {
     const RecordedLaunch &R = Seeded.Recorded[I];
-    if (Failure = useRecorded(Seeded, R); !Failure.is_null())
+    StepFailure Failure = useRecorded(Seeded, R);
+    if (!Failure)
+      Failure = reference(GpuSession::RecordedSeed);
+    if (Failure) {
+      Answer = *Failure;
+      Passed = false;
       break;
-    if (!reference(GpuSession::RecordedSeed, Failure))
-      break;
+    }
+    VariantOutcome &Out = outcome(Answer);
     RunResult Got = Session->run(Variant, Launches[I], GpuSession::RecordedSeed, Deadline);
     if (Got.Failure != RunFailure::None) {
-      json Rejected = failedRun(Got, "the variant");
-      Failure = {{"status", "ok"},
-                 {"verdict", "launch_rejected"},
-                 {"detail", "recorded launch " + R.describe() + ": " +
-                                Rejected["message"].get<std::string>()}};
+      Out.Result = Verdict::LaunchRejected;
+      Out.Detail = "recorded launch " + R.describe() + ": " + failedRun(Got, "the variant").Message;
+      Passed = false;
       break;
     }
     auto Checked = verify(Got, GpuSession::RecordedSeed);
-    if (!Checked)
-      return failedRun({RunFailure::Fault, llvm::toString(Checked.takeError()), {}},
-                       "verifying the variant");
+    if (!Checked) {
+      Answer = failedRun({RunFailure::Fault, llvm::toString(Checked.takeError()), {}},
+                         "verifying the variant");
+      return false;
+    }
     if (!Checked->Passed) {
-      Failure = {{"status", "ok"},
-                 {"verdict", "wrong"},
-                 {"detail", "recorded launch " + R.describe() + ": " + Checked->Failure},
-                 {"seeds_verified", Verified}};
+      Out.Result = Verdict::Wrong;
+      Out.Detail = "recorded launch " + R.describe() + ": " + Checked->Failure;
+      Passed = false;
       break;
     }
-    WorstRatio = std::max(WorstRatio, Checked->WorstRatio);
-    ++Verified;
+    Out.WorstToleranceRatio = std::max(Out.WorstToleranceRatio, Checked->WorstRatio);
+    ++Out.SeedsVerified;
   }
   W = Seeded;
-  if (auto E = Session->prepare(W); E && Failure.is_null())
-    Failure = errorAnswer(llvm::toString(std::move(E)));
-  return Failure;
+  if (auto E = Session->prepare(W)) {
+    if (Passed || std::holds_alternative<VariantOutcome>(Answer))
+      Answer = requestError(llvm::toString(std::move(E)));
+    else
+      llvm::consumeError(std::move(E)); // The first failure is the answer.
+    return false;
+  }
+  return Passed;
 }
-
 json WorkerState::handle(const json &Request) {
   if (!Opened) {
     Opened = true;
@@ -328,24 +349,35 @@ json WorkerState::handle(const json &Request) {
       SessionError = llvm::toString(S.takeError());
   }
   if (!Session)
-    return errorAnswer(SessionError);
-  std::string Op = Request.at("op").get<std::string>();
-  if (Op == "hello")
-    return {{"status", "ok"}, {"device", Session->device()}};
-  if (Op == "set_original")
-    return setOriginal(Request);
-  if (Op == "evaluate")
-    return evaluate(Request);
-  return errorAnswer("unknown request '" + Op + "'");
+    return failureAnswer(requestError(SessionError));
+  auto Op = requestOp(Request);
+  if (!Op)
+    return failureAnswer(requestError(llvm::toString(Op.takeError())));
+  switch (*Op) {
+  case RequestOp::Hello:
+    return okAnswer(HelloAnswer{Session->device()});
+  case RequestOp::SetOriginal: {
+    auto R = decodeMessage<OriginalRequest>(Request, "the request set_original");
+    if (!R)
+      return failureAnswer(requestError(llvm::toString(R.takeError())));
+    return setOriginal(*R);
+  }
+  case RequestOp::Evaluate: {
+    auto R = decodeMessage<VariantRequest>(Request, "the request evaluate");
+    if (!R)
+      return failureAnswer(requestError(llvm::toString(R.takeError())));
+    return answerJson(evaluate(*R));
+  }
+  }
+  return failureAnswer(requestError("unknown request"));
 }
-
 void WorkerState::forgetVerified() {
   for (VerifiedVariant &V : Screened)
     Session->unload(V.Kernel);
   Screened.clear();
 }
 
-json WorkerState::setOriginal(const json &Request) {
+json WorkerState::setOriginal(const OriginalRequest &Request) {
   forgetVerified();
   ReferenceMs.clear();
   Pool.clear();
@@ -353,31 +385,27 @@ json WorkerState::setOriginal(const json &Request) {
   if (HasOriginal)
     Session->unload(Original);
   HasOriginal = false;
-  W = Request.at("workload").get<Workload>();
-  Seeds = Request.at("seeds").get<std::vector<uint64_t>>();
-  Watchdog = Request.at("watchdog").get<double>();
-  SlowdownCap = Request.at("slowdown_cap").get<double>();
-  Budget.MinSamples = Request.at("min_samples").get<unsigned>();
-  Budget.MaxSamples = Request.at("max_samples").get<unsigned>();
-  Budget.TargetNoise = Request.at("target_noise").get<double>();
-  Budget.MaxSeconds = Request.at("max_seconds").get<double>();
-  Budget.ScreenSeconds = Request.value("screen_seconds", Budget.ScreenSeconds);
-  auto Compiled =
-      compileKernel(Request.at("source").get<KernelSource>(), Session->device().smArch());
+  W = Request.Work;
+  Seeds = Request.Seeds;
+  if (Seeds.empty())
+    return failureAnswer(requestError("the request set_original has no seeds"));
+  Watchdog = Request.WatchdogSeconds;
+  SlowdownCap = Request.SlowdownCap;
+  Budget = Request.Timing;
+  auto Compiled = compileKernel(Request.Source, Session->device().smArch());
   if (!Compiled)
-    return errorAnswer("the original kernel does not compile on its own: " +
-                       llvm::toString(Compiled.takeError()));
+    return failureAnswer(requestError("the original kernel does not compile on its own: " +
+                                      llvm::toString(Compiled.takeError())));
   auto Loaded = Session->load(*Compiled, W.Launch);
   if (!Loaded)
-    return errorAnswer(llvm::toString(Loaded.takeError()));
+    return failureAnswer(requestError(llvm::toString(Loaded.takeError())));
   Original = *Loaded;
   HasOriginal = true;
   if (auto E = Session->prepare(W))
-    return errorAnswer(llvm::toString(std::move(E)));
-  json Failure;
+    return failureAnswer(requestError(llvm::toString(std::move(E))));
   for (uint64_t Seed : Seeds)
-    if (!reference(Seed, Failure))
-      return Failure;
+    if (StepFailure Failure = reference(Seed))
+      return failureAnswer(*Failure);
   RunFailure Why;
   Budget.DeadlineSeconds = Watchdog;
   RunTimedKernel = runTimed(SequentialDesign(), ReferenceMs[Seeds.front()], Budget.ScreenSeconds);
@@ -385,7 +413,8 @@ json WorkerState::setOriginal(const json &Request) {
   if (RunTimedKernel) {
     auto Measured = measurePool(Why);
     if (!Measured)
-      return failedRun({Why, llvm::toString(Measured.takeError()), {}}, "the original kernel");
+      return failureAnswer(
+          failedRun({Why, llvm::toString(Measured.takeError()), {}}, "the original kernel"));
     Pool = Baseline = std::move(*Measured);
   } else {
     // The reference runs warmed the original up. A long kernel's baseline ends
@@ -405,50 +434,50 @@ json WorkerState::setOriginal(const json &Request) {
         });
     if (!Samples) {
       RunResult R{Why, llvm::toString(Samples.takeError()), {}};
-      return failedRun(R, "the original kernel");
+      return failureAnswer(failedRun(R, "the original kernel"));
     }
     Baseline = std::move((*Samples)[0]);
   }
   TimingSummary T = summarize(Baseline);
   OriginalMs = T.MedianMs;
-  json Answer = {{"status", "ok"},
-                 {"compile", compileRecord(*Compiled)},
-                 {"resources", Original.Resources},
-                 {"timing", T}};
+  OriginalAnswer Answer;
+  Answer.Compile = compileRecord(*Compiled);
+  Answer.Resources = Original.Resources;
+  Answer.Timing = T;
   // After the timing, so the profiler's replays and state cannot touch it.
   // CUPTI replays the launch once a pass: a long kernel gets the metrics the
   // planner's priors read, in fewer passes.
   // A run-timed kernel gets the throughputs alone: the instruction counts
   // patch the kernel's code and replay it in passes of its whole length.
-  if (Request.value("profile", false)) {
+  if (Request.Profile) {
     std::vector<std::string> Metrics;
     for (const char *M : RunTimedKernel           ? minimalProfileMetrics()
                          : longKernel(OriginalMs) ? coreProfileMetrics()
                                                   : defaultProfileMetrics())
       Metrics.push_back(M);
     auto Begin = std::chrono::steady_clock::now();
-    Answer["profile"] = Session->profile(Original, W.Launch, Seeds.front(), Metrics);
-    Answer["profile_seconds"] =
+    Answer.Counters = Session->profile(Original, W.Launch, Seeds.front(), Metrics);
+    Answer.ProfileSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - Begin).count();
   }
   // A run-timed kernel stays timed on its runs of W.Launch: a weighted test
   // would take several of its long runs a look on each recorded launch.
   if (!W.Recorded.empty() && !RunTimedKernel) {
-    if (Failure = planWeighted(); !Failure.is_null())
-      return Failure;
+    if (StepFailure Failure = planWeighted())
+      return failureAnswer(*Failure);
     if (!Weighted.empty())
-      Answer["weighted"] = planJson(Weighted, W.Recorded);
+      Answer.Weighted = planJson(Weighted, W.Recorded);
   }
-  return Answer;
+  return okAnswer(Answer);
 }
 
-json WorkerState::planWeighted() {
+StepFailure WorkerState::planWeighted() {
   const Workload Seeded = W;
   std::vector<uint64_t> Weights;
   std::vector<double> Ms;
-  json Failure;
+  StepFailure Failure;
   for (const RecordedLaunch &R : Seeded.Recorded) {
-    if (Failure = useRecorded(Seeded, R); !Failure.is_null())
+    if (Failure = useRecorded(Seeded, R); Failure)
       break;
     GpuSession::TimingBudget Alone = Budget;
     Alone.MaxSamples = RecordedBaselineSamples;
@@ -466,61 +495,62 @@ json WorkerState::planWeighted() {
     Ms.push_back(summarize((*Samples)[0]).MedianMs);
   }
   W = Seeded;
-  if (auto E = Session->prepare(W); E && Failure.is_null())
-    Failure = errorAnswer(llvm::toString(std::move(E)));
-  if (Failure.is_null())
+  if (auto E = Session->prepare(W)) {
+    if (Failure) // The first failure is the answer.
+      llvm::consumeError(std::move(E));
+    else
+      Failure = requestError(llvm::toString(std::move(E)));
+  }
+  if (!Failure)
     Weighted = planWeightedTiming(Weights, Ms);
   return Failure;
 }
 
-std::vector<LaunchGeometry> WorkerState::recordedLaunchesOf(const json &Request,
-                                                            const LaunchGeometry &Launch) const {
+std::vector<LaunchGeometry> WorkerState::recordedLaunchesOf(const VariantRequest &Request) const {
   std::vector<LaunchGeometry> Launches;
-  if (Request.contains("recorded_launches"))
-    Launches = Request["recorded_launches"].get<std::vector<LaunchGeometry>>();
-  else if (Launch == W.Launch)
+  if (Request.RecordedLaunches)
+    Launches = *Request.RecordedLaunches;
+  else if (Request.Launch == W.Launch)
     for (const RecordedLaunch &R : W.Recorded)
       Launches.push_back(R.Launch);
   return Launches;
 }
 
-bool WorkerState::compileAndVerify(const json &Request, const LaunchGeometry &Launch,
+bool WorkerState::compileAndVerify(const VariantRequest &Request,
                                    const std::vector<LaunchGeometry> &RecordedLaunches,
-                                   const std::vector<uint64_t> &VerifySeeds, json &Answer,
+                                   const std::vector<uint64_t> &VerifySeeds, EvaluateAnswer &Answer,
                                    LoadedKernel &Variant, std::vector<double> &RunMs) {
-  auto Compiled =
-      compileKernel(Request.at("source").get<KernelSource>(), Session->device().smArch());
+  VariantOutcome &Out = outcome(Answer);
+  const LaunchGeometry &Launch = Request.Launch;
+  auto Compiled = compileKernel(Request.Source, Session->device().smArch());
   if (!Compiled) {
-    Answer["verdict"] = "compile_error";
-    Answer["detail"] = llvm::toString(Compiled.takeError());
+    Out.Result = Verdict::CompileError;
+    Out.Detail = llvm::toString(Compiled.takeError());
     return false;
   }
-  Answer["compile"] = compileRecord(*Compiled);
+  Out.Compile = compileRecord(*Compiled);
   auto Loaded = Session->load(*Compiled, Launch);
   if (!Loaded) {
-    Answer["verdict"] = "compile_error";
-    Answer["detail"] = llvm::toString(Loaded.takeError());
+    Out.Result = Verdict::CompileError;
+    Out.Detail = llvm::toString(Loaded.takeError());
     return false;
   }
   Variant = *Loaded;
-  Answer["resources"] = Variant.Resources;
+  Out.Resources = Variant.Resources;
   // The variant may be slower than the original, but not endlessly.
   double Deadline = std::max(1.0, SlowdownCap * OriginalMs / 1000);
-  double WorstRatio = 0;
-  unsigned Verified = 0;
   for (uint64_t Seed : VerifySeeds) {
-    json Failure;
-    if (!reference(Seed, Failure)) {
+    if (StepFailure Failure = reference(Seed)) {
       Session->unload(Variant);
-      Answer = Failure;
+      Answer = *Failure;
       return false;
     }
     RunResult Got = Session->run(Variant, Launch, Seed, Deadline);
     if (Got.Failure != RunFailure::None) {
-      json Rejected = failedRun(Got, "the variant");
+      AnswerHead Rejected = failedRun(Got, "the variant");
       Session->unload(Variant);
-      Answer["verdict"] = "launch_rejected";
-      Answer["detail"] = Rejected["message"];
+      Out.Result = Verdict::LaunchRejected;
+      Out.Detail = Rejected.Message;
       return false;
     }
     auto Checked = verify(Got, Seed);
@@ -532,47 +562,33 @@ bool WorkerState::compileAndVerify(const json &Request, const LaunchGeometry &La
     RunVerdict &V = *Checked;
     if (!V.Passed) {
       Session->unload(Variant);
-      Answer["verdict"] = "wrong";
-      Answer["detail"] = "inputs #" + std::to_string(Seed) + ": " + V.Failure;
-      Answer["seeds_verified"] = Verified;
+      Out.Result = Verdict::Wrong;
+      Out.Detail = "inputs #" + std::to_string(Seed) + ": " + V.Failure;
       if (V.Worst)
-        Answer["worst"] = {{"buffer", V.Buffer},
-                           {"index", V.Worst->Index},
-                           {"got", V.Worst->Got},
-                           {"expected", V.Worst->Expected}};
+        Out.Worst = FailedElement{V.Buffer, V.Worst->Index, V.Worst->Got, V.Worst->Expected};
       if (V.First)
-        Answer["first"] = {{"buffer", V.Buffer},
-                           {"index", V.First->Index},
-                           {"got", V.First->Got},
-                           {"expected", V.First->Expected}};
+        Out.First = FailedElement{V.Buffer, V.First->Index, V.First->Got, V.First->Expected};
       return false;
     }
-    WorstRatio = std::max(WorstRatio, V.WorstRatio);
+    Out.WorstToleranceRatio = std::max(Out.WorstToleranceRatio, V.WorstRatio);
     RunMs.push_back(Got.Ms);
-    ++Verified;
+    ++Out.SeedsVerified;
   }
   if (!W.Recorded.empty()) {
     if (RecordedLaunches.size() != W.Recorded.size()) {
       Session->unload(Variant);
-      Answer["verdict"] = "wrong";
-      Answer["detail"] = "the variant remaps the launch, and its launches for the recorded "
-                         "launches are missing";
+      Out.Result = Verdict::Wrong;
+      Out.Detail = "the variant remaps the launch, and its launches for the recorded "
+                   "launches are missing";
       return false;
     }
-    json Failure = verifyRecorded(Variant, RecordedLaunches, Deadline, Verified, WorstRatio);
-    if (!Failure.is_null()) {
+    if (!verifyRecorded(Variant, RecordedLaunches, Deadline, Answer)) {
       Session->unload(Variant);
-      if (Failure.contains("verdict"))
-        Failure["compile"] = Answer["compile"];
-      Answer = std::move(Failure);
       return false;
     }
   }
-  Answer["seeds_verified"] = Verified;
-  Answer["worst_ratio"] = WorstRatio;
   return true;
 }
-
 llvm::Expected<std::vector<double>> WorkerState::measurePool(RunFailure &Why) {
   std::vector<double> Runs;
   for (uint64_t Seed : Seeds)
@@ -590,8 +606,9 @@ llvm::Expected<std::vector<double>> WorkerState::measurePool(RunFailure &Why) {
   return Runs;
 }
 
-json WorkerState::timeOnRuns(TimingStage Stage, const LoadedKernel &Variant,
-                             const LaunchGeometry &Launch, std::vector<double> Runs, json Answer) {
+VariantOutcome WorkerState::timeOnRuns(TimingStage Stage, const LoadedKernel &Variant,
+                                       const LaunchGeometry &Launch, std::vector<double> Runs,
+                                       VariantOutcome Answer) {
   PooledTiming Plan(Stage, Pool);
   if (Runs.size() > PooledMaxRuns)
     Runs.resize(PooledMaxRuns);
@@ -609,29 +626,30 @@ json WorkerState::timeOnRuns(TimingStage Stage, const LoadedKernel &Variant,
                                    return Plan.next(Runs);
                                  });
     if (!Samples) {
-      json Rejected = failedRun({Why, llvm::toString(Samples.takeError()), {}, 0}, "timing");
-      Answer["verdict"] = "launch_rejected";
-      Answer["detail"] = Rejected["message"];
+      AnswerHead Rejected = failedRun({Why, llvm::toString(Samples.takeError()), {}, 0}, "timing");
+      Answer.Result = Verdict::LaunchRejected;
+      Answer.Detail = Rejected.Message;
       return Answer;
     }
   }
   putCall(Answer, Plan.decision());
-  Answer["original"] = summarize(Pool);
-  Answer["variant"] = summarize(Runs);
+  Answer.Original = summarize(Pool);
+  Answer.Variant = summarize(Runs);
   return Answer;
 }
 
-json WorkerState::timeAgainstOriginal(TimingStage Stage, const LoadedKernel &Variant,
-                                      const LaunchGeometry &Launch,
-                                      const std::vector<LaunchGeometry> &RecordedLaunches,
-                                      const std::vector<double> &VariantRunMs,
-                                      const std::vector<uint64_t> &VerifySeeds, json Answer) {
+EvaluateAnswer WorkerState::timeAgainstOriginal(TimingStage Stage, const LoadedKernel &Variant,
+                                                const LaunchGeometry &Launch,
+                                                const std::vector<LaunchGeometry> &RecordedLaunches,
+                                                const std::vector<double> &VariantRunMs,
+                                                const std::vector<uint64_t> &VerifySeeds,
+                                                VariantOutcome Answer) {
   SequentialDesign Design;
   auto Put = [&](const LookDecision &D, const std::vector<std::vector<double>> *Samples) {
     putCall(Answer, D);
     if (Samples) {
-      Answer["original"] = summarize((*Samples)[0]);
-      Answer["variant"] = summarize((*Samples)[1]);
+      Answer.Original = summarize((*Samples)[0]);
+      Answer.Variant = summarize((*Samples)[1]);
     }
     return Answer;
   };
@@ -663,9 +681,8 @@ json WorkerState::timeAgainstOriginal(TimingStage Stage, const LoadedKernel &Var
                                });
   if (!Samples) {
     RunResult R{Why, llvm::toString(Samples.takeError()), {}, 0};
-    json Rejected = failedRun(R, "timing");
-    Answer["verdict"] = "launch_rejected";
-    Answer["detail"] = Rejected["message"];
+    Answer.Result = Verdict::LaunchRejected;
+    Answer.Detail = failedRun(R, "timing").Message;
     return Answer;
   }
   LookDecision D = Plan.decision();
@@ -674,8 +691,9 @@ json WorkerState::timeAgainstOriginal(TimingStage Stage, const LoadedKernel &Var
   return Put(D, &*Samples);
 }
 
-json WorkerState::timeWeighted(TimingStage Stage, const LoadedKernel &Variant,
-                               const std::vector<LaunchGeometry> &RecordedLaunches, json Answer) {
+EvaluateAnswer WorkerState::timeWeighted(TimingStage Stage, const LoadedKernel &Variant,
+                                         const std::vector<LaunchGeometry> &RecordedLaunches,
+                                         VariantOutcome Answer) {
   SequentialDesign Design;
   SequentialTiming Plan(Design, Stage,
                         {Budget.MaxSamples,
@@ -686,14 +704,15 @@ json WorkerState::timeWeighted(TimingStage Stage, const LoadedKernel &Variant,
   std::vector<double> O, V;
   const Workload Seeded = W;
   const auto Begin = std::chrono::steady_clock::now();
-  json Failure;
+  StepFailure Failure;
+  bool Rejected = false;   // A launch of the variant failed: Answer says how.
   size_t Prepared = Timed; // None yet.
   for (unsigned Look : lookSizes(Design, Budget.MaxSamples)) {
-    for (size_t J = 0; J < Timed && Failure.is_null(); ++J) {
+    for (size_t J = 0; J < Timed && !Failure && !Rejected; ++J) {
       const TimedLaunch &T = Weighted.Launches[J];
       const RecordedLaunch &R = Seeded.Recorded[T.Index];
       if (Prepared != J) { // Each launch has its own buffers and inputs.
-        if (Failure = useRecorded(Seeded, R); !Failure.is_null())
+        if (Failure = useRecorded(Seeded, R); Failure)
           break;
         Prepared = J;
       }
@@ -712,10 +731,10 @@ json WorkerState::timeWeighted(TimingStage Stage, const LoadedKernel &Variant,
           Session->time(Pair, GpuSession::RecordedSeed, Timing, Why,
                         [](llvm::ArrayRef<std::vector<double>>, double) { return false; });
       if (!Samples) {
-        json Rejected = failedRun({Why, llvm::toString(Samples.takeError()), {}, 0}, "timing");
-        Failure = {{"verdict", "launch_rejected"},
-                   {"detail", "recorded launch " + R.describe() + ": " +
-                                  Rejected["message"].get<std::string>()}};
+        AnswerHead Run = failedRun({Why, llvm::toString(Samples.takeError()), {}, 0}, "timing");
+        Answer.Result = Verdict::LaunchRejected;
+        Answer.Detail = "recorded launch " + R.describe() + ": " + Run.Message;
+        Rejected = true;
         break;
       }
       const std::vector<double> &OfOriginal = (*Samples)[Swap ? 1 : 0];
@@ -723,7 +742,7 @@ json WorkerState::timeWeighted(TimingStage Stage, const LoadedKernel &Variant,
       OriginalRuns[J].insert(OriginalRuns[J].end(), OfOriginal.begin(), OfOriginal.end());
       VariantRuns[J].insert(VariantRuns[J].end(), OfVariant.begin(), OfVariant.end());
     }
-    if (!Failure.is_null())
+    if (Failure || Rejected)
       break;
     O = weightedSamples(Weighted, OriginalRuns);
     V = weightedSamples(Weighted, VariantRuns);
@@ -733,18 +752,22 @@ json WorkerState::timeWeighted(TimingStage Stage, const LoadedKernel &Variant,
       break;
   }
   W = Seeded;
-  if (auto E = Session->prepare(W); E && Failure.is_null())
-    Failure = errorAnswer(llvm::toString(std::move(E)));
-  if (!Failure.is_null()) {
-    Answer.update(Failure);
-    return Answer;
+  if (auto E = Session->prepare(W)) {
+    if (Failure) // The first failure is the answer.
+      llvm::consumeError(std::move(E));
+    else
+      Failure = requestError(llvm::toString(std::move(E)));
   }
+  if (Failure)
+    return *Failure;
+  if (Rejected)
+    return Answer;
   LookDecision D = Plan.decision();
   if (D.Call == SequentialCall::Continue) // The sample limit came between looks.
     D = lookAt(Design, Stage, O, V, /*Final=*/true);
   putCall(Answer, D);
-  Answer["original"] = summarize(O);
-  Answer["variant"] = summarize(V);
+  Answer.Original = summarize(O);
+  Answer.Variant = summarize(V);
   json Weights = planJson(Weighted, Seeded.Recorded);
   std::vector<double> Speedups;
   for (size_t J = 0; J < Timed; ++J) {
@@ -756,24 +779,20 @@ json WorkerState::timeWeighted(TimingStage Stage, const LoadedKernel &Variant,
   }
   Weights["speedup"] = D.Speedup;
   Weights["speedup_of_medians"] = weightedSpeedup(Weighted, Speedups);
-  Answer["weighted"] = std::move(Weights);
+  Answer.Weighted = std::move(Weights);
   return Answer;
 }
 
-json WorkerState::evaluate(const json &Request) {
+EvaluateAnswer WorkerState::evaluate(const VariantRequest &Request) {
   if (!HasOriginal)
-    return errorAnswer("no original kernel is set");
-  auto Launch = Request.at("launch").get<LaunchGeometry>();
-  std::vector<uint64_t> VerifySeeds = Seeds;
-  if (Request.contains("seeds") && !Request["seeds"].empty())
-    VerifySeeds = Request["seeds"].get<std::vector<uint64_t>>();
-  TimingStage Stage = TimingStage::Full;
-  for (TimingStage S : {TimingStage::Screen, TimingStage::Confirm})
-    if (Request.value("stage", "full") == spelling(S))
-      Stage = S;
-  json Answer = {{"status", "ok"}, {"stage", spelling(Stage)}};
-  std::string Key = Request.at("source").dump() + Request.at("launch").dump();
-  const std::vector<LaunchGeometry> Recorded = recordedLaunchesOf(Request, Launch);
+    return requestError("no original kernel is set");
+  const LaunchGeometry &Launch = Request.Launch;
+  std::vector<uint64_t> VerifySeeds = Request.Seeds.empty() ? Seeds : Request.Seeds;
+  const TimingStage Stage = Request.Stage;
+  EvaluateAnswer Answer = VariantOutcome();
+  outcome(Answer).Stage = Stage;
+  std::string Key = json(Request.Source).dump() + json(Request.Launch).dump();
+  const std::vector<LaunchGeometry> Recorded = recordedLaunchesOf(Request);
   LoadedKernel Variant;
   std::vector<double> RunMs;
   // A confirmation of a variant this session screened: verified then, on
@@ -783,21 +802,19 @@ json WorkerState::evaluate(const json &Request) {
   if (Stage == TimingStage::Confirm && Kept != Screened.end() && VerifySeeds == Seeds) {
     Variant = Kept->Kernel;
     RunMs = Kept->RunMs;
-    Answer.update(Kept->Verification);
-    Answer["resources"] = Variant.Resources;
+    outcome(Answer).SeedsVerified = Kept->SeedsVerified;
+    outcome(Answer).WorstToleranceRatio = Kept->WorstRatio;
+    outcome(Answer).Resources = Variant.Resources;
     Screened.erase(Kept);
-  } else if (!compileAndVerify(Request, Launch, Recorded, VerifySeeds, Answer, Variant, RunMs)) {
+  } else if (!compileAndVerify(Request, Recorded, VerifySeeds, Answer, Variant, RunMs)) {
     return Answer;
   }
-  Answer =
-      timeAgainstOriginal(Stage, Variant, Launch, Recorded, RunMs, VerifySeeds, std::move(Answer));
-  if (Stage == TimingStage::Screen && Answer.value("verdict", "") == "promising" &&
+  Answer = timeAgainstOriginal(Stage, Variant, Launch, Recorded, RunMs, VerifySeeds,
+                               std::move(outcome(Answer)));
+  const VariantOutcome *Timed = std::get_if<VariantOutcome>(&Answer);
+  if (Stage == TimingStage::Screen && Timed && Timed->Result == Verdict::Promising &&
       VerifySeeds == Seeds) {
-    Screened.push_front(
-        {Key,
-         Variant,
-         {{"seeds_verified", Answer["seeds_verified"]}, {"worst_ratio", Answer["worst_ratio"]}},
-         RunMs});
+    Screened.push_front({Key, Variant, Timed->SeedsVerified, Timed->WorstToleranceRatio, RunMs});
     if (Screened.size() > MaxScreened) {
       Session->unload(Screened.back().Kernel);
       Screened.pop_back();
@@ -807,7 +824,6 @@ json WorkerState::evaluate(const json &Request) {
   }
   return Answer;
 }
-
 } // namespace
 
 int runEvaluationWorker(int InFd, int OutFd) {
@@ -823,7 +839,7 @@ int runEvaluationWorker(int InFd, int OutFd) {
     try {
       Answer = State.handle(*Request);
     } catch (const std::exception &E) {
-      Answer = errorAnswer(std::string("malformed request: ") + E.what());
+      Answer = failureAnswer(requestError(std::string("malformed request: ") + E.what()));
     }
     if (auto E = writeMessage(OutFd, Answer)) {
       llvm::consumeError(std::move(E));
