@@ -24,7 +24,13 @@ OriginalRequest originalRequest() {
   R.Work.Launch.Grid = {2, 1, 1};
   R.Work.Launch.Block = {32, 1, 1};
   R.Work.RecordingFile = "/tmp/app.kopt-rec";
-  R.Work.Recorded.push_back({7, 100, 60, R.Work.Launch, R.Work.Args});
+  RecordedLaunch Launch;
+  Launch.Id = 7;
+  Launch.Count = 100;
+  Launch.Weight = 60;
+  Launch.Launch = R.Work.Launch;
+  Launch.Args = R.Work.Args;
+  R.Work.Recorded.push_back(Launch);
   R.Seeds = {1, 2, 3};
   R.WatchdogSeconds = 12;
   R.SlowdownCap = 8;
