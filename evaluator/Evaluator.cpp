@@ -39,7 +39,7 @@ llvm::Expected<std::unique_ptr<Evaluator>> Evaluator::start(EvaluatorOptions Opt
   if (Options.WorkerProgram.empty())
     Options.WorkerProgram = "/proc/self/exe";
   std::unique_ptr<Evaluator> E(new Evaluator(Options));
-  E->Process = std::make_unique<Worker>(Options.WorkerProgram);
+  E->Process = std::make_unique<Worker>(Options.WorkerProgram, Options.Device);
   auto Hello = okBody<HelloAnswer>(E->Process->request(helloRequest(), 120), RequestOp::Hello);
   if (!Hello)
     return Hello.takeError();

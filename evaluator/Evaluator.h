@@ -30,7 +30,10 @@ struct EvaluatorOptions {
   double VariantSlowdownCap = 20; // A variant's launch may take this many times the original's.
   GpuSession::TimingBudget Timing;
   std::string WorkerProgram; // The executable that runs the worker; empty: this one.
-  bool Profile = true;       // Read the original's hardware counters (KernelProfiler.h).
+  // The device's ordinal (DeviceInfo::Ordinal): the original and every variant
+  // are measured on it, a restarted worker included.
+  int Device = 0;
+  bool Profile = true; // Read the original's hardware counters (KernelProfiler.h).
   // CUPTI's kernel replay saves and restores what the kernel writes: about 1 s
   // for 6.4 GB of buffers on an H100, a minute for 19 GB. Larger workloads go
   // unprofiled rather than spend the search's budget on it.

@@ -38,6 +38,7 @@ int runDevice(const std::vector<std::string> &Args) {
       Out["devices"].push_back(
           {{"ordinal", D.Ordinal},
            {"name", D.Name},
+           {"uuid", D.Uuid},
            {"compute_capability",
             std::to_string(D.ComputeMajor) + "." + std::to_string(D.ComputeMinor)},
            {"arch", D.smArch()},
@@ -58,7 +59,7 @@ int runDevice(const std::vector<std::string> &Args) {
                  << D.ComputeMajor << "." << D.ComputeMinor << " (" << D.smArch() << "), "
                  << D.MultiprocessorCount << " SMs, "
                  << llvm::format("%.1f", D.TotalMemoryBytes / double(1ull << 30)) << " GiB, L2 "
-                 << D.L2CacheBytes / (1 << 20) << " MiB\n";
+                 << D.L2CacheBytes / (1 << 20) << " MiB, " << D.Uuid << "\n";
   return 0;
 }
 

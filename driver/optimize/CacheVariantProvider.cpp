@@ -4,11 +4,11 @@
 #include "driver/optimize/KernelOptimization.h"
 #include "driver/optimize/RecordingCoverage.h"
 #include "memory/cache/BuildBudget.h"
-#include "memory/cache/FileLock.h"
 #include "memory/cache/MissExplanation.h"
 #include "support/BuildIdentity.h"
 #include "support/Duration.h"
 
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/Format.h>
 
 #include <chrono>
@@ -39,9 +39,8 @@ std::optional<memory::BuildBudget> buildBudgetOf(const TuContext &Tu, llvm::Stri
 }
 } // namespace
 
-llvm::Expected<std::optional<ProvidedVariant>>
-CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuContext &Tu) {
-  memory::CacheKey Key = cacheKeyFor(K, Tu.Arch, Tu.NvccFlags);
+llvm::Expected<std::optional<memory::CacheEntry>>
+CacheVariantProvider::lookup(const memory::CacheKey &Key) {
   std::string Warning, RemoteWarning;
   auto Hit = Cache.lookup(Key, &Warning, &Read, &RemoteWarning);
   if (!Hit)
@@ -52,6 +51,15 @@ CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuConte
   }
   if (!RemoteWarning.empty())
     Log.warning(RemoteWarning); // Once a remote a compile: it is then skipped.
+  return Hit;
+}
+
+llvm::Expected<std::optional<ProvidedVariant>>
+CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuContext &Tu) {
+  memory::CacheKey Key = cacheKeyFor(K, Tu.Arch, Tu.NvccFlags);
+  auto Hit = lookup(Key);
+  if (!Hit)
+    return Hit.takeError();
   std::string Where = Tu.where(K);
   std::optional<memory::CacheEntry> Entry = std::move(*Hit);
   std::string Source = "cache";
@@ -61,7 +69,7 @@ CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuConte
     // user may not expect), else only under --kopt-verbose.
     memory::MissExplanation Why = memory::explainMiss(Cache, K.Name, Key);
     std::string Miss = "cache miss: " + Why.text(K.Name);
-    auto Made = optimizeOnMiss(K, Tu, Key, Why.Nearest ? Miss : "");
+    auto Made = optimizeOnMiss(K, Tu, Why.Nearest ? Miss : "");
     if (!Made)
       return Made.takeError();
     Entry = std::move(*Made);
@@ -81,7 +89,7 @@ CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuConte
     if (!Usable)
       return Usable.takeError();
     if (!*Usable) {
-      auto Made = optimizeOnMiss(K, Tu, Key, "");
+      auto Made = optimizeOnMiss(K, Tu, "");
       if (!Made)
         return Made.takeError();
       if (!*Made || !(*Made)->Variant) {
@@ -95,12 +103,12 @@ CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuConte
   return ProvidedVariant{*Entry->Variant, describeEntry(*Entry) + " (" + Source + ")"};
 }
 
-llvm::Expected<memory::GpuLock> CacheVariantProvider::lockGpu(const std::string &Where) {
-  std::string LockPath = memory::GpuLock::defaultPath();
-  return memory::GpuLock::acquire(LockPath, [&] {
-    Log.note(Where + "waiting for the GPU: another kopt process is optimizing on it (lock " +
-             LockPath + ")");
-  });
+llvm::Expected<GpuPool::Lease> CacheVariantProvider::lendGpu(const TuContext &Tu,
+                                                             const std::string &Where) {
+  auto Pool = Pools.find(Tu.Arch);
+  if (Pool == Pools.end())
+    return llvm::createStringError("no GPU of %s here", Tu.Arch.c_str());
+  return Pool->second->lend([&](const std::string &Why) { Log.note(Where + Why); });
 }
 
 llvm::Expected<bool> CacheVariantProvider::usableOnRecording(const frontend::KernelSummary &K,
@@ -127,14 +135,18 @@ llvm::Expected<bool> CacheVariantProvider::usableOnRecording(const frontend::Ker
   Job.NvccFlags = Tu.NvccFlags;
   Job.ClangArgs = Tu.ClangArgs;
   Job.RecordingDirs = Dirs;
-  auto Lock = lockGpu(Where);
-  if (!Lock)
-    return Lock.takeError();
+  auto Gpu = lendGpu(Tu, Where);
+  if (!Gpu) {
+    Log.note(Where + "cached variant used, not verified on the new recording (" +
+             Recorded->Coverage.Why + "): the GPU could not be used (" +
+             shortReason(llvm::toString(Gpu.takeError())) + ")");
+    return true;
+  }
   std::vector<uint32_t> Ids = Recorded->uncoveredIds();
   Log.note(Where + "re-verifying the cached variant on the new recording (" +
            std::to_string(Ids.size()) + " launches beyond those verified; " +
-           Recorded->Coverage.Why + ")");
-  auto Checked = recheckCachedVariant(Job, *Entry.Variant, Ids, *Eval);
+           Recorded->Coverage.Why + ") on " + Gpu->label());
+  auto Checked = recheckCachedVariant(Job, *Entry.Variant, Ids, Gpu->evaluator());
   if (!Checked)
     return Checked.takeError();
   if (!Checked->passed()) {
@@ -156,25 +168,46 @@ llvm::Expected<bool> CacheVariantProvider::usableOnRecording(const frontend::Ker
 }
 
 std::string CacheVariantProvider::cannotOptimize(const TuContext &Tu) {
-  if (!Eval && NoGpu.empty()) {
-    auto Started = evaluator::Evaluator::start();
-    if (Started)
-      Eval = std::move(*Started);
+  if (!Listed) {
+    Listed = true;
+    if (auto Devices = visibleDevices())
+      Visible = std::move(*Devices);
     else
-      NoGpu = shortReason(llvm::toString(Started.takeError()));
+      NoGpu = shortReason(llvm::toString(Devices.takeError()));
   }
-  if (!Eval)
+  if (!NoGpu.empty())
     return "no GPU here to optimize on (" + NoGpu + ")";
-  // The evaluator compiles for its own device: what it verifies is for that architecture only.
-  if (Eval->device().smArch() != Tu.Arch)
-    return "this machine's GPU (" + Eval->device().Name + ") is " + Eval->device().smArch() +
-           ", not " + Tu.Arch;
+  if (Pools.count(Tu.Arch))
+    return "";
+  const OptionValue &Devices = Tu.Options.get("devices");
+  auto Allowed = allowedDevices(Visible, Devices.Value);
+  if (!Allowed)
+    return llvm::toString(Allowed.takeError()) + " (" + Devices.Origin + ")";
+  // The evaluator compiles for its own device: what it verifies is for that
+  // architecture only.
+  std::vector<evaluator::DeviceInfo> OfArch;
+  std::vector<std::string> Others;
+  for (const evaluator::DeviceInfo &D : *Allowed)
+    if (D.smArch() == Tu.Arch)
+      OfArch.push_back(D);
+    else if (std::string Other = D.Name + " " + D.smArch();
+             std::find(Others.begin(), Others.end(), Other) == Others.end())
+      Others.push_back(Other);
+  if (OfArch.empty())
+    return "the GPU" + std::string(Allowed->size() == 1 ? "" : "s") + " " +
+           (Devices.Value.empty() ? "here" : "allowed (" + Devices.Origin + ")") + " (" +
+           llvm::join(Others, ", ") + ") " + (Allowed->size() == 1 ? "is" : "are") + " not " +
+           Tu.Arch;
+  // One model an architecture: no kernel's result depends on the GPU it got.
+  const std::string Model = OfArch.front().Name;
+  std::erase_if(OfArch, [&](const evaluator::DeviceInfo &D) { return D.Name != Model; });
+  Pools[Tu.Arch] = std::make_unique<GpuPool>(std::move(OfArch), GpuPool::startEvaluator);
   return "";
 }
 
 llvm::Expected<std::optional<memory::CacheEntry>>
 CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuContext &Tu,
-                                     const memory::CacheKey &Key, const std::string &Miss) {
+                                     const std::string &Miss) {
   if (Tu.Options.get("mode").Value != "optimize")
     return std::nullopt;
   std::string Where = Tu.where(K);
@@ -198,21 +231,22 @@ CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuC
   };
   if (Budget && Budget->remaining() <= 0)
     return Skip(BudgetSpent());
-  // One kernel timed at a time on this GPU, whatever else the build runs.
-  auto Lock = lockGpu(Where);
-  if (!Lock)
-    return Lock.takeError();
+  // One kernel timed at a time on each GPU, whatever else the build runs.
+  auto Gpu = lendGpu(Tu, Where);
+  if (!Gpu)
+    return Skip("the GPU could not be used (" + shortReason(llvm::toString(Gpu.takeError())) + ")");
   if (Budget) { // Others may have spent it while this one waited.
     double Left = Budget->remaining();
     if (Left <= 0)
       return Skip(BudgetSpent());
     Job->MaxSeconds = Left;
   }
-  Log.note(Where + "optimizing for " + Tu.Arch + " on " + Eval->device().Name + ", budget " +
+  Log.note(Where + "optimizing for " + Tu.Arch + " on [" + Gpu->label() + "], budget " +
            seconds(jobSeconds(*Job)) + " (engine " + Job->Engine + ")" +
            (Miss.empty() ? "" : "; " + Miss));
   auto Start = std::chrono::steady_clock::now();
-  auto Result = optimizeForCache(*Job, *Eval, Tu.Options.verbose() ? &llvm::errs() : nullptr);
+  auto Result =
+      optimizeForCache(*Job, Gpu->evaluator(), Tu.Options.verbose() ? &llvm::errs() : nullptr);
   if (Budget) {
     double Spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
     if (llvm::Error E = Budget->spend(Spent))
@@ -221,6 +255,7 @@ CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuC
   if (!Result)
     return Result.takeError();
   Log.note(Where + describeEvaluations(Result->Entry));
+  memory::CacheKey Key = cacheKeyFor(K, Tu.Arch, Tu.NvccFlags);
   std::string RemoteWarning;
   if (llvm::Error E = Cache.store(Key, Result->Entry, &RemoteWarning))
     Log.note(Where + "not cached: " + llvm::toString(std::move(E)));

@@ -251,7 +251,8 @@ std::string timingWithoutTheApplicationsTripCounts(const frontend::KernelSummary
 
 llvm::Expected<KernelJobResult>
 optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::raw_ostream *Log) {
-  memory::ExperienceStore Experience = Job.ExperiencePath.empty()
+  memory::ExperienceStore Experience = Job.Experience ? *Job.Experience
+                                       : Job.ExperiencePath.empty()
                                            ? memory::ExperienceStore::inMemory()
                                            : memory::ExperienceStore::open(Job.ExperiencePath);
   const frontend::KernelSummary &K = *Job.Kernel;

@@ -11,10 +11,12 @@
 #include "evaluator/Evaluator.h"
 #include "memory/cache/CacheEntry.h"
 #include "memory/cache/CacheKey.h"
+#include "memory/experience/ExperienceStore.h"
 
 #include <llvm/Support/Error.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,8 +42,13 @@ struct KernelJob {
   double BudgetSeconds = 120;           // The pragma's budget(...) overrides these.
   double MaxSeconds = 1e300; // What the build has left (its build budget): caps the time.
   unsigned BudgetEvaluations = 100;
-  int64_t BudgetTokens = 200000;          // The llm engine's.
-  std::string ExperiencePath;             // The experience store (empty: in memory only).
+  int64_t BudgetTokens = 200000; // The llm engine's.
+  std::string ExperiencePath;    // The experience store (empty: in memory only).
+  // What the loop plans from, where set: the store as a run found it, shared
+  // by the run's kernels so that their results depend neither on their order
+  // nor on how many GPUs ran them (`kopt optimize`). Outcomes are recorded
+  // to ExperiencePath either way.
+  std::shared_ptr<const memory::ExperienceStore> Experience;
   std::vector<std::string> RecordingDirs; // Where `kopt record` left recordings.
 };
 

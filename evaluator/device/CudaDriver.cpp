@@ -59,8 +59,9 @@ llvm::Error CudaDriver::open() {
   if (llvm::Error Missing =
           resolveAll(GetProc, "cuInit", Init, "cuDriverGetVersion", GetVersion, "cuDeviceGetCount",
                      DeviceGetCount, "cuDeviceGet", DeviceGet, "cuDeviceGetName", DeviceGetName,
-                     "cuDeviceGetAttribute", DeviceGetAttribute, "cuDeviceTotalMem", DeviceTotalMem,
-                     "cuGetErrorName", GetErrorName, "cuGetErrorString", GetErrorString))
+                     "cuDeviceGetUuid", DeviceGetUuid, "cuDeviceGetAttribute", DeviceGetAttribute,
+                     "cuDeviceTotalMem", DeviceTotalMem, "cuGetErrorName", GetErrorName,
+                     "cuGetErrorString", GetErrorString))
     return Missing;
   if (llvm::Error Missing = resolveAll(
           GetProc, "cuDevicePrimaryCtxRetain", DevicePrimaryCtxRetain, "cuDevicePrimaryCtxRelease",

@@ -26,6 +26,7 @@ public:
   decltype(&::cuDeviceGetCount) DeviceGetCount = nullptr;
   decltype(&::cuDeviceGet) DeviceGet = nullptr;
   decltype(&::cuDeviceGetName) DeviceGetName = nullptr;
+  decltype(&::cuDeviceGetUuid) DeviceGetUuid = nullptr;
   decltype(&::cuDeviceGetAttribute) DeviceGetAttribute = nullptr;
   decltype(&::cuDeviceTotalMem) DeviceTotalMem = nullptr;
   decltype(&::cuGetErrorName) GetErrorName = nullptr;

@@ -6,7 +6,18 @@ std::string DeviceInfo::smArch() const {
   return "sm_" + std::to_string(ComputeMajor) + std::to_string(ComputeMinor);
 }
 
-namespace {
+std::string gpuUuidText(const unsigned char (&Bytes)[16]) {
+  static const char Hex[] = "0123456789abcdef";
+  std::string Text = "GPU-";
+  for (int I = 0; I < 16; ++I) {
+    if (I == 4 || I == 6 || I == 8 || I == 10)
+      Text += '-';
+    Text += Hex[Bytes[I] >> 4];
+    Text += Hex[Bytes[I] & 15];
+  }
+  return Text;
+}
+
 llvm::Expected<DeviceInfo> queryDevice(const CudaDriver &Driver, int Ordinal) {
   DeviceInfo Info;
   Info.Ordinal = Ordinal;
@@ -19,6 +30,14 @@ llvm::Expected<DeviceInfo> queryDevice(const CudaDriver &Driver, int Ordinal) {
           Driver.check(Driver.DeviceGetName(Name, sizeof Name, Device), "cuDeviceGetName"))
     return E;
   Info.Name = Name;
+
+  CUuuid Uuid{};
+  if (llvm::Error E = Driver.check(Driver.DeviceGetUuid(&Uuid, Device), "cuDeviceGetUuid"))
+    return E;
+  unsigned char UuidBytes[16];
+  for (int I = 0; I < 16; ++I)
+    UuidBytes[I] = static_cast<unsigned char>(Uuid.bytes[I]);
+  Info.Uuid = gpuUuidText(UuidBytes);
 
   size_t Bytes = 0;
   if (llvm::Error E = Driver.check(Driver.DeviceTotalMem(&Bytes, Device), "cuDeviceTotalMem"))
@@ -41,7 +60,6 @@ llvm::Expected<DeviceInfo> queryDevice(const CudaDriver &Driver, int Ordinal) {
       return E;
   return Info;
 }
-} // namespace
 
 llvm::Expected<std::vector<DeviceInfo>> queryDevices(const CudaDriver &Driver) {
   int Count = 0;

@@ -10,8 +10,11 @@
 namespace kopt::evaluator {
 
 struct DeviceInfo {
-  int Ordinal = 0;
-  std::string Name;
+  int Ordinal = 0;  // Among the devices this process sees (CUDA_VISIBLE_DEVICES renumbers).
+  std::string Name; // The model: "NVIDIA H200".
+  // "GPU-8c1f7e0a-...": the physical GPU, the same in every process whatever
+  // CUDA_VISIBLE_DEVICES says, as nvidia-smi spells it.
+  std::string Uuid;
   int ComputeMajor = 0;
   int ComputeMinor = 0;
   int MultiprocessorCount = 0;
@@ -30,5 +33,10 @@ struct DeviceInfo {
 
 // Every device the driver sees; an error where none is present.
 llvm::Expected<std::vector<DeviceInfo>> queryDevices(const CudaDriver &Driver);
+// The device of this ordinal.
+llvm::Expected<DeviceInfo> queryDevice(const CudaDriver &Driver, int Ordinal);
+
+// nvidia-smi's spelling of a GPU's 16 UUID bytes: "GPU-" then 8-4-4-4-12 hex digits.
+std::string gpuUuidText(const unsigned char (&Bytes)[16]);
 
 } // namespace kopt::evaluator

@@ -36,18 +36,18 @@ bool isSticky(CUresult R) {
 }
 } // namespace
 
-llvm::Expected<std::unique_ptr<GpuSession>> GpuSession::open() {
+llvm::Expected<std::unique_ptr<GpuSession>> GpuSession::open(int Ordinal) {
   auto DriverOr = CudaDriver::load();
   if (!DriverOr)
     return DriverOr.takeError();
   std::unique_ptr<GpuSession> S(new GpuSession());
   CudaDriver &D = *DriverOr;
   S->Driver = &D;
-  auto Devices = queryDevices(D);
-  if (!Devices)
-    return Devices.takeError();
-  S->Device = Devices->front();
-  if (auto E = D.check(D.DeviceGet(&S->Dev, 0), "cuDeviceGet"))
+  auto Info = queryDevice(D, Ordinal);
+  if (!Info)
+    return Info.takeError();
+  S->Device = std::move(*Info);
+  if (auto E = D.check(D.DeviceGet(&S->Dev, Ordinal), "cuDeviceGet"))
     return E;
   if (auto E = D.check(D.DevicePrimaryCtxRetain(&S->Context, S->Dev), "cuDevicePrimaryCtxRetain"))
     return E;
@@ -437,7 +437,7 @@ Profile GpuSession::profile(const LoadedKernel &Kernel, const LaunchGeometry &La
                             llvm::ArrayRef<std::string> Metrics) {
   if (llvm::Error E = upload(Seed))
     return Profile::unavailable(llvm::toString(std::move(E)));
-  return profileKernel(Context, /*DeviceIndex=*/0, Metrics, [&]() -> llvm::Error {
+  return profileKernel(Context, Device.Ordinal, Metrics, [&]() -> llvm::Error {
     if (llvm::Error E = launch(Kernel, Launch))
       return E;
     return Driver->check(Driver->StreamSynchronize(Stream), "cuStreamSynchronize");

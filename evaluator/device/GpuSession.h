@@ -60,7 +60,8 @@ struct RunResult {
 
 class GpuSession {
 public:
-  static llvm::Expected<std::unique_ptr<GpuSession>> open();
+  // A context on the device of this ordinal (DeviceInfo::Ordinal).
+  static llvm::Expected<std::unique_ptr<GpuSession>> open(int Ordinal);
   ~GpuSession();
   GpuSession(const GpuSession &) = delete;
   GpuSession &operator=(const GpuSession &) = delete;

@@ -30,8 +30,8 @@ llvm::Error Worker::start() {
   posix_spawn_file_actions_adddup2(&Actions, Down[0], WorkerIn);
   posix_spawn_file_actions_adddup2(&Actions, Up[1], WorkerOut);
   std::string In = std::to_string(WorkerIn), Out = std::to_string(WorkerOut);
-  std::string Flag = WorkerFlag;
-  char *Argv[] = {Program.data(), Flag.data(), In.data(), Out.data(), nullptr};
+  std::string Flag = WorkerFlag, Ordinal = std::to_string(Device);
+  char *Argv[] = {Program.data(), Flag.data(), In.data(), Out.data(), Ordinal.data(), nullptr};
   int Err = ::posix_spawn(&Pid, Program.c_str(), &Actions, nullptr, Argv, environ);
   posix_spawn_file_actions_destroy(&Actions);
   ::close(Down[0]);

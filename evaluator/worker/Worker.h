@@ -13,7 +13,9 @@ namespace kopt::evaluator {
 
 class Worker {
 public:
-  explicit Worker(std::string Executable) : Program(std::move(Executable)) {}
+  // A worker of Executable on the device of this ordinal.
+  Worker(std::string Executable, int DeviceOrdinal)
+      : Program(std::move(Executable)), Device(DeviceOrdinal) {}
   ~Worker();
   Worker(const Worker &) = delete;
   Worker &operator=(const Worker &) = delete;
@@ -31,6 +33,7 @@ private:
   std::string reapStatus(); // "exited with status 3", "killed by signal 9"
 
   std::string Program;
+  int Device;
   pid_t Pid = -1;
   int ToWorker = -1, FromWorker = -1;
   unsigned Starts = 0;

@@ -46,7 +46,7 @@ using StepFailure = std::optional<AnswerHead>;
 
 class WorkerState {
 public:
-  explicit WorkerState(int Out) : OutFd(Out) {}
+  WorkerState(int Out, int DeviceOrdinal) : OutFd(Out), Ordinal(DeviceOrdinal) {}
   json handle(const json &Request);
 
 private:
@@ -103,6 +103,10 @@ private:
                       double Deadline, EvaluateAnswer &Answer);
   // The recorded launch's buffer contents before it, by buffer argument.
   llvm::Expected<std::vector<std::vector<uint8_t>>> recordedInputs(const RecordedLaunch &R);
+  // W becomes Seeded again, prepared, after a step on recorded launches. A
+  // failure to prepare it fails the step unless the step had failed already
+  // (Failed: the first failure is the answer).
+  StepFailure restoreWorkload(const Workload &Seeded, bool Failed);
   // W becomes R's workload, prepared, with R's recorded inputs on
   // RecordedSeed; every buffer is compared (an input the variant changes
   // fails as a wrong output).
@@ -121,6 +125,7 @@ private:
   static constexpr size_t MaxScreened = 4;
 
   int OutFd;
+  int Ordinal; // The device the session opens.
   std::unique_ptr<GpuSession> Session;
   std::string SessionError;
   bool Opened = false;
@@ -274,6 +279,18 @@ WorkerState::recordedInputs(const RecordedLaunch &R) {
   return Inputs;
 }
 
+StepFailure WorkerState::restoreWorkload(const Workload &Seeded, bool Failed) {
+  W = Seeded;
+  llvm::Error E = Session->prepare(W);
+  if (!E)
+    return std::nullopt;
+  if (Failed) {
+    llvm::consumeError(std::move(E));
+    return std::nullopt;
+  }
+  return requestError(llvm::toString(std::move(E)));
+}
+
 StepFailure WorkerState::useRecorded(const Workload &Seeded, const RecordedLaunch &R) {
   Workload Run = Seeded;
   Run.Args = R.Args;
@@ -329,12 +346,8 @@ bool WorkerState::verifyRecorded(const LoadedKernel &Variant,
     Out.WorstToleranceRatio = std::max(Out.WorstToleranceRatio, Checked->WorstRatio);
     ++Out.SeedsVerified;
   }
-  W = Seeded;
-  if (auto E = Session->prepare(W)) {
-    if (Passed || std::holds_alternative<VariantOutcome>(Answer))
-      Answer = requestError(llvm::toString(std::move(E)));
-    else
-      llvm::consumeError(std::move(E)); // The first failure is the answer.
+  if (StepFailure Restored = restoreWorkload(Seeded, !Passed)) {
+    Answer = *Restored;
     return false;
   }
   return Passed;
@@ -342,7 +355,7 @@ bool WorkerState::verifyRecorded(const LoadedKernel &Variant,
 json WorkerState::handle(const json &Request) {
   if (!Opened) {
     Opened = true;
-    auto S = GpuSession::open();
+    auto S = GpuSession::open(Ordinal);
     if (S)
       Session = std::move(*S);
     else
@@ -494,13 +507,8 @@ StepFailure WorkerState::planWeighted() {
     Weights.push_back(R.Weight);
     Ms.push_back(summarize((*Samples)[0]).MedianMs);
   }
-  W = Seeded;
-  if (auto E = Session->prepare(W)) {
-    if (Failure) // The first failure is the answer.
-      llvm::consumeError(std::move(E));
-    else
-      Failure = requestError(llvm::toString(std::move(E)));
-  }
+  if (StepFailure Restored = restoreWorkload(Seeded, Failure.has_value()))
+    Failure = Restored;
   if (!Failure)
     Weighted = planWeightedTiming(Weights, Ms);
   return Failure;
@@ -751,13 +759,8 @@ EvaluateAnswer WorkerState::timeWeighted(TimingStage Stage, const LoadedKernel &
     if (Plan.next(O, V, Seconds))
       break;
   }
-  W = Seeded;
-  if (auto E = Session->prepare(W)) {
-    if (Failure) // The first failure is the answer.
-      llvm::consumeError(std::move(E));
-    else
-      Failure = requestError(llvm::toString(std::move(E)));
-  }
+  if (StepFailure Restored = restoreWorkload(Seeded, Failure || Rejected))
+    return *Restored;
   if (Failure)
     return *Failure;
   if (Rejected)
@@ -826,8 +829,8 @@ EvaluateAnswer WorkerState::evaluate(const VariantRequest &Request) {
 }
 } // namespace
 
-int runEvaluationWorker(int InFd, int OutFd) {
-  WorkerState State(OutFd);
+int runEvaluationWorker(int InFd, int OutFd, int DeviceOrdinal) {
+  WorkerState State(OutFd, DeviceOrdinal);
   for (;;) {
     ReadFailure Why;
     auto Request = readMessage(InFd, -1, Why);
@@ -849,9 +852,9 @@ int runEvaluationWorker(int InFd, int OutFd) {
 }
 
 std::optional<int> runEvaluationWorkerIfAsked(int Argc, char **Argv) {
-  if (Argc != 4 || std::strcmp(Argv[1], WorkerFlag) != 0)
+  if (Argc != 5 || std::strcmp(Argv[1], WorkerFlag) != 0)
     return std::nullopt;
-  return runEvaluationWorker(std::atoi(Argv[2]), std::atoi(Argv[3]));
+  return runEvaluationWorker(std::atoi(Argv[2]), std::atoi(Argv[3]), std::atoi(Argv[4]));
 }
 
 } // namespace kopt::evaluator

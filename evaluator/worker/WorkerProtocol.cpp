@@ -141,6 +141,7 @@ void from_json(const json &J, KernelSource &S) {
 void to_json(json &J, const DeviceInfo &D) {
   J = json{{"ordinal", D.Ordinal},
            {"name", D.Name},
+           {"uuid", D.Uuid},
            {"arch", D.smArch()},
            {"compute_major", D.ComputeMajor},
            {"compute_minor", D.ComputeMinor},
@@ -156,6 +157,7 @@ void to_json(json &J, const DeviceInfo &D) {
 void from_json(const json &J, DeviceInfo &D) {
   readField(J, "ordinal", D.Ordinal);
   readField(J, "name", D.Name);
+  readField(J, "uuid", D.Uuid);
   readField(J, "compute_major", D.ComputeMajor);
   readField(J, "compute_minor", D.ComputeMinor);
   readField(J, "sm_count", D.MultiprocessorCount);

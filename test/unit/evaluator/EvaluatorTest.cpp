@@ -4,6 +4,8 @@
 #include "evaluator/Evaluator.h"
 
 #include <gtest/gtest.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
 
 #include <cstdlib>
 #include <string>
@@ -95,4 +97,23 @@ TEST(Evaluator, AFailureIsTheWorkersMessage) {
   auto B = (*E)->setOriginal(KernelSource{"", "k", "", {}}, oneBuffer());
   ASSERT_FALSE(bool(B));
   EXPECT_EQ(llvm::toString(B.takeError()), "no such kernel");
+}
+
+TEST(Evaluator, TheWorkerWorksOnTheDeviceOfItsOptions) {
+  llvm::SmallString<128> Log;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("kopt-scripted", "log", Log));
+  ::setenv("KOPT_SCRIPTED_REQUESTS", Log.c_str(), 1);
+  ::setenv("KOPT_SCRIPTED_ANSWERS", json::array({okAnswer(HelloAnswer{h200()})}).dump().c_str(), 1);
+  EvaluatorOptions Options;
+  Options.WorkerProgram = KOPT_UNIT_TEST_DIR "/evaluator/scripted_worker.py";
+  Options.Device = 1;
+  auto E = Evaluator::start(Options);
+  ::unsetenv("KOPT_SCRIPTED_REQUESTS");
+  ASSERT_TRUE(bool(E)) << llvm::toString(E.takeError());
+  auto Text = llvm::MemoryBuffer::getFile(Log);
+  ASSERT_TRUE(bool(Text));
+  json Request = json::parse((*Text)->getBuffer());
+  EXPECT_EQ(Request["argv"], json({"--kopt-evaluation-worker", "3", "4", "1"}));
+  EXPECT_EQ(Request["request"]["op"], "hello");
+  llvm::sys::fs::remove(Log);
 }

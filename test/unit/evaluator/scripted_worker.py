@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """An evaluation worker that answers from a script, for the Evaluator's tests
-without a GPU: started as `scripted_worker.py --kopt-evaluation-worker IN OUT [DEVICE]`
+without a GPU: started as `scripted_worker.py --kopt-evaluation-worker IN OUT DEVICE`
 (WorkerMain.h), it reads each framed request (8-byte length in host order,
 then JSON; MessageFraming.h) from IN and writes the next answer of the JSON
 list in $KOPT_SCRIPTED_ANSWERS to OUT. Each request is appended to
