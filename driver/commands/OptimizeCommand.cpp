@@ -235,7 +235,7 @@ int runOptimizeWith(const std::vector<std::string> &Arguments, const OptimizeGpu
     memory::CacheKey Key;
     {
       std::lock_guard<std::mutex> Guard(CacheLock);
-      Key = cacheKeyFor(*K, Setup->GpuArch, Job.NvccFlags);
+      Key = storeKeyFor(*K, Setup->GpuArch, Job.NvccFlags, Result->Entry.Origin.Device, *Cache);
       std::string RemoteWarning;
       llvm::Error E = (*Cache).store(Key, Result->Entry, &RemoteWarning);
       std::lock_guard<std::mutex> Said(OutputLock);

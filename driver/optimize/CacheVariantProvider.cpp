@@ -54,6 +54,12 @@ CacheVariantProvider::lookup(const memory::CacheKey &Key) {
   return Hit;
 }
 
+std::string CacheVariantProvider::modelToOptimizeOn(const TuContext &Tu) {
+  if (Tu.Options.get("mode").Value != "optimize" || !cannotOptimize(Tu).empty())
+    return "";
+  return Pools.at(Tu.Arch)->devices().front().Name;
+}
+
 llvm::Expected<std::optional<ProvidedVariant>>
 CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuContext &Tu) {
   memory::CacheKey Key = cacheKeyFor(K, Tu.Arch, Tu.NvccFlags);
@@ -63,6 +69,33 @@ CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuConte
   std::string Where = Tu.where(K);
   std::optional<memory::CacheEntry> Entry = std::move(*Hit);
   std::string Source = "cache";
+  // Where kcc optimizes, it uses an entry made on the model of GPU it would
+  // optimize on: the architecture's entry where it was made on that model,
+  // else the model's own (docs/gpus.md, "GPU models").
+  if (std::string Model = modelToOptimizeOn(Tu);
+      !Model.empty() && Entry && Entry->Origin.Device != Model) {
+    memory::CacheKey ModelKey = cacheKeyFor(K, Tu.Arch, Tu.NvccFlags, Model);
+    auto ModelHit = lookup(ModelKey);
+    if (!ModelHit)
+      return ModelHit.takeError();
+    if (*ModelHit) {
+      Key = ModelKey;
+      Entry = std::move(*ModelHit);
+    } else {
+      AllHit = false;
+      std::string Miss = "cache miss: the entry for " + Tu.Arch + " was made on " +
+                         Entry->Origin.Device + ", this GPU is " + Model;
+      auto Made = optimizeOnMiss(K, Tu, Miss);
+      if (!Made)
+        return Made.takeError();
+      if (*Made) {
+        Entry = std::move(*Made);
+        Source = "optimized now";
+      } else { // Not now (the budget, say): the other model's entry is still verified for Arch.
+        Log.note(Where + Miss + "; using that entry");
+      }
+    }
+  }
   if (!Entry) {
     AllHit = false;
     // Said at once where the caches hold an entry for the kernel (a miss the
@@ -198,7 +231,7 @@ std::string CacheVariantProvider::cannotOptimize(const TuContext &Tu) {
            (Devices.Value.empty() ? "here" : "allowed (" + Devices.Origin + ")") + " (" +
            llvm::join(Others, ", ") + ") " + (Allowed->size() == 1 ? "is" : "are") + " not " +
            Tu.Arch;
-  // One model an architecture: no kernel's result depends on the GPU it got.
+  // One model an architecture: an entry is for the model it was made on.
   const std::string Model = OfArch.front().Name;
   std::erase_if(OfArch, [&](const evaluator::DeviceInfo &D) { return D.Name != Model; });
   Pools[Tu.Arch] = std::make_unique<GpuPool>(std::move(OfArch), GpuPool::startEvaluator);
@@ -255,7 +288,7 @@ CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuC
   if (!Result)
     return Result.takeError();
   Log.note(Where + describeEvaluations(Result->Entry));
-  memory::CacheKey Key = cacheKeyFor(K, Tu.Arch, Tu.NvccFlags);
+  memory::CacheKey Key = storeKeyFor(K, Tu.Arch, Tu.NvccFlags, Result->Entry.Origin.Device, Cache);
   std::string RemoteWarning;
   if (llvm::Error E = Cache.store(Key, Result->Entry, &RemoteWarning))
     Log.note(Where + "not cached: " + llvm::toString(std::move(E)));

@@ -42,7 +42,10 @@ public:
 private:
   // A lookup, its warnings said.
   llvm::Expected<std::optional<memory::CacheEntry>> lookup(const memory::CacheKey &Key);
-  // The kernel optimized here and stored, or none where it
+  // The model of the GPUs kcc would optimize Tu's kernels on, or "" where it
+  // would not optimize.
+  std::string modelToOptimizeOn(const TuContext &Tu);
+  // The kernel optimized here and stored (storeKeysFor), or none where it
   // cannot be now (counted for finish()). Miss: why, for the note.
   llvm::Expected<std::optional<memory::CacheEntry>>
   optimizeOnMiss(const frontend::KernelSummary &K, const TuContext &Tu, const std::string &Miss);

@@ -63,7 +63,8 @@ std::string utcNow() {
 
 memory::CacheKeyInputs cacheKeyInputsFor(const frontend::KernelSummary &Kernel,
                                          llvm::StringRef Arch,
-                                         const std::vector<std::string> &NvccFlags) {
+                                         const std::vector<std::string> &NvccFlags,
+                                         llvm::StringRef DeviceModel) {
   memory::CacheKeyInputs In;
   In.UnitHash = Kernel.Unit.Hash;
   In.Environment = Kernel.Unit.Environment;
@@ -79,12 +80,26 @@ memory::CacheKeyInputs cacheKeyInputsFor(const frontend::KernelSummary &Kernel,
     In.DeviceFlags = NvccFlags;
   }
   In.KoptVersion = Version;
+  In.DeviceModel = DeviceModel.str();
   return In;
 }
 
 memory::CacheKey cacheKeyFor(const frontend::KernelSummary &Kernel, llvm::StringRef Arch,
-                             const std::vector<std::string> &NvccFlags) {
-  return memory::makeCacheKey(cacheKeyInputsFor(Kernel, Arch, NvccFlags));
+                             const std::vector<std::string> &NvccFlags,
+                             llvm::StringRef DeviceModel) {
+  return memory::makeCacheKey(cacheKeyInputsFor(Kernel, Arch, NvccFlags, DeviceModel));
+}
+
+memory::CacheKey storeKeyFor(const frontend::KernelSummary &Kernel, llvm::StringRef Arch,
+                             const std::vector<std::string> &NvccFlags, llvm::StringRef Model,
+                             const memory::ResultCache &Cache) {
+  memory::CacheKey ForArch = cacheKeyFor(Kernel, Arch, NvccFlags);
+  // A look at the local caches that counts no lookup.
+  for (const memory::ListedEntry &Listed : Cache.find(ForArch.Digest))
+    if (Listed.Stored && Listed.Stored->Key.Digest == ForArch.Digest &&
+        Listed.Stored->Entry.Origin.Device != Model)
+      return cacheKeyFor(Kernel, Arch, NvccFlags, Model);
+  return ForArch;
 }
 
 llvm::Expected<KernelJob> jobFor(const frontend::KernelSummary &Kernel, std::string File,

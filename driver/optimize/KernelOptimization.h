@@ -11,6 +11,7 @@
 #include "evaluator/Evaluator.h"
 #include "memory/cache/CacheEntry.h"
 #include "memory/cache/CacheKey.h"
+#include "memory/cache/ResultCache.h"
 #include "memory/experience/ExperienceStore.h"
 
 #include <llvm/Support/Error.h>
@@ -27,11 +28,23 @@ namespace kopt::driver {
 // environment, the pragma's clauses, the real target architecture Arch, CUDA's
 // version, the compile's device code-generation flags (NvccDeviceFlags.h) and
 // kopt's version. NvccFlags: the compile's flags as kcc passes them on.
+// DeviceModel: empty for the architecture's key, else the key for one GPU
+// model (memory/cache/CacheKey.h).
 memory::CacheKeyInputs cacheKeyInputsFor(const frontend::KernelSummary &Kernel,
                                          llvm::StringRef Arch,
-                                         const std::vector<std::string> &NvccFlags);
+                                         const std::vector<std::string> &NvccFlags,
+                                         llvm::StringRef DeviceModel = "");
 memory::CacheKey cacheKeyFor(const frontend::KernelSummary &Kernel, llvm::StringRef Arch,
-                             const std::vector<std::string> &NvccFlags);
+                             const std::vector<std::string> &NvccFlags,
+                             llvm::StringRef DeviceModel = "");
+
+// Where an entry made now on a GPU of model Model goes: the architecture's
+// key (what builds without a GPU look up), unless the local caches hold an
+// entry there made on another model, which keeps it; then Model's own key
+// (docs/gpus.md, "GPU models").
+memory::CacheKey storeKeyFor(const frontend::KernelSummary &Kernel, llvm::StringRef Arch,
+                             const std::vector<std::string> &NvccFlags, llvm::StringRef Model,
+                             const memory::ResultCache &Cache);
 
 struct KernelJob {
   const frontend::KernelSummary *Kernel = nullptr;
