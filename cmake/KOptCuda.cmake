@@ -1,5 +1,5 @@
 # CUDA 13: headers for the driver API, NVRTC and CUPTI. Nothing here links libcuda:
-# the driver is loaded at run time (evaluator/CudaDriver), so kcc runs without it.
+# the driver is loaded at run time (evaluator/device/CudaDriver), so kcc runs without it.
 if(NOT DEFINED CUDAToolkit_ROOT AND EXISTS /usr/local/cuda)
   set(CUDAToolkit_ROOT /usr/local/cuda)
 endif()
@@ -8,7 +8,7 @@ message(STATUS "kopt: CUDA ${CUDAToolkit_VERSION} at ${CUDAToolkit_BIN_DIR}")
 add_library(kopt_cuda_headers INTERFACE)
 target_include_directories(kopt_cuda_headers SYSTEM INTERFACE ${CUDAToolkit_INCLUDE_DIRS})
 
-# CUPTI's range profiler (evaluator/KernelProfiler): headers at build time, the
+# CUPTI's range profiler (evaluator/profile/KernelProfiler): headers at build time, the
 # library dlopen'ed at run time (this path is the fallback after the loader's).
 find_path(KOPT_CUPTI_INCLUDE_DIR cupti_range_profiler.h
   HINTS ${CUDAToolkit_INCLUDE_DIRS} ${CUDAToolkit_LIBRARY_ROOT}/extras/CUPTI/include REQUIRED)

@@ -1,9 +1,7 @@
 #include "evaluator/Evaluator.h"
 
-#include "evaluator/Worker.h"
-#include "evaluator/WorkerProtocol.h"
+#include "evaluator/worker/Worker.h"
 
-#include <llvm/ADT/StringSwitch.h>
 #include <llvm/Support/FormatVariadic.h>
 
 #include <chrono>
@@ -17,24 +15,20 @@ namespace {
 // worker's own watchdog catches a hanging kernel much sooner.
 constexpr double RequestTimeoutSeconds = 600;
 
-CompileRecord compileRecordFrom(const json &J) {
-  CompileRecord R;
-  R.Compiler = J.value("compiler", "");
-  R.Log = J.value("log", "");
-  R.Seconds = J.value("seconds", 0.0);
-  return R;
-}
-
-llvm::Error answerError(const json &Answer) {
-  return llvm::createStringError(Answer.value("message", "the evaluation worker failed"));
+// Op's answer decoded as a T where its status is ok; a failure's message, or
+// the missing field, as the error.
+template <typename T> llvm::Expected<T> okBody(llvm::Expected<json> Answer, RequestOp Op) {
+  if (!Answer)
+    return Answer.takeError();
+  auto Head = answerHead(*Answer);
+  if (!Head)
+    return Head.takeError();
+  if (Head->Status != AnswerStatus::Ok)
+    return llvm::createStringError(Head->Message.empty() ? "the evaluation worker failed"
+                                                         : Head->Message);
+  return decodeMessage<T>(*Answer, "the evaluation worker's answer to " + spelling(Op).str());
 }
 } // namespace
-
-llvm::StringRef spelling(Verdict V) {
-  static const char *const Names[] = {"faster",          "not_faster", "wrong",     "compile_error",
-                                      "launch_rejected", "crashed",    "timed_out", "promising"};
-  return Names[static_cast<unsigned>(V)];
-}
 
 VariantEvaluator::~VariantEvaluator() = default;
 
@@ -45,13 +39,11 @@ llvm::Expected<std::unique_ptr<Evaluator>> Evaluator::start(EvaluatorOptions Opt
   if (Options.WorkerProgram.empty())
     Options.WorkerProgram = "/proc/self/exe";
   std::unique_ptr<Evaluator> E(new Evaluator(Options));
-  E->Process = std::make_unique<Worker>(Options.WorkerProgram);
-  auto Hello = E->Process->request({{"op", "hello"}}, 120);
+  E->Process = std::make_unique<Worker>(Options.WorkerProgram, Options.Device);
+  auto Hello = okBody<HelloAnswer>(E->Process->request(helloRequest(), 120), RequestOp::Hello);
   if (!Hello)
     return Hello.takeError();
-  if (Hello->value("status", "") != "ok")
-    return answerError(*Hello);
-  E->Device = Hello->at("device").get<DeviceInfo>();
+  E->Device = Hello->Device;
   return E;
 }
 
@@ -61,41 +53,33 @@ unsigned Evaluator::workerRestarts() const {
 }
 
 llvm::Expected<Baseline> Evaluator::setOriginal(const KernelSource &Source, const Workload &W) {
-  std::vector<uint64_t> Seeds;
+  OriginalRequest Request;
+  Request.Source = Source;
+  Request.Work = W;
   for (unsigned I = 1; I <= Options.Seeds; ++I)
-    Seeds.push_back(I);
-  const bool Profiled = Options.Profile && W.bufferBytes() <= Options.ProfileMaxBytes;
-  OriginalRequest = {{"op", "set_original"},
-                     {"source", Source},
-                     {"workload", W},
-                     {"seeds", Seeds},
-                     {"watchdog", Options.WatchdogSeconds},
-                     {"slowdown_cap", Options.VariantSlowdownCap},
-                     {"min_samples", Options.Timing.MinSamples},
-                     {"max_samples", Options.Timing.MaxSamples},
-                     {"target_noise", Options.Timing.TargetNoise},
-                     {"max_seconds", Options.Timing.MaxSeconds},
-                     {"screen_seconds", Options.Timing.ScreenSeconds},
-                     {"profile", Profiled}};
+    Request.Seeds.push_back(I);
+  Request.WatchdogSeconds = Options.WatchdogSeconds;
+  Request.SlowdownCap = Options.VariantSlowdownCap;
+  Request.Timing = Options.Timing;
+  Request.Profile = Options.Profile && W.bufferBytes() <= Options.ProfileMaxBytes;
+  Original.reset();
   auto Begin = std::chrono::steady_clock::now();
-  auto Answer = Process->request(OriginalRequest, RequestTimeoutSeconds);
-  OriginalRequest["profile"] = false; // A restarted worker needs no second profile.
+  auto Answer = okBody<OriginalAnswer>(
+      Process->request(requestJson(Request), RequestTimeoutSeconds), RequestOp::SetOriginal);
   if (!Answer)
     return Answer.takeError();
-  if (Answer->value("status", "") != "ok") {
-    OriginalRequest = json();
-    return answerError(*Answer);
-  }
+  Original = Request;
+  Original->Profile = false; // A restarted worker needs no second profile.
   Baseline B;
   B.Device = Device;
-  B.Compile = compileRecordFrom(Answer->at("compile"));
-  B.Resources = Answer->at("resources").get<KernelResources>();
-  B.Timing = Answer->at("timing").get<TimingSummary>();
+  B.Compile = Answer->Compile;
+  B.Resources = Answer->Resources;
+  B.Timing = Answer->Timing;
   B.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Begin).count();
-  B.ProfileSeconds = Answer->value("profile_seconds", 0.0);
-  B.Weighted = Answer->value("weighted", json());
-  if (Answer->contains("profile"))
-    B.Counters = Answer->at("profile").get<Profile>();
+  B.ProfileSeconds = Answer->ProfileSeconds;
+  B.Weighted = Answer->Weighted;
+  if (Answer->Counters)
+    B.Counters = *Answer->Counters;
   else if (!Options.Profile)
     B.Counters = Profile::unavailable("profiling was turned off");
   else
@@ -135,62 +119,40 @@ llvm::Expected<VariantOutcome> Evaluator::request(const KernelSource &Variant,
     O.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Begin).count();
     return O;
   };
-  if (OriginalRequest.is_null())
+  if (!Original)
     return llvm::createStringError("evaluate() before setOriginal()");
   if (!Process->running()) { // Restarted after a fault: the new worker needs the original.
-    auto Again = Process->request(OriginalRequest, RequestTimeoutSeconds);
+    auto Again = okBody<OriginalAnswer>(
+        Process->request(requestJson(*Original), RequestTimeoutSeconds), RequestOp::SetOriginal);
     if (!Again)
       return Again.takeError();
-    if (Again->value("status", "") != "ok")
-      return answerError(*Again);
   }
-  json Request = {{"op", "evaluate"},
-                  {"source", Variant},
-                  {"launch", Launch.Launch},
-                  {"stage", spelling(Stage)}};
+  VariantRequest Request;
+  Request.Source = Variant;
+  Request.Launch = Launch.Launch;
   if (!Launch.Recorded.empty())
-    Request["recorded_launches"] = Launch.Recorded;
-  if (!Seeds.empty())
-    Request["seeds"] = std::vector<uint64_t>(Seeds.begin(), Seeds.end());
+    Request.RecordedLaunches = Launch.Recorded;
+  Request.Seeds.assign(Seeds.begin(), Seeds.end());
+  Request.Stage = Stage;
   VariantOutcome Out;
-  auto Answer = Process->request(Request, RequestTimeoutSeconds);
+  auto Answer = Process->request(requestJson(Request), RequestTimeoutSeconds);
   if (!Answer) { // Died without answering: a crash all the same.
     Out.Result = Verdict::Crashed;
     Out.Detail = llvm::toString(Answer.takeError());
     return Timed(Out);
   }
-  std::string Status = Answer->value("status", "");
-  if (Status == "crashed" || Status == "timed_out") {
-    Out.Result = Status == "crashed" ? Verdict::Crashed : Verdict::TimedOut;
-    Out.Detail = Answer->value("message", "");
+  auto Head = answerHead(*Answer);
+  if (!Head)
+    return Head.takeError();
+  if (Head->Status == AnswerStatus::Crashed || Head->Status == AnswerStatus::TimedOut) {
+    Out.Result = Head->Status == AnswerStatus::Crashed ? Verdict::Crashed : Verdict::TimedOut;
+    Out.Detail = Head->Message;
     return Timed(Out);
   }
-  if (Status != "ok")
-    return answerError(*Answer);
-  Out.Result = llvm::StringSwitch<Verdict>(Answer->value("verdict", ""))
-                   .Case("faster", Verdict::Faster)
-                   .Case("not_faster", Verdict::NotFaster)
-                   .Case("compile_error", Verdict::CompileError)
-                   .Case("launch_rejected", Verdict::LaunchRejected)
-                   .Case("promising", Verdict::Promising)
-                   .Default(Verdict::Wrong);
-  Out.Detail = Answer->value("detail", "");
-  if (Answer->contains("compile"))
-    Out.Compile = compileRecordFrom(Answer->at("compile"));
-  if (Answer->contains("resources"))
-    Out.Resources = Answer->at("resources").get<KernelResources>();
-  Out.SeedsVerified = Answer->value("seeds_verified", 0u);
-  Out.WorstToleranceRatio = Answer->value("worst_ratio", 0.0);
-  if (Answer->contains("original")) {
-    Out.Original = Answer->at("original").get<TimingSummary>();
-    Out.Variant = Answer->at("variant").get<TimingSummary>();
-  }
-  Out.Speedup = Answer->value("speedup", 0.0);
-  Out.PValue = Answer->value("p_value", 1.0);
-  Out.Samples = Answer->value("samples", 0u);
-  Out.TimingCall = Answer->value("timing_call", "");
-  Out.Weighted = Answer->value("weighted", json());
-  return Timed(Out);
+  auto Outcome = okBody<VariantOutcome>(std::move(*Answer), RequestOp::Evaluate);
+  if (!Outcome)
+    return Outcome.takeError();
+  return Timed(std::move(*Outcome));
 }
 
 } // namespace kopt::evaluator

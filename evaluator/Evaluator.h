@@ -1,20 +1,24 @@
 // The evaluator's interface: measure an original kernel, then verify and time
 // variants against it. The GPU work happens in a worker process (Worker.h), so
-// a variant that faults or hangs costs a worker restart, never the caller.
+// a variant that faults or hangs costs a worker restart, never the caller. A
+// variant's outcome (VariantOutcome, Verdict) is the worker's typed answer
+// (WorkerProtocol.h).
 #pragma once
 
-#include "evaluator/GpuSession.h"
-#include "evaluator/KernelCompiler.h"
-#include "evaluator/KernelProfiler.h"
-#include "evaluator/SequentialTest.h"
-#include "evaluator/TimingStatistics.h"
-#include "evaluator/Workload.h"
+#include "evaluator/compile/KernelCompiler.h"
+#include "evaluator/device/GpuSession.h"
+#include "evaluator/profile/KernelProfiler.h"
+#include "evaluator/timing/SequentialTest.h"
+#include "evaluator/timing/TimingStatistics.h"
+#include "evaluator/worker/WorkerProtocol.h"
+#include "evaluator/workload/Workload.h"
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/Support/Error.h>
 #include <nlohmann/json.hpp>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,16 +30,14 @@ struct EvaluatorOptions {
   double VariantSlowdownCap = 20; // A variant's launch may take this many times the original's.
   GpuSession::TimingBudget Timing;
   std::string WorkerProgram; // The executable that runs the worker; empty: this one.
-  bool Profile = true;       // Read the original's hardware counters (KernelProfiler.h).
+  // The device's ordinal (DeviceInfo::Ordinal): the original and every variant
+  // are measured on it, a restarted worker included.
+  int Device = 0;
+  bool Profile = true; // Read the original's hardware counters (KernelProfiler.h).
   // CUPTI's kernel replay saves and restores what the kernel writes: about 1 s
   // for 6.4 GB of buffers on an H100, a minute for 19 GB. Larger workloads go
   // unprofiled rather than spend the search's budget on it.
   uint64_t ProfileMaxBytes = uint64_t(8) << 30;
-};
-
-struct CompileRecord {
-  std::string Compiler, Log;
-  double Seconds = 0;
 };
 
 // The original, measured on its own.
@@ -52,37 +54,6 @@ struct Baseline {
   // share of the application's time in the kernel (WeightedTiming.h); null
   // where variants are timed on the workload's one launch.
   nlohmann::json Weighted;
-};
-
-enum class Verdict : uint8_t {
-  Faster,         // Verified, and significantly faster.
-  NotFaster,      // Verified; not significantly faster.
-  Wrong,          // Verification failed.
-  CompileError,   // Neither NVRTC nor nvcc accepted it.
-  LaunchRejected, // The launch failed without a fault (resources, block size).
-  Crashed,        // A fault: the worker was restarted.
-  TimedOut,       // The watchdog stopped it: the worker was restarted.
-  Promising,      // Verified; a screen says it may be faster: confirm() decides.
-};
-llvm::StringRef spelling(Verdict V);
-
-struct VariantOutcome {
-  Verdict Result = Verdict::Wrong;
-  std::string Detail; // The compile log's first error, the failing element, the fault.
-  CompileRecord Compile;
-  KernelResources Resources;
-  unsigned SeedsVerified = 0;
-  double WorstToleranceRatio = 0;
-  TimingSummary Original, Variant; // From the same interleaved session.
-  double Speedup = 0, PValue = 1;
-  TimingStage Stage = TimingStage::Full;
-  unsigned Samples = 0;   // Interleaved samples a side (0: screened on the verification runs).
-  std::string TimingCall; // Why the measurement stopped where it did (SequentialTest.h).
-  // Timed on recorded launches (WeightedTiming.h): Speedup, Original and
-  // Variant are the application's mean time per launch, and this says on
-  // which launches, with their shares and speedups. Null otherwise.
-  nlohmann::json Weighted;
-  double Seconds = 0; // Wall time of the evaluation, compile to verdict.
 };
 
 // What an optimization loop needs from the evaluator: measure the original
@@ -143,7 +114,7 @@ private:
   EvaluatorOptions Options;
   std::unique_ptr<Worker> Process;
   DeviceInfo Device;
-  nlohmann::json OriginalRequest; // Re-sent to a restarted worker.
+  std::optional<OriginalRequest> Original; // Re-sent to a restarted worker.
 };
 
 } // namespace kopt::evaluator

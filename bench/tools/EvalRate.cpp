@@ -5,7 +5,7 @@
 // a 4096 x 4096 matmul.
 //   kopt-eval-rate [--variants N] [--only saxpy|matmul]
 #include "evaluator/Evaluator.h"
-#include "evaluator/WorkerMain.h"
+#include "evaluator/worker/WorkerMain.h"
 
 #include <llvm/Support/Format.h>
 #include <llvm/Support/raw_ostream.h>

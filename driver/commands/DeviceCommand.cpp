@@ -1,6 +1,6 @@
 #include "driver/commands/Subcommand.h"
-#include "evaluator/CudaDriver.h"
-#include "evaluator/DeviceQuery.h"
+#include "evaluator/device/CudaDriver.h"
+#include "evaluator/device/DeviceQuery.h"
 
 #include <llvm/Support/Format.h>
 #include <llvm/Support/raw_ostream.h>
@@ -32,6 +32,7 @@ llvm::Error runDevice(const std::vector<std::string> &Args) {
       Out["devices"].push_back(
           {{"ordinal", D.Ordinal},
            {"name", D.Name},
+           {"uuid", D.Uuid},
            {"compute_capability",
             std::to_string(D.ComputeMajor) + "." + std::to_string(D.ComputeMinor)},
            {"arch", D.smArch()},
@@ -52,7 +53,7 @@ llvm::Error runDevice(const std::vector<std::string> &Args) {
                  << D.ComputeMajor << "." << D.ComputeMinor << " (" << D.smArch() << "), "
                  << D.MultiprocessorCount << " SMs, "
                  << llvm::format("%.1f", D.TotalMemoryBytes / double(1ull << 30)) << " GiB, L2 "
-                 << D.L2CacheBytes / (1 << 20) << " MiB\n";
+                 << D.L2CacheBytes / (1 << 20) << " MiB, " << D.Uuid << "\n";
   return llvm::Error::success();
 }
 

@@ -11,7 +11,7 @@
 #include "driver/optimize/WorkloadFromKernel.h"
 #include "driver/optimize/WorkloadFromRecording.h"
 #include "evaluator/Evaluator.h"
-#include "evaluator/WorkerProtocol.h"
+#include "evaluator/worker/WorkerProtocol.h"
 #include "memory/cache/CacheLayout.h"
 
 #include <llvm/ADT/StringExtras.h>

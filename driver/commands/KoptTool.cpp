@@ -1,6 +1,6 @@
 // kopt: everything but compiling (driver/commands/KoptMain.cpp).
 #include "driver/commands/KoptMain.h"
-#include "evaluator/WorkerMain.h"
+#include "evaluator/worker/WorkerMain.h"
 #include <optional>
 
 #include <string>

@@ -26,7 +26,7 @@ static const Subcommand Table[] = {
      "  --no-profile         skip the CUPTI profile of the original\n"
      "  -- FLAGS             the compile's nvcc flags\n",
      runEval},
-    {"optimize", "optimize FILE [--kernel K] [--kopt-OPTION]... [-- FLAGS]",
+    {"optimize", "optimize FILE... [--kernel K] [--kopt-OPTION]... [-- FLAGS]",
      "optimize annotated kernels on the GPU and store the results in kcc's cache",
      "  --kernel K           only kernel K (default: every annotated kernel)\n"
      "  --kopt-OPTION=V      any of kcc's options (kcc --kopt-help), e.g. --kopt-budget=2m,\n"

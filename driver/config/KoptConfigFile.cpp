@@ -55,11 +55,21 @@ llvm::Error loadConfigFile(const std::string &Path, KoptOptions &Options) {
     }
     OptionKind Kind = findOption(Key)->Kind;
     // `project_cache:` with nothing after it turns off what another layer set.
-    bool MayBeEmpty = Kind == OptionKind::PathOrNone || Kind == OptionKind::Urls;
-    if (!Entry.second.IsScalar() && !(MayBeEmpty && Entry.second.IsNull()))
+    bool MayBeEmpty =
+        Kind == OptionKind::PathOrNone || Kind == OptionKind::Urls || Kind == OptionKind::Devices;
+    // `devices: [0, 1]` as well as `devices: 0,1`.
+    bool IsList = Kind == OptionKind::Devices && Entry.second.IsSequence();
+    if (!Entry.second.IsScalar() && !IsList && !(MayBeEmpty && Entry.second.IsNull()))
       return llvm::createStringError("%s: error: option '%s' needs a single value",
                                      position(Path, Entry.second.Mark()).c_str(), Key.c_str());
-    std::string Value = Entry.second.IsNull() ? "" : Entry.second.Scalar();
+    std::string Value = Entry.second.IsNull() ? "" : IsList ? "" : Entry.second.Scalar();
+    if (IsList)
+      for (const YAML::Node &Item : Entry.second) {
+        if (!Item.IsScalar())
+          return llvm::createStringError("%s: error: option '%s' lists GPUs: ordinals or UUIDs",
+                                         position(Path, Item.Mark()).c_str(), Key.c_str());
+        Value += (Value.empty() ? "" : ",") + Item.Scalar();
+      }
     bool IsPath = Kind == OptionKind::Path || (Kind == OptionKind::PathOrNone && !Value.empty());
     if (IsPath && !llvm::sys::path::is_absolute(Value)) {
       // Paths in the file are relative to the file, so a committed config works anywhere.

@@ -1,5 +1,7 @@
 #include "driver/config/KoptOptions.h"
 
+#include "driver/config/DeviceList.h"
+
 #include "support/Duration.h"
 #include "support/Spelling.h"
 #include "support/UrlPassword.h"
@@ -71,6 +73,13 @@ const OptionSpec Table[] = {
      "/NAME (NAME: default kopt), with |connect-timeout=MS, |operation-timeout=MS; a password "
      "${NAME} is read from the environment variable NAME; without remote_cache, its server is "
      "also the remote cache (empty: none)"},
+    {"devices",
+     OptionKind::Devices,
+     "",
+     {},
+     "the GPUs kopt may optimize on: ordinals among those the process sees (after "
+     "CUDA_VISIBLE_DEVICES) or GPU UUIDs, separated by commas; a kernel takes any of them that "
+     "is free, and waits only while all are busy (empty: every GPU)"},
     {"strict", OptionKind::Bool, "false", {}, "fail the compile when optimizing fails"},
     {"verbose", OptionKind::Bool, "false", {}, "say what kcc does and why"},
     {"keep", OptionKind::Bool, "false", {}, "keep kcc's temporary files (the rewritten source)"},
@@ -165,6 +174,12 @@ llvm::Expected<std::string> validate(const OptionSpec &Spec, llvm::StringRef Val
   case OptionKind::PathOrNone:
   case OptionKind::Urls:
     return Value.str();
+  case OptionKind::Devices:
+    if (llvm::Expected<std::vector<std::string>> Items = parseDeviceList(Value))
+      return llvm::join(*Items, ",");
+    else
+      return llvm::createStringError("invalid value for %s: %s", Spec.Key.str().c_str(),
+                                     llvm::toString(Items.takeError()).c_str());
   }
   llvm_unreachable("all option kinds handled");
 }

@@ -21,7 +21,8 @@ namespace kopt::driver {
 // since a user may paste a secret where its name belongs; PathOrNone: a path, or
 // empty for none (to turn off what a .kopt.yaml set); Urls: remote cache URLs
 // separated by spaces (or the queue's URL), or empty for none, checked where
-// they are used (a URL may hold a password: never echoed here).
+// they are used (a URL may hold a password: never echoed here); Devices: GPUs
+// by ordinal or UUID, separated by commas, or empty for all (DeviceList.h).
 enum class OptionKind {
   Bool,
   Choice,
@@ -32,7 +33,8 @@ enum class OptionKind {
   Count,
   EnvName,
   PathOrNone,
-  Urls
+  Urls,
+  Devices
 };
 
 struct OptionSpec {

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "clang-plugin/model/KernelParam.h"
-#include "evaluator/ScalarType.h"
+#include "evaluator/workload/ScalarType.h"
 
 #include <llvm/Support/Error.h>
 

@@ -6,12 +6,12 @@
 #include "driver/optimize/NumericsPolicy.h"
 #include "driver/optimize/RecordingCoverage.h"
 #include "memory/cache/BuildBudget.h"
-#include "memory/cache/FileLock.h"
 #include "memory/cache/MissExplanation.h"
 #include "memory/cache/OnceWarnings.h"
 #include "support/BuildIdentity.h"
 #include "support/Duration.h"
 
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/Format.h>
 
 #include <chrono>
@@ -42,9 +42,8 @@ std::optional<memory::BuildBudget> buildBudgetOf(const TuContext &Tu, llvm::Stri
 }
 } // namespace
 
-llvm::Expected<std::optional<ProvidedVariant>>
-CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuContext &Tu) {
-  memory::CacheKey Key = cacheKeyFor(K, Tu.Arch, Tu.NvccFlags);
+llvm::Expected<std::optional<memory::CacheEntry>>
+CacheVariantProvider::lookup(const memory::CacheKey &Key) {
   std::string Warning, RemoteWarning;
   auto Hit = Cache.lookup(Key, &Warning, &Read, &RemoteWarning);
   if (!Hit)
@@ -59,9 +58,51 @@ CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuConte
   }
   if (!RemoteWarning.empty())
     Log.warning(RemoteWarning); // Once a remote a compile: it is then skipped.
+  return Hit;
+}
+
+std::string CacheVariantProvider::modelToOptimizeOn(const TuContext &Tu) {
+  if (Tu.Options.get("mode").Value != "optimize" || !cannotOptimize(Tu).empty())
+    return "";
+  return Pools.at(Tu.Arch)->devices().front().Name;
+}
+
+llvm::Expected<std::optional<ProvidedVariant>>
+CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuContext &Tu) {
+  memory::CacheKey Key = cacheKeyFor(K, Tu.Arch, Tu.NvccFlags);
+  auto Hit = lookup(Key);
+  if (!Hit)
+    return Hit.takeError();
   std::string Where = Tu.where(K);
   std::optional<memory::CacheEntry> Entry = std::move(*Hit);
   std::string Source = "cache";
+  // Where kcc optimizes, it uses an entry made on the model of GPU it would
+  // optimize on: the architecture's entry where it was made on that model,
+  // else the model's own (docs/gpus.md, "GPU models").
+  if (std::string Model = modelToOptimizeOn(Tu);
+      !Model.empty() && Entry && Entry->Origin.Device != Model) {
+    memory::CacheKey ModelKey = cacheKeyFor(K, Tu.Arch, Tu.NvccFlags, Model);
+    auto ModelHit = lookup(ModelKey);
+    if (!ModelHit)
+      return ModelHit.takeError();
+    if (*ModelHit) {
+      Key = ModelKey;
+      Entry = std::move(*ModelHit);
+    } else {
+      AllHit = false;
+      std::string Miss = "cache miss: the entry for " + Tu.Arch + " was made on " +
+                         Entry->Origin.Device + ", this GPU is " + Model;
+      auto Made = optimizeOnMiss(K, Tu, Key, Miss);
+      if (!Made)
+        return Made.takeError();
+      if (*Made) {
+        Entry = std::move(*Made);
+        Source = "optimized now";
+      } else { // Not now (the budget, say): the other model's entry is still verified for Arch.
+        Log.note(Where + Miss + "; using that entry");
+      }
+    }
+  }
   if (!Entry) {
     AllHit = false;
     // Said at once where the caches hold an entry for the kernel (a miss the
@@ -123,12 +164,12 @@ CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuConte
   return ProvidedVariant{*Entry->Variant, describeEntry(*Entry) + " (" + Source + ")"};
 }
 
-llvm::Expected<memory::GpuLock> CacheVariantProvider::lockGpu(const std::string &Where) {
-  std::string LockPath = memory::GpuLock::defaultPath();
-  return memory::GpuLock::acquire(LockPath, [&] {
-    Log.note(Where + "waiting for the GPU: another kopt process is optimizing on it (lock " +
-             LockPath + ")");
-  });
+llvm::Expected<GpuPool::Lease> CacheVariantProvider::lendGpu(const TuContext &Tu,
+                                                             const std::string &Where) {
+  auto Pool = Pools.find(Tu.Arch);
+  if (Pool == Pools.end())
+    return llvm::createStringError("no GPU of %s here", Tu.Arch.c_str());
+  return Pool->second->lend([&](const std::string &Why) { Log.note(Where + Why); });
 }
 
 llvm::Expected<bool> CacheVariantProvider::usableOnRecording(const frontend::KernelSummary &K,
@@ -155,14 +196,18 @@ llvm::Expected<bool> CacheVariantProvider::usableOnRecording(const frontend::Ker
   Job.NvccFlags = Tu.NvccFlags;
   Job.ClangArgs = Tu.ClangArgs;
   Job.RecordingDirs = Dirs;
-  auto Lock = lockGpu(Where);
-  if (!Lock)
-    return Lock.takeError();
+  auto Gpu = lendGpu(Tu, Where);
+  if (!Gpu) {
+    Log.note(Where + "cached variant used, not verified on the new recording (" +
+             Recorded->Coverage.Why + "): the GPU could not be used (" +
+             shortReason(llvm::toString(Gpu.takeError())) + ")");
+    return true;
+  }
   std::vector<uint32_t> Ids = Recorded->uncoveredIds();
   Log.note(Where + "re-verifying the cached variant on the new recording (" +
            std::to_string(Ids.size()) + " launches beyond those verified; " +
-           Recorded->Coverage.Why + ")");
-  auto Checked = recheckCachedVariant(Job, *Entry.Variant, Ids, *Eval);
+           Recorded->Coverage.Why + ") on " + Gpu->label());
+  auto Checked = recheckCachedVariant(Job, *Entry.Variant, Ids, Gpu->evaluator());
   if (!Checked)
     return Checked.takeError();
   if (!Checked->passed()) {
@@ -184,19 +229,40 @@ llvm::Expected<bool> CacheVariantProvider::usableOnRecording(const frontend::Ker
 }
 
 std::string CacheVariantProvider::cannotOptimize(const TuContext &Tu) {
-  if (!Eval && NoGpu.empty()) {
-    auto Started = evaluator::Evaluator::start();
-    if (Started)
-      Eval = std::move(*Started);
+  if (!Listed) {
+    Listed = true;
+    if (auto Devices = visibleDevices())
+      Visible = std::move(*Devices);
     else
-      NoGpu = shortReason(llvm::toString(Started.takeError()));
+      NoGpu = shortReason(llvm::toString(Devices.takeError()));
   }
-  if (!Eval)
+  if (!NoGpu.empty())
     return "no GPU here to optimize on (" + NoGpu + ")";
-  // The evaluator compiles for its own device: what it verifies is for that architecture only.
-  if (Eval->device().smArch() != Tu.Arch)
-    return "this machine's GPU (" + Eval->device().Name + ") is " + Eval->device().smArch() +
-           ", not " + Tu.Arch;
+  if (Pools.count(Tu.Arch))
+    return "";
+  const OptionValue &Devices = Tu.Options.get("devices");
+  auto Allowed = allowedDevices(Visible, Devices.Value);
+  if (!Allowed)
+    return llvm::toString(Allowed.takeError()) + " (" + Devices.Origin + ")";
+  // The evaluator compiles for its own device: what it verifies is for that
+  // architecture only.
+  std::vector<evaluator::DeviceInfo> OfArch;
+  std::vector<std::string> Others;
+  for (const evaluator::DeviceInfo &D : *Allowed)
+    if (D.smArch() == Tu.Arch)
+      OfArch.push_back(D);
+    else if (std::string Other = D.Name + " " + D.smArch();
+             std::find(Others.begin(), Others.end(), Other) == Others.end())
+      Others.push_back(Other);
+  if (OfArch.empty())
+    return "the GPU" + std::string(Allowed->size() == 1 ? "" : "s") + " " +
+           (Devices.Value.empty() ? "here" : "allowed (" + Devices.Origin + ")") + " (" +
+           llvm::join(Others, ", ") + ") " + (Allowed->size() == 1 ? "is" : "are") + " not " +
+           Tu.Arch;
+  // One model an architecture: an entry is for the model it was made on.
+  const std::string Model = OfArch.front().Name;
+  std::erase_if(OfArch, [&](const evaluator::DeviceInfo &D) { return D.Name != Model; });
+  Pools[Tu.Arch] = std::make_unique<GpuPool>(std::move(OfArch), GpuPool::startEvaluator);
   return "";
 }
 
@@ -228,21 +294,22 @@ CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuC
   };
   if (Budget && Budget->remaining() <= 0)
     return Skip(BudgetSpent());
-  // One kernel timed at a time on this GPU, whatever else the build runs.
-  auto Lock = lockGpu(Where);
-  if (!Lock)
-    return Lock.takeError();
+  // One kernel timed at a time on each GPU, whatever else the build runs.
+  auto Gpu = lendGpu(Tu, Where);
+  if (!Gpu)
+    return Skip("the GPU could not be used (" + shortReason(llvm::toString(Gpu.takeError())) + ")");
   if (Budget) { // Others may have spent it while this one waited.
     double Left = Budget->remaining();
     if (Left <= 0)
       return Skip(BudgetSpent());
     Job->MaxSeconds = Left;
   }
-  Log.note(Where + "optimizing for " + Tu.Arch + " on " + Eval->device().Name + ", budget " +
+  Log.note(Where + "optimizing for " + Tu.Arch + " on [" + Gpu->label() + "], budget " +
            seconds(jobSeconds(*Job)) + " (engine " + Job->Engine + ")" +
            (Miss.empty() ? "" : "; " + Miss));
   auto Start = std::chrono::steady_clock::now();
-  auto Result = optimizeForCache(*Job, *Eval, Tu.Options.verbose() ? &llvm::errs() : nullptr);
+  auto Result =
+      optimizeForCache(*Job, Gpu->evaluator(), Tu.Options.verbose() ? &llvm::errs() : nullptr);
   if (Budget) {
     double Spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
     if (llvm::Error E = Budget->spend(Spent))
@@ -251,8 +318,10 @@ CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuC
   if (!Result)
     return Result.takeError();
   Log.note(Where + describeEvaluations(Result->Entry));
+  memory::CacheKey StoreKey =
+      storeKeyFor(K, Tu.Arch, Tu.NvccFlags, Result->Entry.Origin.Device, Cache);
   std::string RemoteWarning;
-  if (llvm::Error E = Cache.store(Key, Result->Entry, &RemoteWarning))
+  if (llvm::Error E = Cache.store(StoreKey, Result->Entry, &RemoteWarning))
     Log.note(Where + "not cached: " + llvm::toString(std::move(E)));
   if (!RemoteWarning.empty())
     Log.warning(RemoteWarning);

@@ -2,19 +2,19 @@
 // each kernel and real architecture: a hit gives the stored variant (or the
 // stored verdict that nothing beat the original). A miss is explained (the
 // nearest entry for the kernel and what differs: memory/cache/MissExplanation.h);
-// in mode `optimize`, on a GPU of that architecture and within the build's
-// budget, it runs the loop under the GPU lock and stores the result; in mode
-// `queue` it submits a job for a GPU worker (QueueSubmission.h). Kernels
+// in mode `optimize`, on a free GPU of that architecture (GpuPool.h: any of
+// those the `devices` option allows, each under its lock) and within the
+// build's budget, it runs the loop and stores the result; in mode `queue` it
+// submits a job for a GPU worker (QueueSubmission.h). Kernels
 // that could not be optimized here are summed up in one note per compile
 // (finish()). It remembers which entry files it read, for a direct-mode
 // manifest (memory/cache/DirectManifest.h).
 #pragma once
 
 #include "driver/optimize/FrontEndLog.h"
+#include "driver/optimize/GpuPool.h"
 #include "driver/optimize/QueueSubmission.h"
 #include "driver/optimize/VariantProvider.h"
-#include "evaluator/Evaluator.h"
-#include "memory/cache/FileLock.h"
 #include "memory/cache/ResultCache.h"
 
 #include <map>
@@ -42,6 +42,14 @@ public:
   memory::ResultCache &cache() { return Cache; }
 
 private:
+  // A lookup, its warnings said.
+  llvm::Expected<std::optional<memory::CacheEntry>> lookup(const memory::CacheKey &Key);
+  // The model of the GPUs kcc would optimize Tu's kernels on, or "" where it
+  // would not optimize.
+  std::string modelToOptimizeOn(const TuContext &Tu);
+  // The kernel optimized here and stored (storeKeysFor), or none where it
+  // cannot be now (counted for finish()); in mode queue, Key's job queued.
+  // Miss: why, for the note.
   llvm::Expected<std::optional<memory::CacheEntry>> optimizeOnMiss(const frontend::KernelSummary &K,
                                                                    const TuContext &Tu,
                                                                    const memory::CacheKey &Key,
@@ -55,14 +63,17 @@ private:
   // launches beyond, which widens the stored entry. False: it failed there.
   llvm::Expected<bool> usableOnRecording(const frontend::KernelSummary &K, const TuContext &Tu,
                                          const memory::CacheKey &Key, memory::CacheEntry &Entry);
-  // The GPU, for this process alone; a note while another one holds it.
-  llvm::Expected<memory::GpuLock> lockGpu(const std::string &Where);
-  // Why this machine cannot optimize for Arch now, or "" where it can.
+  // A free GPU of Tu's architecture, for this process alone, its evaluator
+  // started; a note while other processes hold them all.
+  llvm::Expected<GpuPool::Lease> lendGpu(const TuContext &Tu, const std::string &Where);
+  // Why this machine cannot optimize for Tu's architecture now, or "" where it can.
   std::string cannotOptimize(const TuContext &Tu);
   memory::ResultCache Cache;
   FrontEndLog &Log;
-  std::unique_ptr<evaluator::Evaluator> Eval;
-  std::string NoGpu; // Why the evaluator could not start.
+  bool Listed = false;                                   // The driver was asked for the GPUs.
+  std::vector<evaluator::DeviceInfo> Visible;            // What it said,
+  std::string NoGpu;                                     // or why it has none.
+  std::map<std::string, std::unique_ptr<GpuPool>> Pools; // By architecture.
   bool AllHit = true;
   std::vector<memory::ManifestEntry> Read;
   std::map<std::string, unsigned> NotOptimized; // Reason -> kernels.

@@ -13,7 +13,7 @@
 #include "driver/optimize/NumericsPolicy.h"
 #include "driver/optimize/SkillRetrieval.h"
 #include "driver/optimize/WorkloadFromKernel.h"
-#include "evaluator/WorkerProtocol.h"
+#include "evaluator/worker/WorkerProtocol.h"
 #include "kopt/Version.h"
 #include "memory/experience/ExperienceStore.h"
 #include "memory/experience/KernelFacts.h"
@@ -64,7 +64,8 @@ std::string utcNow() {
 
 memory::CacheKeyInputs cacheKeyInputsFor(const frontend::KernelSummary &Kernel,
                                          llvm::StringRef Arch,
-                                         const std::vector<std::string> &NvccFlags) {
+                                         const std::vector<std::string> &NvccFlags,
+                                         llvm::StringRef DeviceModel) {
   memory::CacheKeyInputs In;
   In.UnitHash = Kernel.Unit.Hash;
   In.Environment = Kernel.Unit.Environment;
@@ -80,12 +81,26 @@ memory::CacheKeyInputs cacheKeyInputsFor(const frontend::KernelSummary &Kernel,
     In.DeviceFlags = NvccFlags;
   }
   In.KoptVersion = Version;
+  In.DeviceModel = DeviceModel.str();
   return In;
 }
 
 memory::CacheKey cacheKeyFor(const frontend::KernelSummary &Kernel, llvm::StringRef Arch,
-                             const std::vector<std::string> &NvccFlags) {
-  return memory::makeCacheKey(cacheKeyInputsFor(Kernel, Arch, NvccFlags));
+                             const std::vector<std::string> &NvccFlags,
+                             llvm::StringRef DeviceModel) {
+  return memory::makeCacheKey(cacheKeyInputsFor(Kernel, Arch, NvccFlags, DeviceModel));
+}
+
+memory::CacheKey storeKeyFor(const frontend::KernelSummary &Kernel, llvm::StringRef Arch,
+                             const std::vector<std::string> &NvccFlags, llvm::StringRef Model,
+                             const memory::ResultCache &Cache) {
+  memory::CacheKey ForArch = cacheKeyFor(Kernel, Arch, NvccFlags);
+  // A look at the local caches that counts no lookup.
+  for (const memory::ListedEntry &Listed : Cache.find(ForArch.Digest))
+    if (Listed.Stored && Listed.Stored->Key.Digest == ForArch.Digest &&
+        Listed.Stored->Entry.Origin.Device != Model)
+      return cacheKeyFor(Kernel, Arch, NvccFlags, Model);
+  return ForArch;
 }
 
 llvm::Expected<KernelJob> jobFor(const frontend::KernelSummary &Kernel, std::string File,
@@ -255,7 +270,8 @@ std::string timingWithoutTheApplicationsTripCounts(const frontend::KernelSummary
 
 llvm::Expected<KernelJobResult>
 optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::raw_ostream *Log) {
-  memory::ExperienceStore Experience = Job.ExperiencePath.empty()
+  memory::ExperienceStore Experience = Job.Experience ? *Job.Experience
+                                       : Job.ExperiencePath.empty()
                                            ? memory::ExperienceStore::inMemory()
                                            : memory::ExperienceStore::open(Job.ExperiencePath);
   const frontend::KernelSummary &K = *Job.Kernel;

@@ -11,10 +11,13 @@
 #include "evaluator/Evaluator.h"
 #include "memory/cache/CacheEntry.h"
 #include "memory/cache/CacheKey.h"
+#include "memory/cache/ResultCache.h"
+#include "memory/experience/ExperienceStore.h"
 
 #include <llvm/Support/Error.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,11 +28,23 @@ namespace kopt::driver {
 // environment, the pragma's clauses, the real target architecture Arch, CUDA's
 // version, the compile's device code-generation flags (NvccDeviceFlags.h) and
 // kopt's version. NvccFlags: the compile's flags as kcc passes them on.
+// DeviceModel: empty for the architecture's key, else the key for one GPU
+// model (memory/cache/CacheKey.h).
 memory::CacheKeyInputs cacheKeyInputsFor(const frontend::KernelSummary &Kernel,
                                          llvm::StringRef Arch,
-                                         const std::vector<std::string> &NvccFlags);
+                                         const std::vector<std::string> &NvccFlags,
+                                         llvm::StringRef DeviceModel = "");
 memory::CacheKey cacheKeyFor(const frontend::KernelSummary &Kernel, llvm::StringRef Arch,
-                             const std::vector<std::string> &NvccFlags);
+                             const std::vector<std::string> &NvccFlags,
+                             llvm::StringRef DeviceModel = "");
+
+// Where an entry made now on a GPU of model Model goes: the architecture's
+// key (what builds without a GPU look up), unless the local caches hold an
+// entry there made on another model, which keeps it; then Model's own key
+// (docs/gpus.md, "GPU models").
+memory::CacheKey storeKeyFor(const frontend::KernelSummary &Kernel, llvm::StringRef Arch,
+                             const std::vector<std::string> &NvccFlags, llvm::StringRef Model,
+                             const memory::ResultCache &Cache);
 
 struct KernelJob {
   const frontend::KernelSummary *Kernel = nullptr;
@@ -40,8 +55,13 @@ struct KernelJob {
   double BudgetSeconds = 120;           // The pragma's budget(...) overrides these.
   double MaxSeconds = 1e300; // What the build has left (its build budget): caps the time.
   unsigned BudgetEvaluations = 100;
-  int64_t BudgetTokens = 200000;          // The llm engine's.
-  std::string ExperiencePath;             // The experience store (empty: in memory only).
+  int64_t BudgetTokens = 200000; // The llm engine's.
+  std::string ExperiencePath;    // The experience store (empty: in memory only).
+  // What the loop plans from, where set: the store as a run found it, shared
+  // by the run's kernels so that their results depend neither on their order
+  // nor on how many GPUs ran them (`kopt optimize`). Outcomes are recorded
+  // to ExperiencePath either way.
+  std::shared_ptr<const memory::ExperienceStore> Experience;
   std::vector<std::string> RecordingDirs; // Where `kopt record` left recordings.
   transform::TransformPolicy Policy;      // NumericsPolicy.h: approximate math or not.
 };

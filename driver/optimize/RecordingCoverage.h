@@ -5,7 +5,7 @@
 
 #include "clang-plugin/model/KernelSummary.h"
 #include "driver/optimize/WorkloadFromRecording.h"
-#include "evaluator/Workload.h"
+#include "evaluator/workload/Workload.h"
 #include "memory/cache/VerifiedWorkloads.h"
 
 #include <llvm/ADT/ArrayRef.h>

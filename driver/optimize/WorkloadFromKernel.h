@@ -4,8 +4,8 @@
 #pragma once
 
 #include "clang-plugin/model/KernelSummary.h"
-#include "evaluator/KernelCompiler.h"
-#include "evaluator/Workload.h"
+#include "evaluator/compile/KernelCompiler.h"
+#include "evaluator/workload/Workload.h"
 
 #include <llvm/Support/Error.h>
 

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "clang-plugin/model/KernelSummary.h"
-#include "evaluator/Workload.h"
+#include "evaluator/workload/Workload.h"
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/Support/Error.h>

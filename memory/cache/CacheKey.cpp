@@ -18,6 +18,8 @@ CacheKey makeCacheKey(const CacheKeyInputs &In) {
       {"key_format", KeyFormat},        {"unit", In.UnitHash},   {"environment", In.Environment},
       {"clauses", In.Clauses},          {"arch", In.Arch},       {"cuda", In.CudaVersion},
       {"device_flags", In.DeviceFlags}, {"kopt", In.KoptVersion}};
+  if (!In.DeviceModel.empty()) // Architecture keys keep the text they always had.
+    Key["device"] = In.DeviceModel;
   std::string Canonical = Key.dump();
   return {digestOf(Canonical), Canonical};
 }

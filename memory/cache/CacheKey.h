@@ -23,6 +23,9 @@ struct CacheKeyInputs {
   std::string KoptVersion;
   // KernelUnit::Environment: the macro definitions the unit sees from outside its text.
   std::vector<std::string> Environment = {};
+  // The GPU model ("NVIDIA H200") of a key for one model; empty for the
+  // architecture's key, whose text has no such field (docs/gpus.md).
+  std::string DeviceModel = {};
 };
 
 struct CacheKey {
@@ -30,8 +33,11 @@ struct CacheKey {
   std::string Canonical; // One JSON line; kept in the entry to detect a misplaced file.
 };
 
-// The device name is deliberately not an input: a build machine without a GPU
-// must hit entries made on a GPU of the same architecture.
+// An entry has two keys. The architecture's (DeviceModel empty) is what a
+// build machine without a GPU looks up: it must hit entries made on a GPU of
+// the same architecture. The model's is what kcc looks up where it optimizes
+// on a GPU of that model and the architecture's entry was made on another
+// (docs/gpus.md, "GPU models").
 CacheKey makeCacheKey(const CacheKeyInputs &Inputs);
 
 // Digest of a canonical text (for checking a stored entry's key).

@@ -98,6 +98,14 @@ KeyDifference compareKeys(llvm::StringRef EntryText, llvm::StringRef WantedText)
   if (Differs("kopt"))
     D.Reasons.push_back("the entry was made by kopt " + text(Entry, "kopt") + ", this is kopt " +
                         text(Wanted, "kopt"));
+  if (Differs("device")) {
+    auto Model = [](const Json &Key) {
+      return Key.contains("device") ? "the GPU model " + text(Key, "device")
+                                    : std::string("any GPU of its architecture");
+    };
+    D.Reasons.push_back("the entry's key is for " + Model(Entry) + ", this lookup is for " +
+                        Model(Wanted));
+  }
   return D;
 }
 

@@ -4,7 +4,6 @@
 #include <llvm/Support/Path.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/file.h>
@@ -59,29 +58,6 @@ FileLock &FileLock::operator=(FileLock &&Other) noexcept {
 FileLock::~FileLock() {
   if (Fd >= 0)
     ::close(Fd); // Closing the last descriptor releases the flock.
-}
-
-std::string GpuLock::defaultPath(unsigned Device) {
-  if (const char *Env = std::getenv("KOPT_GPU_LOCK"); Env && *Env)
-    return Env;
-  llvm::SmallString<256> Path;
-  llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Path);
-  llvm::sys::path::append(Path, "kopt-gpu" + std::to_string(Device) + ".lock");
-  return std::string(Path);
-}
-
-llvm::Expected<GpuLock> GpuLock::acquire(llvm::StringRef Path, llvm::function_ref<void()> OnWait) {
-  llvm::Expected<std::optional<FileLock>> Free = FileLock::tryAcquire(Path);
-  if (!Free)
-    return Free.takeError();
-  if (*Free)
-    return GpuLock(std::move(**Free));
-  if (OnWait)
-    OnWait();
-  llvm::Expected<FileLock> Lock = FileLock::acquire(Path);
-  if (!Lock)
-    return Lock.takeError();
-  return GpuLock(std::move(*Lock));
 }
 
 } // namespace kopt::memory

@@ -3,7 +3,6 @@
 // or its process dies, so a crashed kcc never leaves a cache locked.
 #pragma once
 
-#include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Error.h>
 
@@ -29,24 +28,6 @@ private:
   explicit FileLock(int Descriptor) : Fd(Descriptor) {}
   static llvm::Expected<std::optional<FileLock>> lock(llvm::StringRef Path, bool Wait);
   int Fd = -1;
-};
-
-// Held while a kernel is timed, so that parallel kcc processes (make -j32)
-// take turns on the GPU instead of disturbing each other's measurements.
-class GpuLock {
-public:
-  // $KOPT_GPU_LOCK if set, else kopt-gpu<Device>.lock in the system's
-  // temporary directory: one lock per GPU and machine, shared by every user
-  // and whatever cache directory each build uses.
-  static std::string defaultPath(unsigned Device = 0);
-  // Waits for the lock; calls OnWait first when another process holds it, so a
-  // build can say why it stopped moving.
-  static llvm::Expected<GpuLock> acquire(llvm::StringRef Path,
-                                         llvm::function_ref<void()> OnWait = {});
-
-private:
-  explicit GpuLock(FileLock Held) : Lock(std::move(Held)) {}
-  FileLock Lock;
 };
 
 } // namespace kopt::memory

@@ -1,5 +1,5 @@
 // The measured facts of KernelFacts.h from a profile's hardware counters: the
-// profiler (evaluator/KernelProfiler.h) reports CUPTI metric names, skills'
+// profiler (evaluator/profile/KernelProfiler.h) reports CUPTI metric names, skills'
 // predicates read short fact names (dram_throughput_pct, l2_hit_rate_pct).
 #pragma once
 

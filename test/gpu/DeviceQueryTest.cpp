@@ -1,5 +1,5 @@
-#include "evaluator/DeviceQuery.h"
-#include "evaluator/CudaDriver.h"
+#include "evaluator/device/DeviceQuery.h"
+#include "evaluator/device/CudaDriver.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // Device-side input generation and comparison against their host definitions
 // (InputGenerator.cpp, compareBuffers), and verification of a workload too
 // large to copy to the host in reasonable time.
-#include "evaluator/DeviceVerify.h"
+#include "evaluator/device/DeviceVerify.h"
 #include "evaluator/Evaluator.h"
-#include "evaluator/InputGenerator.h"
+#include "evaluator/workload/InputGenerator.h"
 
 #include <gtest/gtest.h>
 

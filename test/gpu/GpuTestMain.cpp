@@ -1,9 +1,9 @@
 // GPU test entry point: runs the tests only where the driver loads and sees a
 // device; otherwise says why and exits KOPT_GPU_SKIP_CODE, which ctest reports
 // as SKIPPED (never PASSED).
-#include "evaluator/CudaDriver.h"
-#include "evaluator/DeviceQuery.h"
-#include "evaluator/WorkerMain.h"
+#include "evaluator/device/CudaDriver.h"
+#include "evaluator/device/DeviceQuery.h"
+#include "evaluator/worker/WorkerMain.h"
 
 #include <gtest/gtest.h>
 

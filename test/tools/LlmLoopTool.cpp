@@ -11,6 +11,11 @@
 // (verdict spellings as evaluator::spelling; "seconds": what the evaluation
 // is said to have cost; when the script runs out, not_faster at 1.0x). The
 // skills engine runs on it too (its screen is a full evaluation here).
+// "devices": ["scripted H200", ...] makes that many scripted GPUs (sm_90, UUID
+// GPU-5c417ed0-0000-0000-0000-00000000000N), each with its own evaluator and
+// its own copy of the verdicts, for the spreading of kernels over GPUs;
+// "evaluation_sleep": seconds each evaluation really takes there;
+// "verdicts_per_kernel": true starts the verdicts over for each kernel.
 #include "driver/Diagnostics.h"
 #include "driver/commands/OptimizeCommand.h"
 #include "test/tools/ToolFiles.h"
@@ -21,7 +26,9 @@
 #include <llvm/Support/raw_ostream.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 
 namespace kopt::testtools {
 [[noreturn]] void die(const llvm::Twine &Message) {
@@ -40,14 +47,18 @@ namespace {
 
 class ScriptedEvaluator : public evaluator::VariantEvaluator {
 public:
-  ScriptedEvaluator(nlohmann::json TheScript, std::string Dir, std::string NvccPath)
-      : Script(std::move(TheScript)), OutDir(std::move(Dir)), Nvcc(std::move(NvccPath)) {}
+  ScriptedEvaluator(nlohmann::json TheScript, std::string Dir, std::string NvccPath,
+                    std::string Device)
+      : Script(std::move(TheScript)), OutDir(std::move(Dir)), Nvcc(std::move(NvccPath)),
+        DeviceName(std::move(Device)) {}
 
   llvm::Expected<evaluator::Baseline> setOriginal(const evaluator::KernelSource &Source,
                                                   const evaluator::Workload &) override {
     writeFile(OutDir + "/original.cu", Source.Code);
+    if (Script.value("verdicts_per_kernel", false))
+      Verdicts = 0;
     evaluator::Baseline B;
-    B.Device.Name = Script.value("device", "scripted GPU");
+    B.Device.Name = DeviceName;
     B.Timing.MedianMs = OriginalMs = Script.value("original_ms", 1.0);
     B.Timing.Samples = 10;
     B.Counters = evaluator::Profile::unavailable("the scripted evaluator has no counters");
@@ -59,6 +70,8 @@ public:
                                                      llvm::ArrayRef<uint64_t>) override {
     std::string File = OutDir + "/variant-" + std::to_string(++Count) + ".cu";
     writeFile(File, Variant.Code);
+    if (double Sleep = Script.value("evaluation_sleep", 0.0); Sleep > 0)
+      std::this_thread::sleep_for(std::chrono::duration<double>(Sleep));
     evaluator::VariantOutcome O;
     O.Original.MedianMs = OriginalMs;
     if (!Nvcc.empty() && !compiles(File, Variant.Options, O.Compile.Log)) {
@@ -104,7 +117,7 @@ private:
   }
 
   nlohmann::json Script;
-  std::string OutDir, Nvcc;
+  std::string OutDir, Nvcc, DeviceName;
   double OriginalMs = 1;
   unsigned Count = 0;
   size_t Verdicts = 0;
@@ -137,11 +150,28 @@ int main(int Argc, char **Argv) {
     die(ScriptFile + " is not JSON");
   if (std::error_code EC = llvm::sys::fs::create_directories(OutDir))
     die("cannot create " + OutDir + ": " + EC.message());
-  return driver::exitStatusOf(
-      driver::Reporter("kopt optimize"),
-      driver::runOptimizeWith(Rest, [&]() -> llvm::Expected<driver::OptimizeEvaluator> {
-        std::string Device = Script.value("device", "scripted GPU");
-        return driver::OptimizeEvaluator{std::make_unique<ScriptedEvaluator>(Script, OutDir, Nvcc),
-                                         Device};
-      }));
+  std::vector<evaluator::DeviceInfo> Devices;
+  nlohmann::json Names =
+      Script.value("devices", nlohmann::json::array({Script.value("device", "scripted GPU")}));
+  for (const nlohmann::json &Name : Names) {
+    evaluator::DeviceInfo D;
+    D.Ordinal = static_cast<int>(Devices.size());
+    D.Name = Name.get<std::string>();
+    D.ComputeMajor = 9;
+    std::string Serial = std::to_string(D.Ordinal);
+    D.Uuid = "GPU-5c417ed0-0000-0000-0000-" + std::string(12 - Serial.size(), '0') + Serial;
+    Devices.push_back(D);
+  }
+  driver::OptimizeGpus Gpus;
+  Gpus.List = [&]() -> llvm::Expected<std::vector<evaluator::DeviceInfo>> { return Devices; };
+  Gpus.Start = [&](const evaluator::DeviceInfo &D)
+      -> llvm::Expected<std::unique_ptr<evaluator::VariantEvaluator>> {
+    // Each GPU writes its variants to its own folder: they run at once.
+    std::string Dir = Devices.size() == 1 ? OutDir : OutDir + "/gpu" + std::to_string(D.Ordinal);
+    if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
+      die("cannot create " + Dir + ": " + EC.message());
+    return std::make_unique<ScriptedEvaluator>(Script, Dir, Nvcc, D.Name);
+  };
+  return driver::exitStatusOf(driver::Reporter("kopt optimize"),
+                              driver::runOptimizeWith(Rest, Gpus));
 }

@@ -2,8 +2,8 @@
 // the pragma through the worker protocol to the generator (the device's
 // generator is checked against the host's in test/gpu/DeviceVerifyTest.cpp).
 #include "driver/optimize/WorkloadFromKernel.h"
-#include "evaluator/InputGenerator.h"
-#include "evaluator/WorkerProtocol.h"
+#include "evaluator/worker/WorkerProtocol.h"
+#include "evaluator/workload/InputGenerator.h"
 #include "test/unit/agents/SnippetKernel.h"
 
 #include <gtest/gtest.h>

@@ -2,8 +2,8 @@
 // from the pragma through the worker protocol to the comparison that judges a
 // variant's outputs.
 #include "driver/optimize/WorkloadFromKernel.h"
-#include "evaluator/RunComparison.h"
-#include "evaluator/WorkerProtocol.h"
+#include "evaluator/device/RunComparison.h"
+#include "evaluator/worker/WorkerProtocol.h"
 #include "test/unit/agents/SnippetKernel.h"
 
 #include <gtest/gtest.h>

@@ -8,9 +8,11 @@
 #include "driver/nvcc/NvccDevicePasses.h"
 #include "driver/optimize/KernelOptimization.h"
 #include "memory/cache/CacheKeyDiff.h"
+#include "memory/cache/ResultCache.h"
 #include "test/fuzz/PragmaMutator.h"
 
 #include <gtest/gtest.h>
+#include <llvm/Support/FileSystem.h>
 
 using namespace kopt::driver;
 
@@ -192,4 +194,42 @@ TEST(CacheKeyFor, ChangesExactlyWithWhatChangesTheKernel) {
   // -std does not change a unit without #include: in the flags, not the key.
   EXPECT_EQ(keyOf(Code, {"-DSCALE=2", "-std=c++20"}, with({"-DSCALE=2", "-std=c++20"})).Digest,
             Debug.Digest);
+}
+
+// An entry is keyed by architecture (builds without a GPU hit it), and by GPU
+// model only where the architecture's key holds an entry made on another model.
+TEST(CacheKeyFor, AModelsKeyOnlyWhereAnotherModelHoldsTheArchitecturesKey) {
+  std::string Code = "#pragma kopt optimize launch(grid: 1; block: 32) args(n = 32) buffers(x[n])\n"
+                     "__global__ void k(int n, float *x) { x[0] = n; }\n";
+  std::vector<std::string> Args = kopt::fuzz::snippetClangArgs();
+  std::string Diags;
+  llvm::raw_string_ostream OS(Diags);
+  auto Kernels = kopt::frontend::findKernelsInCode(Code, "/t/k.cu", Args, OS);
+  ASSERT_TRUE(bool(Kernels)) << llvm::toString(Kernels.takeError()) << Diags;
+  const kopt::frontend::KernelSummary &K = Kernels->front();
+  std::vector<std::string> Flags = with({});
+  kopt::memory::CacheKey Arch = cacheKeyFor(K, "sm_90", Flags);
+  kopt::memory::CacheKey H200 = cacheKeyFor(K, "sm_90", Flags, "NVIDIA H200");
+  EXPECT_EQ(Arch.Canonical.find("\"device\""), std::string::npos) << Arch.Canonical;
+  EXPECT_NE(H200.Digest, Arch.Digest);
+  EXPECT_EQ(kopt::memory::compareKeys(Arch.Canonical, H200.Canonical).reason(),
+            "the entry's key is for any GPU of its architecture, this lookup is for the GPU model "
+            "NVIDIA H200");
+
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("kopt-model-keys", Dir));
+  kopt::memory::CacheConfig Config;
+  Config.UserDir = std::string(Dir);
+  auto Cache = llvm::cantFail(kopt::memory::ResultCache::open(Config));
+  // Nothing there yet, or an entry of the same model: the architecture's key.
+  EXPECT_EQ(storeKeyFor(K, "sm_90", Flags, "NVIDIA H200", Cache).Digest, Arch.Digest);
+  kopt::memory::CacheEntry Made;
+  Made.KernelName = "k";
+  Made.Origin.Device = "NVIDIA H200";
+  ASSERT_FALSE(llvm::errorToBool(Cache.store(Arch, Made)));
+  EXPECT_EQ(storeKeyFor(K, "sm_90", Flags, "NVIDIA H200", Cache).Digest, Arch.Digest);
+  // Another model's entry keeps the architecture's key: the model's own.
+  EXPECT_EQ(storeKeyFor(K, "sm_90", Flags, "NVIDIA H100 80GB HBM3", Cache).Digest,
+            cacheKeyFor(K, "sm_90", Flags, "NVIDIA H100 80GB HBM3").Digest);
+  llvm::sys::fs::remove_directories(Dir);
 }

@@ -57,7 +57,7 @@ TEST(KoptOptionTable, HasTheDocumentedOptions) {
        {"mode", "engine", "budget", "build_budget", "cache_dir", "cache_max_size", "project_cache",
         "fast_math", "remote_cache", "queue", "strict", "verbose", "keep", "llm_provider",
         "llm_base_url", "llm_model", "llm_api_key_env", "llm_timeout", "llm_retries",
-        "llm_token_budget"})
+        "llm_token_budget", "devices"})
     EXPECT_NE(findOption(Key), nullptr) << Key;
 }
 
@@ -226,4 +226,39 @@ TEST_F(ConfigFileTest, MalformedRemoteCacheNamesItsOrigin) {
       remoteSpecsFrom(Valid, environment({}));
   ASSERT_TRUE(bool(Specs)) << errorOf(Specs.takeError());
   EXPECT_EQ(Specs->size(), 1u);
+}
+
+TEST(KoptOptions, DevicesByFlagEnvironmentAndFile) {
+  const OptionSpec *Devices = findOption("devices");
+  ASSERT_NE(Devices, nullptr);
+  EXPECT_EQ(Devices->flag(), "--kopt-devices");
+  EXPECT_EQ(Devices->envVar(), "KOPT_DEVICES");
+  EXPECT_EQ(resolve({}, {}).get("devices").Value, ""); // Every GPU.
+  EXPECT_EQ(resolve({}, {{"KOPT_DEVICES", "1, 0"}}).get("devices").Value, "1,0");
+  KoptOptions Flag = resolve({"--kopt-devices=2", "-c"}, {{"KOPT_DEVICES", "0,1"}});
+  EXPECT_EQ(Flag.get("devices").Value, "2");
+  EXPECT_EQ(Flag.get("devices").Origin, "--kopt-devices");
+  KoptOptions O;
+  EXPECT_EQ(errorOf(O.set("devices", "0,zero", OptionSource::CommandLine, "t")),
+            "invalid value for devices: 'zero' is not a GPU: expected an ordinal (0, 1, ...) or a "
+            "UUID (GPU-...), separated by commas");
+  EXPECT_EQ(errorOf(O.set("devices", "1,01", OptionSource::CommandLine, "t")),
+            "invalid value for devices: GPU '01' is named twice");
+  EXPECT_EQ(errorOf(O.set("devices", "GPU-8c1f7e0a-11d2-4c4e-9e0b-2f5a6b7c8d9e,3",
+                          OptionSource::CommandLine, "t")),
+            "success");
+}
+
+TEST_F(ConfigFileTest, DevicesAsAListOrAText) {
+  std::string List = write("project/.kopt.yaml", "devices: [0, 2]\n");
+  KoptOptions O;
+  ASSERT_EQ(errorOf(loadConfigFile(List, O)), "success");
+  EXPECT_EQ(O.get("devices").Value, "0,2");
+  std::string Text = write("project/src/.kopt.yaml", "devices: 1,3\n");
+  ASSERT_EQ(errorOf(loadConfigFile(Text, O)), "success");
+  EXPECT_EQ(O.get("devices").Value, "1,3");
+  std::string Bad = write("project/src/deep/.kopt.yaml", "devices: [0, first]\n");
+  EXPECT_EQ(errorOf(loadConfigFile(Bad, O)),
+            Bad + ":1:10: error: invalid value for devices: 'first' is not a GPU: expected an "
+                  "ordinal (0, 1, ...) or a UUID (GPU-...), separated by commas");
 }

@@ -1,7 +1,7 @@
 // The driver is loaded at run time; where it cannot be loaded the error says
 // why. (The process-wide CudaDriver is loaded once, so this binary never
 // loads a real one: GPU behaviour is tested in test/gpu.)
-#include "evaluator/CudaDriver.h"
+#include "evaluator/device/CudaDriver.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,10 @@
 // The evaluator's host-side logic, without a GPU: element types, comparison
-// of outputs, timing statistics, the worker protocol and compiling units.
-#include "evaluator/InputGenerator.h"
-#include "evaluator/KernelCompiler.h"
-#include "evaluator/OutputComparison.h"
-#include "evaluator/ScalarType.h"
-#include "evaluator/TimingStatistics.h"
-#include "evaluator/WorkerProtocol.h"
+// of outputs, timing statistics and compiling units.
+#include "evaluator/compile/KernelCompiler.h"
+#include "evaluator/timing/TimingStatistics.h"
+#include "evaluator/workload/InputGenerator.h"
+#include "evaluator/workload/OutputComparison.h"
+#include "evaluator/workload/ScalarType.h"
 
 #include <gtest/gtest.h>
 
@@ -143,46 +142,6 @@ TEST(TimingStatistics, FasterOnlyWhenSignificant) {
   EXPECT_GT(fasterPValue(Quicker, Base), 0.99);      // Slower, not faster.
   // Too few samples cannot be significant at 1%.
   EXPECT_FALSE(decideFaster({1.0, 1.0}, {0.5, 0.5}).Faster);
-}
-
-TEST(WorkerProtocol, WorkloadRoundTrip) {
-  Workload W;
-  W.Args = {{"n", ScalarArg{ScalarType::I32, 1024}},
-            {"x", BufferArg{ScalarType::F16, 1024, Direction::In}},
-            {"y", BufferArg{ScalarType::F64, 1024, Direction::Out}}};
-  W.Launch.Grid = {4, 2, 1};
-  W.Launch.Block = {256, 1, 1};
-  W.Launch.SharedBytes = 1024;
-  W.Tol = Tolerance{1e-3, 1e-6};
-  nlohmann::json J = W;
-  Workload Back = J.get<Workload>();
-  EXPECT_EQ(nlohmann::json(Back), J);
-  EXPECT_EQ(Back.Args[1].buffer()->Element, ScalarType::F16);
-  EXPECT_EQ(Back.Launch, W.Launch);
-  EXPECT_EQ(Back.bufferBytes(), 1024u * 2 + 1024u * 8);
-}
-
-TEST(WorkerProtocol, FramedMessagesOverAPipe) {
-  int Fds[2];
-  ASSERT_EQ(::pipe(Fds), 0);
-  nlohmann::json Sent = {
-      {"op", "evaluate"},
-      {"code", std::string(30000, 'x')}}; // Fits in a pipe: one thread writes, then reads.
-  ASSERT_FALSE(bool(writeMessage(Fds[1], Sent)));
-  ReadFailure Why;
-  auto Got = readMessage(Fds[0], 5, Why);
-  ASSERT_TRUE(bool(Got)) << llvm::toString(Got.takeError());
-  EXPECT_EQ(*Got, Sent);
-  auto Nothing = readMessage(Fds[0], 0.1, Why);
-  EXPECT_FALSE(bool(Nothing));
-  llvm::consumeError(Nothing.takeError());
-  EXPECT_EQ(Why, ReadFailure::TimedOut);
-  ::close(Fds[1]);
-  auto Closed = readMessage(Fds[0], 5, Why);
-  EXPECT_FALSE(bool(Closed));
-  llvm::consumeError(Closed.takeError());
-  EXPECT_EQ(Why, ReadFailure::Closed);
-  ::close(Fds[0]);
 }
 
 TEST(KernelCompiler, NvrtcCompilesAUnitForTheArchitecture) {

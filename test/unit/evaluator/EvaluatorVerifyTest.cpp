@@ -1,11 +1,11 @@
 // The host halves of device-side verification: the counter-based input
 // generator (the definition the device kernel must reproduce), the reduction
 // of the comparison kernel's per-block results, and the verdict's wording.
-#include "evaluator/DeviceKernels.h"
-#include "evaluator/DeviceVerify.h"
-#include "evaluator/InputGenerator.h"
-#include "evaluator/OutputComparison.h"
-#include "evaluator/RunComparison.h"
+#include "evaluator/device/DeviceKernels.h"
+#include "evaluator/device/DeviceVerify.h"
+#include "evaluator/device/RunComparison.h"
+#include "evaluator/workload/InputGenerator.h"
+#include "evaluator/workload/OutputComparison.h"
 
 #include <gtest/gtest.h>
 

@@ -2,8 +2,8 @@
 // protocol's JSON, and "unavailable" where libcupti cannot be loaded. (The
 // process-wide profiler is loaded once, so this binary never loads a real
 // one: counters on a GPU are tested in test/gpu.)
-#include "evaluator/KernelProfiler.h"
-#include "evaluator/WorkerProtocol.h"
+#include "evaluator/profile/KernelProfiler.h"
+#include "evaluator/worker/WorkerProtocol.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
-// The sequential timing test (evaluator/SequentialTest.h) on synthetic
+// The sequential timing test (evaluator/timing/SequentialTest.h) on synthetic
 // samples: its decisions at each look, where it stops, and its error rates
 // over many seeds: an equal variant is called faster in at most 1% of runs,
 // and a variant that truly gains the minimum is stopped as not faster in at
 // most the futility level's 5%.
-#include "evaluator/SequentialTest.h"
+#include "evaluator/timing/SequentialTest.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
-// The arithmetic of timing weighted by launch counts (evaluator/WeightedTiming.h).
-#include "evaluator/WeightedTiming.h"
+// The arithmetic of timing weighted by launch counts (evaluator/timing/WeightedTiming.h).
+#include "evaluator/timing/WeightedTiming.h"
 
-#include "evaluator/TimingStatistics.h"
+#include "evaluator/timing/TimingStatistics.h"
 
 #include <gtest/gtest.h>
 

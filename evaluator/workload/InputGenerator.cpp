@@ -1,0 +1,63 @@
+#include "evaluator/workload/InputGenerator.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace kopt::evaluator {
+
+namespace {
+void generateInRange(ScalarType Type, uint64_t H, const ValueRange &R, uint8_t *Out) {
+  double T = static_cast<double>(H >> 11) * 0x1.0p-53;
+  double Span = R.Hi - R.Lo;
+  if (Type == ScalarType::F32) {
+    float V = static_cast<float>(R.Lo + T * Span);
+    std::memcpy(Out, &V, 4);
+    return;
+  }
+  if (Type == ScalarType::F64) {
+    double V = R.Lo + T * Span;
+    std::memcpy(Out, &V, 8);
+    return;
+  }
+  int64_t N = static_cast<int64_t>(R.Lo) + static_cast<int64_t>(std::floor(T * Span));
+  if (Type == ScalarType::Bool)
+    N = N != 0;
+  std::memcpy(Out, &N, sizeOf(Type)); // The low bytes: little-endian, as the device.
+}
+} // namespace
+
+void generateElement(ScalarType Type, uint64_t Key, uint64_t I, uint8_t *Out,
+                     const std::optional<ValueRange> &Range) {
+  uint64_t H = inputElementBits(Key, I);
+  if (Range)
+    return generateInRange(Type, H, *Range, Out);
+  switch (Type) {
+  case ScalarType::F32: { // The common case, without the generic store.
+    float V = static_cast<float>(static_cast<double>(H >> 40) * 0x1.0p-23 - 1.0);
+    std::memcpy(Out, &V, 4);
+    return;
+  }
+  case ScalarType::F64:
+    return storeFromDouble(Type, static_cast<double>(H >> 11) * 0x1.0p-52 - 1.0, Out);
+  case ScalarType::F16:
+    return storeFromDouble(Type, static_cast<double>(H >> 53) * 0x1.0p-10 - 1.0, Out);
+  case ScalarType::BF16:
+    return storeFromDouble(Type, static_cast<double>(H >> 56) * 0x1.0p-7 - 1.0, Out);
+  case ScalarType::Bool:
+    return storeFromDouble(Type, static_cast<double>(H >> 63), Out);
+  default: // Integers: the top four bits.
+    return storeFromDouble(Type, static_cast<double>(H >> 60), Out);
+  }
+}
+
+std::vector<uint8_t> generateBufferInput(const BufferArg &Buffer, uint64_t Seed,
+                                         unsigned BufferIndex) {
+  size_t Size = sizeOf(Buffer.Element);
+  std::vector<uint8_t> Bytes(Buffer.Count * Size);
+  uint64_t Key = inputStreamKey(Seed, BufferIndex);
+  for (uint64_t I = 0; I < Buffer.Count; ++I)
+    generateElement(Buffer.Element, Key, I, Bytes.data() + I * Size, Buffer.Range);
+  return Bytes;
+}
+
+} // namespace kopt::evaluator

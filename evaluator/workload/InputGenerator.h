@@ -1,0 +1,52 @@
+// Random inputs for a workload's buffers, reproducible from a seed: the
+// original and a variant see byte-identical inputs, and each verification
+// round draws a fresh set. Counter-based: element i of buffer b for seed s is
+// a hash of (s, b, i), so the host (this file, the definition) and the device
+// (DeviceKernels.cpp) produce the same bytes, in any order, in parallel.
+#pragma once
+
+#include "evaluator/workload/Workload.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace kopt::evaluator {
+
+// splitmix64's finalizer: a bijection of 64-bit words with good avalanche.
+constexpr uint64_t mixBits(uint64_t Z) {
+  Z = (Z ^ (Z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  Z = (Z ^ (Z >> 27)) * 0x94D049BB133111EBull;
+  return Z ^ (Z >> 31);
+}
+
+// The key of one buffer's stream for one seed.
+constexpr uint64_t inputStreamKey(uint64_t Seed, unsigned BufferIndex) {
+  return mixBits(Seed * 0x9E3779B97F4A7C15ull + BufferIndex * 0xD1B54A32D192ED03ull + 1);
+}
+
+// The random word of element I: splitmix64's I-th output from state Key.
+constexpr uint64_t inputElementBits(uint64_t Key, uint64_t I) {
+  return mixBits(Key + (I + 1) * 0x9E3779B97F4A7C15ull);
+}
+
+// Element I's bytes (sizeOf(Type) of them) at Out. Floats uniform in [-1, 1)
+// on a grid the type represents exactly (2^-23 for f32, 2^-52 for f64, 2^-10
+// for f16, 2^-7 for bf16), so no rounding can differ between host and device;
+// integers in [0, 16) (small enough to be safe as indices and counts), bools 0/1.
+// With a Range: Lo + t * (Hi - Lo) for t in [0, 1) on a 2^-53 grid, in double
+// and rounded once to the type (floats); Lo + floor(t * (Hi - Lo)) for
+// integers (the bounds integral), stored two's complement in the type's width.
+void generateElement(ScalarType Type, uint64_t Key, uint64_t I, uint8_t *Out,
+                     const std::optional<ValueRange> &Range = std::nullopt);
+
+// Bytes for Buffer's Count elements from the stream (Seed, BufferIndex).
+std::vector<uint8_t> generateBufferInput(const BufferArg &Buffer, uint64_t Seed,
+                                         unsigned BufferIndex);
+
+// The poison written into output-only buffers before every run: all bytes
+// 0xFF, a NaN for every floating type and -1 (all ones) for integers.
+inline constexpr uint8_t PoisonByte = 0xFF;
+// The canary pattern of the guard zones around every buffer.
+inline constexpr uint8_t GuardByte = 0xA5;
+
+} // namespace kopt::evaluator
