@@ -5,7 +5,7 @@
 // same cache key, and numbers exactly (%.17g).
 #pragma once
 
-#include "clang-plugin/pragma/PragmaClauses.h"
+#include "clang-plugin/model/PragmaClauses.h"
 
 #include <string>
 

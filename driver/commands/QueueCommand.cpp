@@ -71,7 +71,7 @@ int queueStatus(const std::vector<std::string> &Arguments) {
   std::string Text = *Url ? **Url : Options->get("queue").Value;
   if (Text.empty()) {
     Voice.error("no queue: --queue redis://host:port/NAME (or queue: in .kopt.yaml, "
-                      "KOPT_QUEUE)");
+                "KOPT_QUEUE)");
     return 1;
   }
   llvm::Expected<memory::QueueSpec> Spec =

@@ -6,7 +6,7 @@
 #include "driver/Diagnostics.h"
 #include "driver/commands/Subcommand.h"
 #include "driver/config/CacheConfig.h"
-#include "evaluator/CudaDriver.h"
+#include "evaluator/device/CudaDriver.h"
 #include "memory/cache/CacheLayout.h"
 #include "recorder/LaunchRecorder.h"
 #include "support/Exec.h"

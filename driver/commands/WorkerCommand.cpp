@@ -2,13 +2,14 @@
 #include "driver/commands/WorkerCommand.h"
 
 #include "driver/Diagnostics.h"
-#include "driver/optimize/ResultCacheSetup.h"
 #include "driver/commands/SourceKernels.h"
 #include "driver/commands/Subcommand.h"
 #include "driver/config/CacheConfig.h"
 #include "driver/nvcc/NvccLocator.h"
-#include "evaluator/CudaDriver.h"
-#include "evaluator/DeviceQuery.h"
+#include "driver/optimize/ResultCacheSetup.h"
+#include "evaluator/device/CudaDriver.h"
+#include "evaluator/device/DeviceQuery.h"
+#include "memory/cache/GpuLock.h"
 #include "support/Duration.h"
 #include "support/InstallLayout.h"
 
@@ -49,7 +50,8 @@ llvm::Expected<std::vector<WorkerDevice>> driverDevices(const std::vector<std::s
   for (const evaluator::DeviceInfo &D : *Infos) {
     size_t N = static_cast<size_t>(D.Ordinal);
     All.push_back({std::to_string(D.Ordinal), D.Name, D.smArch(),
-                   N < Visible.size() ? Visible[N].trim().str() : std::to_string(D.Ordinal)});
+                   N < Visible.size() ? Visible[N].trim().str() : std::to_string(D.Ordinal),
+                   D.Uuid});
   }
   if (Named.empty())
     return All;
@@ -193,11 +195,10 @@ int runWorkerWith(const std::vector<std::string> &Arguments, const WorkerHooks &
     P.Args.insert(P.Args.end(), Leading.begin(), Leading.end());
     P.Args.insert(P.Args.end(), {JobFile, "--entry", ResultFile, "--error-file", ErrorFile});
     P.Args.insert(P.Args.end(), KoptFlags.begin(), KoptFlags.end());
-    // The job's process sees its GPU alone, and takes that GPU's lock.
-    llvm::SmallString<256> Lock;
-    llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Lock);
-    llvm::sys::path::append(Lock, "kopt-gpu" + D.Visible + ".lock");
-    P.Env = {{"CUDA_VISIBLE_DEVICES", D.Visible}, {"KOPT_GPU_LOCK", std::string(Lock)}};
+    // The job's process sees its GPU alone, and takes that GPU's lock, the
+    // one kcc and kopt optimize take for it (named by its UUID).
+    P.Env = {{"CUDA_VISIBLE_DEVICES", D.Visible},
+             {"KOPT_WORKER_GPU_LOCK", memory::GpuLock::pathFor(D.LockId)}};
     return P;
   };
   return runWorkerLoop(Config, llvm::outs());

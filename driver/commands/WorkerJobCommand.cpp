@@ -5,13 +5,13 @@
 // land where no build looks); the kernel is optimized as `kopt optimize` does
 // (KernelOptimization.h) and the entry written to ENTRY, or the error to ERROR.
 #include "driver/Diagnostics.h"
-#include "driver/optimize/FrontendSetup.h"
 #include "driver/commands/SourceKernels.h"
 #include "driver/commands/WorkerCommand.h"
 #include "driver/config/CacheConfig.h"
 #include "driver/nvcc/NvccLocator.h"
+#include "driver/optimize/FrontendSetup.h"
 #include "memory/cache/CacheKeyDiff.h"
-#include "memory/cache/FileLock.h"
+#include "memory/cache/GpuLock.h"
 #include "memory/queue/QueueJob.h"
 #include "support/AtomicFile.h"
 
@@ -86,7 +86,12 @@ llvm::Expected<memory::StoredEntry> optimizeJob(const JobFiles &Files, KoptOptio
   if (Adjust)
     Adjust(*Kernel);
 
-  llvm::Expected<memory::GpuLock> Lock = memory::GpuLock::acquire(memory::GpuLock::defaultPath());
+  // kopt worker names the lock of the GPU it gives this job.
+  const char *LockPath = std::getenv("KOPT_WORKER_GPU_LOCK");
+  if (!LockPath || !*LockPath)
+    return llvm::createStringError("KOPT_WORKER_GPU_LOCK is not set: kopt worker-job runs "
+                                   "the jobs of kopt worker, which sets it");
+  llvm::Expected<memory::GpuLock> Lock = memory::GpuLock::acquire(LockPath);
   if (!Lock)
     return Lock.takeError();
   llvm::Expected<OptimizeEvaluator> Eval = Start();

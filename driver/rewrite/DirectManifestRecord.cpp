@@ -1,6 +1,6 @@
 #include "driver/rewrite/DirectManifestRecord.h"
 
-#include "evaluator/KernelCompiler.h"
+#include "evaluator/compile/KernelCompiler.h"
 #include "memory/cache/CacheLayout.h"
 
 #include <llvm/Support/FileSystem.h>
@@ -62,8 +62,8 @@ void recordManifest(RewriteContext &C, llvm::StringRef Output) {
   if (!Warning.empty())
     Kcc.warning(Warning);
   if (Stored)
-    return Kcc.verboseNote(R.Source + ": no direct-mode manifest: " +
-                           llvm::toString(std::move(Stored)));
+    return Kcc.verboseNote(R.Source +
+                           ": no direct-mode manifest: " + llvm::toString(std::move(Stored)));
   Kcc.verboseNote(R.Source + ": recorded a direct-mode manifest (" + llvm::Twine(M.Inputs.size()) +
                   " files, " + llvm::Twine(M.Entries.size()) + " cache entries)");
 }

@@ -27,6 +27,7 @@ struct WorkerDevice {
   std::string Name;    // "NVIDIA H200".
   std::string Arch;    // "sm_90": the jobs it takes.
   std::string Visible; // CUDA_VISIBLE_DEVICES for its jobs' processes.
+  std::string LockId;  // Its GPU lock (GpuLock::pathFor): the UUID, as kcc's.
 };
 
 // How one job runs on one device: a program, its arguments and the

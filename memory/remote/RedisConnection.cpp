@@ -126,10 +126,9 @@ bool RedisConnection::armTimeout(Clock::time_point Deadline) {
 }
 
 llvm::Error RedisConnection::lost(llvm::StringRef Command, Clock::time_point Deadline) {
-  std::string Why = Clock::now() >= Deadline
-                        ? "no reply within the operation timeout (" +
-                              std::to_string(Spec.OperationTimeoutMs) + " ms)"
-                        : std::string(Context->errstr);
+  std::string Why = Clock::now() >= Deadline ? "no reply within the operation timeout (" +
+                                                   std::to_string(Spec.OperationTimeoutMs) + " ms)"
+                                             : std::string(Context->errstr);
   drop();
   return remoteError(RemoteFailure::Unreachable, Command + ": " + Why);
 }
@@ -146,8 +145,8 @@ llvm::Expected<RedisReply> RedisConnection::send(llvm::ArrayRef<llvm::StringRef>
     Argv.push_back(A.data());
     Lengths.push_back(A.size());
   }
-  if (redisAppendCommandArgv(Context, static_cast<int>(Argv.size()), Argv.data(),
-                             Lengths.data()) != REDIS_OK)
+  if (redisAppendCommandArgv(Context, static_cast<int>(Argv.size()), Argv.data(), Lengths.data()) !=
+      REDIS_OK)
     return lost(Args.front(), Deadline);
   for (int Written = 0; !Written;)
     if (!armTimeout(Deadline) || redisBufferWrite(Context, &Written) != REDIS_OK)

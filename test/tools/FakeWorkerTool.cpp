@@ -104,7 +104,7 @@ int main(int Argc, char **Argv) {
     // never the lock a real GPU's kopt takes.
     std::string Unique = "fake-" + std::to_string(getpid()) + "-";
     for (const std::string &Id : Named.empty() ? std::vector<std::string>{"0"} : Named)
-      Devices.push_back({Id, "fake GPU " + Id, Arch, Unique + Id});
+      Devices.push_back({Id, "fake GPU " + Id, Arch, Unique + Id, Unique + Id});
     return Devices;
   };
   Hooks.JobProgram = [Self] { return Self; };

@@ -54,10 +54,11 @@ TEST(KoptOptionTable, FlagEnvironmentAndFileNamesDeriveFromOneKey) {
 
 TEST(KoptOptionTable, HasTheDocumentedOptions) {
   for (const char *Key :
-       {"mode", "engine", "budget", "build_budget", "cache_dir", "cache_max_size", "project_cache",
-        "fast_math", "remote_cache", "queue", "strict", "verbose", "keep", "llm_provider",
-        "llm_base_url", "llm_model", "llm_api_key_env", "llm_timeout", "llm_retries",
-        "llm_token_budget", "devices"})
+       {"mode",           "engine",          "budget",      "build_budget", "cache_dir",
+        "cache_max_size", "project_cache",   "fast_math",   "remote_cache", "queue",
+        "strict",         "verbose",         "keep",        "llm_provider", "llm_base_url",
+        "llm_model",      "llm_api_key_env", "llm_timeout", "llm_retries",  "llm_token_budget",
+        "devices"})
     EXPECT_NE(findOption(Key), nullptr) << Key;
 }
 
