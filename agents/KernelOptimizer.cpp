@@ -1,6 +1,7 @@
 #include "agents/KernelOptimizer.h"
 
 #include "agents/EvaluationPace.h"
+#include "agents/TransformNotes.h"
 #include "agents/VariantReviewer.h"
 #include "clang-plugin/transforms/framework/Transform.h"
 #include "clang-plugin/transforms/normalize/Normalization.h"
@@ -95,6 +96,10 @@ struct Candidate {
   transform::ParamSet Point;
   size_t PointIndex; // In the transform's own order.
 };
+
+// Wall time the notes of transforms that offered no point may spend asking
+// each one why (TransformNotes.h).
+constexpr double ReasonSeconds = 1;
 
 // How much a node's lag behind the best variant (in log speedup) counts
 // against the steps on it: less than one for one, since a slower variant may
@@ -237,6 +242,8 @@ private:
                                                     const evaluator::VariantLaunch &Launch);
   // variantLaunchFor on the request's workload.
   llvm::Expected<evaluator::VariantLaunch> launchOf(const frontend::LaunchMapping &Mapping) const;
+  // What each transform did with the original (the root node).
+  std::vector<memory::TransformNote> transformNotesOfRoot() const;
 
   const OptimizeRequest &R;
   const frontend::KernelSummary &K;
@@ -522,6 +529,36 @@ llvm::Expected<bool> Search::tryCandidate(const Candidate &C) {
   return true;
 }
 
+std::vector<memory::TransformNote> Search::transformNotesOfRoot() const {
+  TransformOutcomes O;
+  O.Disabled = R.Disabled;
+  for (const Attempt &A : Result.Trajectory)
+    if (A.Evaluated)
+      for (const std::string &Step : A.Steps)
+        O.Tried.insert(llvm::StringRef(Step).split(':').first.str());
+  const Node *Root = Nodes.empty() ? nullptr : &Nodes.front();
+  if (!Root) { // The original's unit did not parse: no transform saw it.
+    for (const auto &T : transform::allTransforms())
+      O.NotOffered.insert(T->id().str());
+    return transformNotes(O, [](const transform::Transform &) {
+      return std::string("kopt's front end could not read the original's unit");
+    });
+  }
+  O.Refused = Root->Refused;
+  for (const std::string &Id : Root->Blocked)
+    if (!O.Refused.count(Id))
+      O.NotOffered.insert(Id);
+  // Each reason is a parse or more (about 0.2 s): asked within a second, so
+  // that the notes never cost the build much; past it they say how to ask.
+  const double AskUntil = elapsed() + ReasonSeconds;
+  return transformNotes(O, [&](const transform::Transform &T) {
+    if (elapsed() > AskUntil)
+      return "not asked (the second for reasons was spent); `kopt transform FILE --kernel " +
+             K.Name + " --list` says";
+    return whyNotOffered(T, *Root->View, R.ClangArgs);
+  });
+}
+
 llvm::Expected<OptimizeResult> Search::run() {
   auto Base = Eval.setOriginal(source(K.Unit.Text), R.Work);
   if (!Base)
@@ -564,7 +601,13 @@ llvm::Expected<OptimizeResult> Search::run() {
     if (!V)
       return V.takeError();
     Result.Best = *V;
+    // Once, after the search: how close to the hardware the winner runs.
+    Result.BestCounters =
+        Eval.profile(source(Winner->Made.UnitText),
+                     Winner->Made.Launch ? llvm::cantFail(launchOf(*Winner->Made.Launch))
+                                         : evaluator::VariantLaunch(R.Work.Launch));
   }
+  Result.Transforms = transformNotesOfRoot();
   if (Evaluations >= R.Budget.Evaluations)
     Result.StopReason = "evaluation budget spent";
   else if (outOfBudget())

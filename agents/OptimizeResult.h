@@ -6,6 +6,7 @@
 
 #include "clang-plugin/units/KernelVariant.h"
 #include "evaluator/Evaluator.h"
+#include "memory/cache/EntryReport.h"
 
 #include <llvm/ADT/StringRef.h>
 
@@ -62,6 +63,10 @@ struct OptimizeResult {
   double ApplySeconds = 0;
   std::string StopReason;      // "evaluation budget spent", ... ("" : the search ran out of ideas).
   std::optional<LlmSpend> Llm; // Set by the llm engine.
+  // The best variant's profile (one launch, after the search), or why none.
+  evaluator::Profile BestCounters = evaluator::Profile::unavailable("no variant");
+  // What each transform did with the original (the skills engine's).
+  std::optional<std::vector<memory::TransformNote>> Transforms;
 };
 
 using ProgressFn = std::function<void(const Attempt &, unsigned Index, double BestSpeedup)>;

@@ -38,6 +38,10 @@ llvm::StringRef spelling(Verdict V) {
 
 VariantEvaluator::~VariantEvaluator() = default;
 
+Profile VariantEvaluator::profile(const KernelSource &, const VariantLaunch &) {
+  return Profile::unavailable("this evaluator does not profile variants");
+}
+
 Evaluator::Evaluator(EvaluatorOptions Opts) : Options(std::move(Opts)) {}
 Evaluator::~Evaluator() = default;
 
@@ -96,6 +100,11 @@ llvm::Expected<Baseline> Evaluator::setOriginal(const KernelSource &Source, cons
   B.Weighted = Answer->value("weighted", json());
   if (Answer->contains("profile"))
     B.Counters = Answer->at("profile").get<Profile>();
+  const json Copy = Answer->value("copy_rate", json());
+  B.CopyGBs = Copy.is_object() ? Copy.value("gbs", 0.0) : 0.0;
+  if (B.CopyGBs <= 0)
+    B.CopyRateMissing =
+        Copy.is_object() ? Copy.value("error", "no rate") : "the original was not profiled";
   else if (!Options.Profile)
     B.Counters = Profile::unavailable("profiling was turned off");
   else
@@ -104,6 +113,7 @@ llvm::Expected<Baseline> Evaluator::setOriginal(const KernelSource &Source, cons
                       "{1:f1} GiB (its replay saves and restores them)",
                       W.bufferBytes() / double(1 << 30), Options.ProfileMaxBytes / double(1 << 30))
             .str());
+  Unprofiled = B.Counters.available() ? "" : B.Counters.Error;
   if (B.Timing.MedianMs > 0)
     B.AchievedDramGBs = static_cast<double>(W.bufferBytes()) / (B.Timing.MedianMs * 1e-3) / 1e9;
   return B;
@@ -125,6 +135,37 @@ llvm::Expected<VariantOutcome> Evaluator::confirm(const KernelSource &Variant,
   return request(Variant, Launch, {}, TimingStage::Confirm);
 }
 
+llvm::Error Evaluator::ensureOriginal() {
+  if (OriginalRequest.is_null())
+    return llvm::createStringError("a variant before setOriginal()");
+  if (Process->running())
+    return llvm::Error::success();
+  // Restarted after a fault: the new worker needs the original.
+  auto Again = Process->request(OriginalRequest, RequestTimeoutSeconds);
+  if (!Again)
+    return Again.takeError();
+  if (Again->value("status", "") != "ok")
+    return answerError(*Again);
+  return llvm::Error::success();
+}
+
+Profile Evaluator::profile(const KernelSource &Variant, const VariantLaunch &Launch) {
+  if (!Unprofiled.empty()) { // The original's reason holds for its variants.
+    llvm::StringRef Why = Unprofiled;
+    Why.consume_front("unavailable: ");
+    return Profile::unavailable(Why);
+  }
+  if (llvm::Error E = ensureOriginal())
+    return Profile::unavailable(llvm::toString(std::move(E)));
+  auto Answer = Process->request(
+      {{"op", "profile"}, {"source", Variant}, {"launch", Launch.Launch}}, RequestTimeoutSeconds);
+  if (!Answer)
+    return Profile::unavailable(llvm::toString(Answer.takeError()));
+  if (Answer->value("status", "") != "ok")
+    return Profile::unavailable(Answer->value("message", "the evaluation worker failed"));
+  return Answer->at("profile").get<Profile>();
+}
+
 llvm::Expected<VariantOutcome> Evaluator::request(const KernelSource &Variant,
                                                   const VariantLaunch &Launch,
                                                   llvm::ArrayRef<uint64_t> Seeds,
@@ -135,15 +176,8 @@ llvm::Expected<VariantOutcome> Evaluator::request(const KernelSource &Variant,
     O.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Begin).count();
     return O;
   };
-  if (OriginalRequest.is_null())
-    return llvm::createStringError("evaluate() before setOriginal()");
-  if (!Process->running()) { // Restarted after a fault: the new worker needs the original.
-    auto Again = Process->request(OriginalRequest, RequestTimeoutSeconds);
-    if (!Again)
-      return Again.takeError();
-    if (Again->value("status", "") != "ok")
-      return answerError(*Again);
-  }
+  if (llvm::Error E = ensureOriginal())
+    return E;
   json Request = {{"op", "evaluate"},
                   {"source", Variant},
                   {"launch", Launch.Launch},

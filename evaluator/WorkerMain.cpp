@@ -43,6 +43,12 @@ public:
 private:
   json setOriginal(const json &Request);
   json evaluate(const json &Request);
+  // One launch's hardware counters of a variant (the chosen one, once).
+  json profileVariant(const json &Request);
+  // The metrics the original's profile reads, which a variant's reads too.
+  std::vector<std::string> profileMetrics() const;
+  // The device's copy rate, measured at the first profile of the session.
+  json copyRate();
   // A run's failure as the answer; exits the process when the context is lost.
   json failedRun(const RunResult &R, const char *Who);
   // Runs the original on Seed unless the session still holds its outputs.
@@ -121,6 +127,7 @@ private:
   std::string RecordingPath; // Of Recording, read once.
   recorder::Recording Recording;
   WeightedPlan Weighted; // Empty: timed on W.Launch (no recording, or a run-timed kernel).
+  json CopyRate;         // Null until measured.
 };
 
 json errorAnswer(const std::string &Message) { return {{"status", "error"}, {"message", Message}}; }
@@ -336,6 +343,8 @@ json WorkerState::handle(const json &Request) {
     return setOriginal(Request);
   if (Op == "evaluate")
     return evaluate(Request);
+  if (Op == "profile")
+    return profileVariant(Request);
   return errorAnswer("unknown request '" + Op + "'");
 }
 
@@ -421,13 +430,9 @@ json WorkerState::setOriginal(const json &Request) {
   // A run-timed kernel gets the throughputs alone: the instruction counts
   // patch the kernel's code and replay it in passes of its whole length.
   if (Request.value("profile", false)) {
-    std::vector<std::string> Metrics;
-    for (const char *M : RunTimedKernel           ? minimalProfileMetrics()
-                         : longKernel(OriginalMs) ? coreProfileMetrics()
-                                                  : defaultProfileMetrics())
-      Metrics.push_back(M);
     auto Begin = std::chrono::steady_clock::now();
-    Answer["profile"] = Session->profile(Original, W.Launch, Seeds.front(), Metrics);
+    Answer["profile"] = Session->profile(Original, W.Launch, Seeds.front(), profileMetrics());
+    Answer["copy_rate"] = copyRate();
     Answer["profile_seconds"] =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - Begin).count();
   }
@@ -439,6 +444,45 @@ json WorkerState::setOriginal(const json &Request) {
     if (!Weighted.empty())
       Answer["weighted"] = planJson(Weighted, W.Recorded);
   }
+  return Answer;
+}
+
+std::vector<std::string> WorkerState::profileMetrics() const {
+  std::vector<std::string> Metrics;
+  for (const char *M : RunTimedKernel           ? minimalProfileMetrics()
+                       : longKernel(OriginalMs) ? coreProfileMetrics()
+                                                : defaultProfileMetrics())
+    Metrics.push_back(M);
+  return Metrics;
+}
+
+json WorkerState::copyRate() {
+  if (!CopyRate.is_null())
+    return CopyRate;
+  if (auto Rate = Session->measureCopyRate())
+    CopyRate = {{"gbs", Rate->GBs}, {"bytes", Rate->Bytes}, {"copies", Rate->Copies}};
+  else
+    CopyRate = {{"error", llvm::toString(Rate.takeError())}};
+  return CopyRate;
+}
+
+json WorkerState::profileVariant(const json &Request) {
+  if (!HasOriginal)
+    return errorAnswer("no original kernel is set");
+  auto Launch = Request.at("launch").get<LaunchGeometry>();
+  auto Compiled =
+      compileKernel(Request.at("source").get<KernelSource>(), Session->device().smArch());
+  if (!Compiled)
+    return errorAnswer("the variant does not compile: " + llvm::toString(Compiled.takeError()));
+  auto Loaded = Session->load(*Compiled, Launch);
+  if (!Loaded)
+    return errorAnswer(llvm::toString(Loaded.takeError()));
+  auto Begin = std::chrono::steady_clock::now();
+  json Answer = {{"status", "ok"},
+                 {"profile", Session->profile(*Loaded, Launch, Seeds.front(), profileMetrics())}};
+  Answer["profile_seconds"] =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Begin).count();
+  Session->unload(*Loaded);
   return Answer;
 }
 

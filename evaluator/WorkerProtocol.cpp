@@ -136,7 +136,10 @@ void to_json(json &J, const DeviceInfo &D) {
            {"shared_per_block_optin", D.SharedMemoryPerBlockOptin},
            {"memory_clock_khz", D.MemoryClockKHz},
            {"memory_bus_bits", D.MemoryBusWidthBits},
-           {"peak_dram_gbs", D.peakDramGBs()}};
+           {"clock_khz", D.ClockKHz},
+           {"peak_dram_gbs", D.peakDramGBs()},
+           {"peak_fp32_gflops", D.peakFp32Gflops()},
+           {"peak_fp64_gflops", D.peakFp64Gflops()}};
 }
 void from_json(const json &J, DeviceInfo &D) {
   J.at("ordinal").get_to(D.Ordinal);
@@ -150,6 +153,7 @@ void from_json(const json &J, DeviceInfo &D) {
   J.at("shared_per_block_optin").get_to(D.SharedMemoryPerBlockOptin);
   J.at("memory_clock_khz").get_to(D.MemoryClockKHz);
   J.at("memory_bus_bits").get_to(D.MemoryBusWidthBits);
+  D.ClockKHz = J.value("clock_khz", 0);
 }
 
 void to_json(json &J, const KernelResources &R) {

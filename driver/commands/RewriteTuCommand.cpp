@@ -292,6 +292,26 @@ void recordManifest(const RewriteRequest &R, llvm::StringRef Text, llvm::StringR
        " files, " + llvm::Twine(M.Entries.size()) + " cache entries)");
 }
 
+// The compile's lookups, appended to the build log that --kopt-report names
+// (report/BuildLog.h). A log that cannot be written costs a warning, never the
+// compile.
+void appendToBuildLog(const std::string &Source, const TuContext &Tu,
+                      const CacheVariantProvider &Cached, FrontEndLog &Log) {
+  const std::string &Path = Tu.Options.get("report").Value;
+  if (Path.empty())
+    return;
+  std::vector<report::BuildRecord> Records = Cached.lookups();
+  const memory::CacheConfig &Config = Cached.cache().config();
+  for (report::BuildRecord &Rec : Records) {
+    Rec.Source = Source;
+    Rec.UserCache = Config.UserDir;
+    Rec.ProjectCache = Config.ProjectDir.value_or("");
+  }
+  if (llvm::Error E = report::appendBuildRecords(Path, Records))
+    Log.warning("the build log " + Path + " misses " + Source +
+                "'s kernels: " + llvm::toString(std::move(E)));
+}
+
 int rewrite(const std::vector<std::string> &Args, const Voice &V) {
   llvm::Expected<RewriteRequest> R = parseRequest(Args);
   if (!R)
@@ -423,8 +443,10 @@ int rewrite(const std::vector<std::string> &Args, const Voice &V) {
     for (frontend::VariantSplice &One : *S)
       Splices.push_back(std::move(One));
   }
-  if (Cached)
+  if (Cached) {
     Cached->finish(R->Source);
+    appendToBuildLog(R->Source, Tu, *Cached, Log);
+  }
   for (const std::string &Name : (*Files)->unusedKernels())
     Log.warning(llvm::Twine("no ") + (V.AllKernels ? "" : "annotated ") + "kernel '" + Name +
                 "' in " + R->Source + " for its variant");

@@ -36,5 +36,6 @@ int runRewriteTu(const std::vector<std::string> &Args);
 int runApply(const std::vector<std::string> &Args);
 int runSkills(const std::vector<std::string> &Args);
 int runRecord(const std::vector<std::string> &Args);
+int runReport(const std::vector<std::string> &Args);
 
 } // namespace kopt::driver

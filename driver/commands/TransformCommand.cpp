@@ -1,9 +1,9 @@
 // kopt transform: applies mechanical transforms to one kernel's unit, or lists
 // their parameter spaces for it.
+#include "agents/TransformNotes.h"
 #include "clang-plugin/transforms/framework/LaunchCompose.h"
 #include "clang-plugin/transforms/framework/ParamSetText.h"
 #include "clang-plugin/transforms/framework/TransformPipeline.h"
-#include "clang-plugin/transforms/framework/TransformSupport.h"
 #include "clang-plugin/transforms/normalize/Normalization.h"
 #include "driver/Diagnostics.h"
 #include "driver/commands/FrontendSetup.h"
@@ -109,40 +109,12 @@ llvm::Expected<std::vector<transform::Step>> parseSteps(const std::vector<std::s
   return Steps;
 }
 
-// Why T offers Unit no point: its refusal, asked with values its parameters
-// take (a missing or unaccepted value is replaced and T asked again), or,
-// where it would apply, that the planner's reading of the kernel rules it out.
-std::string whyNotOffered(const transform::Transform &T, const frontend::KernelSummary &Unit,
-                          const std::vector<std::string> &ClangArgs) {
-  transform::ParamSet Params;
-  transform::TransformInput In{Unit, Unit.Unit.Text, ClangArgs};
-  for (int Attempt = 0; Attempt < 8; ++Attempt) {
-    llvm::Expected<transform::TransformOutput> Made = T.apply(In, Params);
-    if (Made) {
-      std::string Why = "the kernel's features rule it out, though its code would take ";
-      Why += T.id();
-      if (!Params.empty()) {
-        Why += ':';
-        Why += transform::formatParamSet(Params);
-      }
-      return Why;
-    }
-    std::string Reason;
-    llvm::handleAllErrors(
-        Made.takeError(), [&](const transform::ParamValueError &E) { Params[E.Name] = E.Accepted; },
-        [&](const llvm::ErrorInfoBase &E) { Reason = E.message(); });
-    if (!Reason.empty())
-      return Reason;
-  }
-  return "its parameters were not settled";
-}
-
 void printSpaces(const frontend::KernelSummary &Kernel, const std::vector<std::string> &ClangArgs) {
   for (const std::unique_ptr<transform::Transform> &T : transform::allTransforms()) {
     std::vector<transform::ParamSet> Space = T->parameterSpace(Kernel);
     llvm::outs() << T->id() << ":";
     if (Space.empty())
-      llvm::outs() << " (does not apply: " << whyNotOffered(*T, Kernel, ClangArgs) << ")";
+      llvm::outs() << " (does not apply: " << agents::whyNotOffered(*T, Kernel, ClangArgs) << ")";
     for (size_t I = 0; I < Space.size(); ++I) {
       std::string Point = transform::formatParamSet(Space[I]);
       llvm::outs() << (I ? " | " : " ") << (Point.empty() ? "(no parameters)" : Point);

@@ -55,6 +55,12 @@ const OptionSpec Table[] = {
      "redis://[user:password@]host[:port][/db] or http(s)://host/path, each with "
      "|read-only, |connect-timeout=MS (100), |operation-timeout=MS (1000); a password "
      "${NAME} is read from the environment variable NAME (empty: none)"},
+    {"report",
+     OptionKind::PathOrNone,
+     "",
+     {},
+     "the build log each compile appends its kernels to (cache hits, misses with reasons, "
+     "results), from which `kopt report --build-log FILE` writes the page (empty: none)"},
     {"strict", OptionKind::Bool, "false", {}, "fail the compile when optimizing fails"},
     {"verbose", OptionKind::Bool, "false", {}, "say what kcc does and why"},
     {"keep", OptionKind::Bool, "false", {}, "keep kcc's temporary files (the rewritten source)"},

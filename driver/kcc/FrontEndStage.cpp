@@ -18,7 +18,8 @@ constexpr llvm::StringLiteral Passed[] = {
     "mode",         "engine",           "budget",          "build_budget",
     "cache_dir",    "cache_max_size",   "project_cache",   "llm_provider",
     "llm_base_url", "llm_model",        "llm_api_key_env", "llm_timeout",
-    "llm_retries",  "llm_token_budget", "strict",          "verbose"};
+    "llm_retries",  "llm_token_budget", "strict",          "verbose",
+    "report"};
 } // namespace
 
 std::string koptToolPath(const GetEnvFn &GetEnv) {

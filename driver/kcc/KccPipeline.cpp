@@ -156,6 +156,7 @@ llvm::Expected<int> compileRewritten(KccContext &C, const NvccCommandLine &Cmd,
     DirectAttempt Direct;
     if (!FrontEndFailure)
       Direct = tryDirect(C, Cmd, Input->Path, Text->getBuffer(), *Temp);
+    appendDirectHitToBuildLog(C, Input->Path, Direct);
     llvm::Expected<bool> FrontEnd =
         Direct.Hit ? true : runFrontEndOn(C, FrontEndFailure, Cmd, Input->Path, *Temp, Direct.Key);
     if (!FrontEnd)

@@ -14,6 +14,7 @@
 #include "evaluator/Evaluator.h"
 #include "memory/cache/FileLock.h"
 #include "memory/cache/ResultCache.h"
+#include "report/BuildLog.h"
 
 #include <map>
 #include <memory>
@@ -38,6 +39,11 @@ public:
   // The entry files the lookups read or found absent, in order.
   const std::vector<memory::ManifestEntry> &entriesRead() const { return Read; }
   memory::ResultCache &cache() { return Cache; }
+  const memory::ResultCache &cache() const { return Cache; }
+  // One record a lookup (kernel and architecture): what it found or why it
+  // missed, for the build log (report/BuildLog.h); Source and the caches are
+  // the caller's to fill.
+  const std::vector<report::BuildRecord> &lookups() const { return Lookups; }
 
 private:
   llvm::Expected<std::optional<memory::CacheEntry>> optimizeOnMiss(const frontend::KernelSummary &K,
@@ -61,6 +67,8 @@ private:
   bool AllHit = true;
   std::vector<memory::ManifestEntry> Read;
   std::map<std::string, unsigned> NotOptimized; // Reason -> kernels.
+  std::string LastSkip;                         // Why optimizeOnMiss did not optimize.
+  std::vector<report::BuildRecord> Lookups;
 };
 
 } // namespace kopt::driver

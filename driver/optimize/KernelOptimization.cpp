@@ -7,9 +7,11 @@
 #include "agents/LlmOptimizer.h"
 #include "clang-plugin/pragma/PragmaJson.h"
 #include "clang-plugin/pragma/WorkloadCheck.h"
+#include "clang-plugin/transforms/framework/TransformPipeline.h"
 #include "driver/nvcc/NvccDeviceFlags.h"
 #include "driver/optimize/BaselineFacts.h"
 #include "driver/optimize/InstantiationChoice.h"
+#include "driver/optimize/ProfileFigures.h"
 #include "driver/optimize/SkillRetrieval.h"
 #include "driver/optimize/WorkloadFromKernel.h"
 #include "evaluator/WorkerProtocol.h"
@@ -17,6 +19,7 @@
 #include "memory/experience/ExperienceStore.h"
 #include "memory/experience/KernelFacts.h"
 #include "support/Duration.h"
+#include "support/UtcDate.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/Format.h>
@@ -24,7 +27,6 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
-#include <ctime>
 
 namespace kopt::driver {
 
@@ -53,13 +55,6 @@ std::string canonicalClauses(const frontend::KernelSummary &K) {
 }
 
 } // namespace
-
-std::string utcNow() {
-  std::time_t T = std::time(nullptr);
-  char Buffer[32];
-  std::strftime(Buffer, sizeof(Buffer), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&T));
-  return Buffer;
-}
 
 memory::CacheKeyInputs cacheKeyInputsFor(const frontend::KernelSummary &Kernel,
                                          llvm::StringRef Arch,
@@ -247,6 +242,21 @@ std::string timingWithoutTheApplicationsTripCounts(const frontend::KernelSummary
       .str();
 }
 
+// Where K is and its definition as written, for the report's diff; the
+// definition is read from the unit (a parse), empty where that fails.
+memory::OriginalKernel originalKernelOf(const KernelJob &Job) {
+  const frontend::KernelSummary &K = *Job.Kernel;
+  memory::OriginalKernel O{K.HeaderFile.empty() ? Job.File : K.HeaderFile, K.Line, ""};
+  auto Unit = transform::summarizeUnit(K.Unit.Text, K.Name, Job.ClangArgs, K.Pragma);
+  if (!Unit) {
+    llvm::consumeError(Unit.takeError());
+    return O;
+  }
+  const frontend::SourceSpan &Span = Unit->Unit.Definition;
+  O.Definition = llvm::StringRef(K.Unit.Text).slice(Span.Begin, Span.End).str();
+  return O;
+}
+
 } // namespace
 
 llvm::Expected<KernelJobResult>
@@ -330,6 +340,10 @@ optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::
                             {"seconds", A.EvalSeconds},
                             {"timing", A.Timing},
                             {"detail", A.Detail.substr(0, 300)}});
+  E.Profile = entryProfileOf(O);
+  E.KernelKind = memory::kernelKind(K.Features);
+  E.Original = originalKernelOf(Job);
+  E.Transforms = O.Transforms;
   E.Origin.Engine = Job.Engine;
   E.Origin.Device = O.Original.Device.Name;
   E.Origin.Date = utcNow();
@@ -353,6 +367,16 @@ std::string describeEntry(const memory::CacheEntry &E) {
        << llvm::format("%.2f", E.Speedup) << "x faster on " << E.Origin.Device;
   else
     OS << "no variant beat the original on " << E.Origin.Device;
+  // How close to the hardware: figures the entry has, else "not recorded".
+  if (!E.Profile)
+    OS << "; % of peak not recorded (the entry predates it)";
+  else if (E.Variant)
+    OS << "; " << memory::describePeakShares(*E.Profile, /*WithVariant=*/true);
+  else if (!E.Profile->Original.recorded())
+    OS << ": " << memory::headroomReading(E.Profile->Original, E.KernelKind);
+  else
+    OS << ": " << memory::headroomReading(E.Profile->Original, E.KernelKind) << "; "
+       << memory::describePeakShares(*E.Profile, /*WithVariant=*/false);
   return Text;
 }
 

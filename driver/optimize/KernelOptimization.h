@@ -11,6 +11,7 @@
 #include "evaluator/Evaluator.h"
 #include "memory/cache/CacheEntry.h"
 #include "memory/cache/CacheKey.h"
+#include "support/UtcDate.h"
 
 #include <llvm/Support/Error.h>
 
@@ -68,9 +69,6 @@ struct KernelJobResult {
 // Progress: one line per variant to Log (null: quiet).
 llvm::Expected<KernelJobResult>
 optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::raw_ostream *Log);
-
-// Now, as entries record dates: "2026-11-23T13:16:23Z".
-std::string utcNow();
 
 // "verified variant (smem-tiling:T=32), 4.21x faster on NVIDIA H100 80GB HBM3"
 std::string describeEntry(const memory::CacheEntry &Entry);

@@ -5,6 +5,7 @@
 
 #include "clang-plugin/units/KernelVariant.h"
 #include "memory/cache/CacheKey.h"
+#include "memory/cache/EntryReport.h"
 #include "memory/cache/VerifiedWorkloads.h"
 
 #include <llvm/Support/Error.h>
@@ -43,6 +44,12 @@ struct CacheEntry {
   // "from_text": its canonical text, "date", "kopt"}. The records above stay
   // as the optimizer made them.
   nlohmann::json Rekeyed = nullptr;
+  // For the report and the notes (EntryReport.h); absent in entries written
+  // before them, which load and hit as before.
+  std::optional<EntryProfile> Profile;
+  std::string KernelKind; // The features' kind ("" : not recorded).
+  std::optional<OriginalKernel> Original;
+  std::optional<std::vector<TransformNote>> Transforms;
 };
 
 // An entry as read from a file, with the key it was stored under.
