@@ -13,7 +13,7 @@ namespace kopt::report {
 
 namespace {
 const char *const Style = R"css(
-body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 24px 32px;
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 20px 20px;
        color: #1a1a1a; background: #fafafa; line-height: 1.4; }
 h1 { font-size: 24px; margin: 0 0 4px; }
 h2 { font-size: 19px; margin: 36px 0 6px; border-bottom: 2px solid #ccc; padding-bottom: 4px; }
@@ -25,7 +25,8 @@ table { border-collapse: collapse; font-size: 13px; background: #fff; }
 details summary { cursor: pointer; }
 th, td { border: 1px solid #d0d0d0; padding: 4px 8px; text-align: left; vertical-align: top; }
 th { background: #eceff3; }
-table.sortable th { cursor: pointer; user-select: none; white-space: nowrap; }
+table.sortable th { cursor: pointer; user-select: none; }
+#overview { font-size: 12.5px; }
 table.sortable th::after { content: " \2195"; color: #999; }
 table.sortable th[data-dir="asc"]::after { content: " \2191"; color: #333; }
 table.sortable th[data-dir="desc"]::after { content: " \2193"; color: #333; }

@@ -73,13 +73,13 @@ void Plot::drawFrame() {
   }
   if (L.Strip > 0) { // The band for points without a value, set off by a dashed line.
     Svg.line({Left, Bottom}, {Right, Bottom}, Stroke{"#999", 1, "3 3"});
-    Svg.text({Left - TickLength - 3, Bottom + L.Strip / 2 + 4}, L.StripLabel, Anchor::End,
+    Svg.text({Left - TickLength - 3, Bottom + L.Strip / 2 + 6}, L.StripLabel, Anchor::End,
              LabelSize - 1);
   }
   Svg.line({Left, Top}, {Left, AxisY}, AxisLine);
   Svg.line({Left, AxisY}, {Right, AxisY}, AxisLine);
   Svg.text({(Left + Right) / 2, L.Height - 10}, XLabel, Anchor::Middle, LabelSize + 1);
-  Svg.text({16, (Top + AxisY) / 2}, YLabel, Anchor::Middle, LabelSize + 1, -90);
+  Svg.text({18, (Top + AxisY) / 2}, YLabel, Anchor::Middle, LabelSize + 1, -90);
 }
 
 double Plot::drawLegend(const std::vector<LegendEntry> &Entries, double Top) {

@@ -30,9 +30,9 @@ struct LegendEntry {
 };
 
 struct PlotLayout {
-  double Width = 590, Height = 340;
-  double Left = 66, Top = 36, Bottom = 54;
-  double LegendWidth = 180; // Right of the plot area.
+  double Width = 604, Height = 340;
+  double Left = 78, Top = 36, Bottom = 54;
+  double LegendWidth = 205; // Right of the plot area.
   double Strip = 0;         // A band under the area for points without a value (its label).
   std::string StripLabel;
 };

@@ -44,7 +44,7 @@ std::string pct(const std::optional<double> &V) {
 double shareBars(Plot &P, const KernelReport &K, double Top) {
   const memory::EntryProfile &Prof = *K.Profile;
   double X0 = P.areaRight() + 18, Y = Top;
-  const double Full = 120;
+  const double Full = 110;
   P.svg().text({X0, Y}, "% of the device's peak", Anchor::Start, 12, 0, "bold");
   Y += 8;
   auto Bars = [&](const char *Name, const std::optional<double> memory::RunFigures::*Field) {

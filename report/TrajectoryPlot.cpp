@@ -61,7 +61,7 @@ std::string trajectoryPlot(const KernelReport &K) {
   }
   PlotLayout Layout;
   if (Untimed) {
-    Layout.Strip = 24;
+    Layout.Strip = 28;
     Layout.StripLabel = "untimed";
   }
   const double N = static_cast<double>(K.Trajectory.size());
