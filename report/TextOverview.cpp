@@ -47,8 +47,11 @@ std::string renderText(const ReportData &R) {
                        T.Kernels == 1 ? "" : "s", T.WithVariant);
   if (T.Geomean)
     Out += llvm::formatv("; geomean {0:f2}x", *T.Geomean);
-  Out += llvm::formatv("; {0:f1} s optimizing", T.Seconds);
-  if (T.SecondsRecorded < T.Kernels)
+  if (!T.SecondsRecorded)
+    Out += "; time spent optimizing not recorded";
+  else
+    Out += llvm::formatv("; {0:f1} s optimizing", T.Seconds);
+  if (T.SecondsRecorded && T.SecondsRecorded < T.Kernels)
     Out += llvm::formatv(" (not recorded for {0})", T.Kernels - T.SecondsRecorded);
   Out += "\n";
   if (R.FromBuild) {
