@@ -9,9 +9,9 @@
 #include "driver/kcc/FrontEndStage.h"
 #include "driver/kcc/SourceRewrite.h"
 #include "support/Exec.h"
-#include "support/TextFile.h"
 #include "support/TemporaryFiles.h"
 #include "support/TerminationSignals.h"
+#include "support/TextFile.h"
 
 #include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
@@ -94,6 +94,7 @@ llvm::Expected<std::optional<int>> compileRewritten(KccContext &C, const NvccCom
     DirectAttempt Direct;
     if (!FrontEndFailure)
       Direct = tryDirect(C, Cmd, Input->Path, Text->getBuffer(), *Temp);
+    appendDirectHitToBuildLog(C, Input->Path, Direct);
     FrontEndOutcome Outcome = FrontEndOutcome::Rewritten;
     if (!Direct.Hit && !FrontEndFailure) {
       llvm::Expected<FrontEndOutcome> Ran =

@@ -41,6 +41,29 @@ Provenance provenanceFromJson(const nlohmann::json &J) {
   return P;
 }
 
+// The report's fields, each optional (EntryReport.h).
+llvm::Error reportFieldsFromPayload(const nlohmann::json &P, CacheEntry &E) {
+  if (auto J = P.find("profile"); J != P.end()) {
+    llvm::Expected<EntryProfile> Profile = entryProfileFromJson(*J);
+    if (!Profile)
+      return Profile.takeError();
+    E.Profile = std::move(*Profile);
+  }
+  if (auto J = P.find("original"); J != P.end()) {
+    llvm::Expected<OriginalKernel> Original = originalKernelFromJson(*J);
+    if (!Original)
+      return Original.takeError();
+    E.Original = std::move(*Original);
+  }
+  if (auto J = P.find("transforms"); J != P.end()) {
+    llvm::Expected<std::vector<TransformNote>> Notes = transformNotesFromJson(*J);
+    if (!Notes)
+      return Notes.takeError();
+    E.Transforms = std::move(*Notes);
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<StoredEntry> fromPayload(const nlohmann::json &P) {
   StoredEntry Stored;
   CacheEntry &E = Stored.Entry;
@@ -56,6 +79,8 @@ llvm::Expected<StoredEntry> fromPayload(const nlohmann::json &P) {
       E.Rekeyed = *R;
     if (auto W = P.find("workloads"); W != P.end() && !W->is_null())
       E.Workloads = workloadsFromJson(*W);
+    if (auto Kind = P.find("kernel_kind"); Kind != P.end())
+      E.KernelKind = Kind->get<std::string>();
   } catch (const nlohmann::json::exception &Ex) {
     return llvm::createStringError("bad entry: %s", Ex.what());
   }
@@ -68,6 +93,8 @@ llvm::Expected<StoredEntry> fromPayload(const nlohmann::json &P) {
       return V.takeError();
     E.Variant = std::move(*V);
   }
+  if (llvm::Error Err = reportFieldsFromPayload(P, E))
+    return Err;
   return Stored;
 }
 } // namespace
@@ -86,6 +113,14 @@ std::string serializeEntry(const CacheKey &Key, const CacheEntry &E) {
     Payload["rekeyed"] = E.Rekeyed;
   if (E.Workloads)
     Payload["workloads"] = workloadsToJson(*E.Workloads);
+  if (E.Profile)
+    Payload["profile"] = toJson(*E.Profile);
+  if (!E.KernelKind.empty())
+    Payload["kernel_kind"] = E.KernelKind;
+  if (E.Original)
+    Payload["original"] = toJson(*E.Original);
+  if (E.Transforms)
+    Payload["transforms"] = toJson(*E.Transforms);
   nlohmann::json File = {
       {"format", EntryFormat}, {"checksum", checksumOf(Payload)}, {"payload", Payload}};
   return File.dump(1) + "\n";
@@ -118,6 +153,16 @@ std::string describeEntry(const CacheEntry &E) {
        << llvm::format("%.2f", E.Speedup) << "x faster on " << E.Origin.Device;
   else
     OS << "no variant beat the original on " << E.Origin.Device;
+  // How close to the hardware: figures the entry has, else "not recorded".
+  if (!E.Profile)
+    OS << "; % of peak not recorded (the entry predates it)";
+  else if (E.Variant)
+    OS << "; " << describePeakShares(*E.Profile, /*WithVariant=*/true);
+  else if (!E.Profile->Original.recorded())
+    OS << ": " << headroomReading(E.Profile->Original, E.KernelKind);
+  else
+    OS << ": " << headroomReading(E.Profile->Original, E.KernelKind) << "; "
+       << describePeakShares(*E.Profile, /*WithVariant=*/false);
   return Text;
 }
 
