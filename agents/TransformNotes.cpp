@@ -16,8 +16,8 @@ std::vector<memory::TransformNote> transformNotes(const TransformOutcomes &O) {
       Notes.push_back({Id, "tried", ""});
     else if (auto It = O.Refused.find(Id); It != O.Refused.end())
       Notes.push_back({Id, "refused", It->second});
-    else if (auto It = O.NotOffered.find(Id); It != O.NotOffered.end())
-      Notes.push_back({Id, "not offered", It->second});
+    else if (auto Why = O.NotOffered.find(Id); Why != O.NotOffered.end())
+      Notes.push_back({Id, "not offered", Why->second});
     else // Offered, but the budget ended first or its steps were dead ends.
       Notes.push_back({Id, "not tried", "the search ended before it"});
   }

@@ -138,7 +138,9 @@ TEST(ReportPage, BuildLogRecordsPickTheBuildsKernels) {
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("kopt-report-test", Dir));
   std::string Cache = (Dir + "/cache").str();
   memory::StoredEntry Scale = storedEntry("scale", true);
-  llvm::Expected<memory::ResultCache> C = memory::ResultCache::open({Cache, std::nullopt});
+  memory::CacheConfig Config;
+  Config.UserDir = Cache;
+  llvm::Expected<memory::ResultCache> C = memory::ResultCache::open(Config);
   ASSERT_TRUE(bool(C));
   ASSERT_FALSE(bool(C->store(Scale.Key, Scale.Entry)));
   BuildRecord Hit;
