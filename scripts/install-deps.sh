@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ git python3 python3-psutil xz-utils file
-  clang-19 libclang-19-dev llvm-19-dev llvm-19-tools lld-19 clang-format-19
+  clang-19 libclang-19-dev llvm-19-dev llvm-19-tools lld-19 clang-format-19 clang-tidy-19
   # clang's static libraries link against these
   zlib1g-dev libzstd-dev libxml2-dev libedit-dev libffi-dev libncurses-dev
   libyaml-cpp-dev libcurl4-openssl-dev nlohmann-json3-dev libgtest-dev libhiredis-dev

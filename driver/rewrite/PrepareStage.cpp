@@ -1,5 +1,6 @@
 #include "driver/rewrite/RewriteStages.h"
 
+#include "driver/config/CacheConfig.h"
 #include "driver/nvcc/NvccDeviceFlags.h"
 #include "driver/optimize/FrontendSetup.h"
 #include "driver/optimize/ResultCacheSetup.h"

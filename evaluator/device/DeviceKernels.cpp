@@ -222,11 +222,6 @@ static_assert(static_cast<int>(ScalarType::Bool) == 0 && static_cast<int>(Scalar
                   static_cast<int>(ScalarType::F64) == 12,
               "the device source's type codes");
 
-const std::string &deviceKernelSource() {
-  static const std::string Text = Source;
-  return Text;
-}
-
 llvm::Expected<CompiledKernel> compileDeviceKernels(const std::string &Arch) {
   return compileKernel(
       KernelSource{Source, "kopt_generate", "kopt_generate", {"--fmad=false", "-std=c++17"}}, Arch);

@@ -25,9 +25,7 @@ static_assert(sizeof(ComparePartial) == 32);
 // Blocks and threads of every comparison launch: the partials array's size.
 inline constexpr unsigned CompareBlocks = 1024, CompareThreads = 256;
 
-// The CUDA source of the kernels, and its cubin for Arch ("sm_90"): needs
-// NVRTC, no GPU.
-const std::string &deviceKernelSource();
+// The kernels' cubin for Arch ("sm_90"): needs NVRTC, no GPU.
 llvm::Expected<CompiledKernel> compileDeviceKernels(const std::string &Arch);
 
 struct DeviceKernels {

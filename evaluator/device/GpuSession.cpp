@@ -393,7 +393,9 @@ GpuSession::time(llvm::ArrayRef<TimedKernel> Kernels, uint64_t Seed, const Timin
       else if (Args[I]->Dir == Direction::Out && B.Bytes)
         Driver->MemsetD8Async(B.Base + GuardBytes, PoisonByte, B.Bytes, Stream);
     }
-    Driver->MemsetD8Async(Flush, static_cast<unsigned char>(Samples[0].size()), FlushBytes, Stream);
+    if (Budget.FlushL2)
+      Driver->MemsetD8Async(Flush, static_cast<unsigned char>(Samples[0].size()), FlushBytes,
+                            Stream);
     Driver->EventRecord(Start, Stream);
     if (llvm::Error E = launch(*K.Kernel, K.Launch)) {
       Failure =

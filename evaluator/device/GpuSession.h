@@ -112,12 +112,15 @@ public:
     double ScreenSeconds = 1;                   // Wall time for a screen (SequentialTest.h).
     double DeadlineSeconds = 10;
     bool WarmUp = true; // One untimed run each first (left out for long kernels).
+    // L2 flushed before every sample (cold). Without: the data the restore
+    // just wrote stays in L2, as a program's next launch often finds it (warm).
+    bool FlushL2 = true;
   };
   // After each round of samples: true ends the measurement. Seconds: since it began.
   using RoundCheck =
       llvm::function_ref<bool(llvm::ArrayRef<std::vector<double>> Samples, double Seconds)>;
   // Samples in milliseconds per kernel, interleaved (ABBA...), on Seed's inputs:
-  // writable buffers restored and L2 flushed before every sample, outside the
+  // writable buffers restored and L2 flushed (unless !FlushL2) before every sample, outside the
   // timed region, until Done says so or MaxSamples rounds. A failure of any
   // kernel ends the measurement.
   llvm::Expected<std::vector<std::vector<double>>> time(llvm::ArrayRef<TimedKernel> Kernels,

@@ -75,16 +75,6 @@ const Dimension *dimension(llvm::StringRef Fact) {
 }
 } // namespace
 
-llvm::ArrayRef<llvm::StringRef> similarityFacts() {
-  static const std::vector<llvm::StringRef> Names = [] {
-    std::vector<llvm::StringRef> N;
-    for (const Dimension &D : Dimensions)
-      N.push_back(D.Fact);
-    return N;
-  }();
-  return Names;
-}
-
 FactVector factVector(const Facts &F) {
   FactVector V;
   for (const Dimension &D : Dimensions)

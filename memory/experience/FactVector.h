@@ -15,11 +15,9 @@ namespace kopt::memory {
 // Fact name -> value scaled to about [0, 1]. Absent measured facts are absent.
 using FactVector = std::map<std::string, double, std::less<>>;
 
-// The facts that make kernels alike, in a fixed order: the kind and the idiom
+// The facts that make kernels alike, each scaled: the kind and the idiom
 // booleans, loop and access counts (log-scaled), and the profile (throughputs,
 // occupancy, parallelism, arithmetic intensity).
-llvm::ArrayRef<llvm::StringRef> similarityFacts();
-
 FactVector factVector(const Facts &F);
 
 // exp(-d / 0.02), d the weighted mean squared difference over the facts both
