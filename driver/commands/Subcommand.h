@@ -46,5 +46,6 @@ llvm::Error runRecord(const std::vector<std::string> &Args);
 llvm::Error runWorker(const std::vector<std::string> &Args);
 llvm::Error runWorkerJob(const std::vector<std::string> &Args);
 llvm::Error runQueue(const std::vector<std::string> &Args);
+llvm::Error runVerify(const std::vector<std::string> &Args);
 
 } // namespace kopt::driver

@@ -124,6 +124,11 @@ CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuConte
     Log.verboseNote(Where + describeEntry(*Entry) + " (" + Source + ")");
     return std::nullopt;
   }
+  if (Entry->Rejected) { // `kopt verify`: the program's own check has the last word.
+    Log.note(Where + "the cached variant is not used: " + Entry->Rejected->Why + " (" +
+             Entry->Rejected->Command + ")");
+    return std::nullopt;
+  }
   if (Source == "cache") {
     // Made before the user was asked about approximate math (issue 31), or
     // under a fast_math setting this compile does not have.
