@@ -32,6 +32,10 @@ llvm::Expected<evaluator::ScalarType> bufferElementType(const frontend::KernelPa
   return *T;
 }
 
+std::optional<evaluator::ScalarType> scalarValueType(const frontend::KernelParam &P) {
+  return evaluator::scalarTypeOfCType(P.ElementType.empty() ? P.Type : P.ElementType);
+}
+
 llvm::Error checkBufferCount(const frontend::KernelParam &P, uint64_t Count) {
   if (P.RowExtents.empty())
     return llvm::Error::success();

@@ -10,12 +10,17 @@
 #include <llvm/Support/Error.h>
 
 #include <cstdint>
+#include <optional>
 
 namespace kopt::driver {
 
 // The scalar type of P's elements; an error that names the type where the
 // evaluator cannot generate it or an array extent is not a constant.
 llvm::Expected<evaluator::ScalarType> bufferElementType(const frontend::KernelParam &P);
+
+// The type a scalar parameter's value is passed as: an enum's underlying type,
+// a template-typed parameter's type in the instantiation evaluated.
+std::optional<evaluator::ScalarType> scalarValueType(const frontend::KernelParam &P);
 
 // Checks a buffers(...) element count against P's declared extents: a whole
 // number of rows (N*M scalars each, for "float A[][N][M]"), and exactly K rows
