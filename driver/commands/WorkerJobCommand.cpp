@@ -4,6 +4,7 @@
 // parses a file; the key must come out as the submitter's (else the entry would
 // land where no build looks); the kernel is optimized as `kopt optimize` does
 // (KernelOptimization.h) and the entry written to ENTRY, or the error to ERROR.
+#include "clang-plugin/parse/KernelFinder.h"
 #include "driver/Diagnostics.h"
 #include "driver/commands/SourceKernels.h"
 #include "driver/commands/WorkerCommand.h"
@@ -129,8 +130,7 @@ int runWorkerJobWith(const std::vector<std::string> &Arguments, const EvaluatorF
     return 2;
   }
   if (!*Entry || !*Error || Args.size() != 1) {
-    reportError(Tool,
-                "usage: kopt worker-job JOB --entry ENTRY --error-file ERROR [--kopt-OPTION]...");
+    Voice.error("usage: kopt worker-job JOB --entry ENTRY --error-file ERROR [--kopt-OPTION]...");
     return 2;
   }
   JobFiles Files{Args.front(), **Entry, **Error};

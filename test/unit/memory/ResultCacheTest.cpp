@@ -228,7 +228,7 @@ TEST_F(ResultCacheTest, ProjectCacheIsReadFirstAndNeverWritten) {
   EXPECT_EQ(llvm::cantFail(Maker.exportTo(Root + "/project", Skipped)), 1u);
   EXPECT_TRUE(Skipped.empty());
 
-  CacheConfig Config{Root + "/other-user", Root + "/project", 0, false};
+  CacheConfig Config{Root + "/other-user", Root + "/project", 0, false, {}};
   ResultCache Cache = open(Config);
   ASSERT_FALSE(llvm::errorToBool(Cache.store(Key, sampleEntry("from_user"))));
   std::optional<CacheEntry> Hit = llvm::cantFail(Cache.lookup(Key));
@@ -249,7 +249,7 @@ TEST_F(ResultCacheTest, ProjectCacheIsReadFirstAndNeverWritten) {
   EXPECT_FALSE(Warning.empty());
 
   // import copies valid entries only.
-  ResultCache Fresh = open({Root + "/fresh", std::nullopt, 0, false});
+  ResultCache Fresh = open({Root + "/fresh", std::nullopt, 0, false, {}});
   Skipped.clear();
   EXPECT_EQ(llvm::cantFail(Fresh.importFrom(Root + "/project", Skipped)), 0u);
   EXPECT_EQ(Skipped.size(), 1u);
@@ -258,7 +258,7 @@ TEST_F(ResultCacheTest, ProjectCacheIsReadFirstAndNeverWritten) {
 TEST_F(ResultCacheTest, ReadOnlyCacheServesHitsAndRefusesStores) {
   CacheKey Key = makeCacheKey(inputs());
   ASSERT_FALSE(llvm::errorToBool(open().store(Key, sampleEntry())));
-  ResultCache Cache = open({Root + "/user", std::nullopt, 0, /*ReadOnly=*/true});
+  ResultCache Cache = open({Root + "/user", std::nullopt, 0, /*ReadOnly=*/true, {}});
   EXPECT_TRUE(llvm::cantFail(Cache.lookup(Key)).has_value());
   llvm::Error E = Cache.store(makeCacheKey(CacheKeyInputs{}), sampleEntry());
   EXPECT_NE(llvm::toString(std::move(E)).find("read only"), std::string::npos);
@@ -302,7 +302,7 @@ TEST_F(ResultCacheTest, ReadOnlyDirectoryServesHitsAndStoreFails) {
 
 TEST_F(ResultCacheTest, UnwritableDirectoryStoreReturnsAnError) {
   writeFile(Root + "/a-file", "not a directory");
-  ResultCache Cache = open({Root + "/a-file/cache", std::nullopt, 0, false});
+  ResultCache Cache = open({Root + "/a-file/cache", std::nullopt, 0, false, {}});
   CacheKey Key = makeCacheKey(inputs());
   llvm::Error E = Cache.store(Key, sampleEntry());
   ASSERT_TRUE(!!E);
@@ -314,7 +314,7 @@ TEST_F(ResultCacheTest, UnwritableDirectoryStoreReturnsAnError) {
 TEST_F(ResultCacheTest, LeastRecentlyUsedEntriesAreEvictedFirst) {
   std::vector<CacheKey> Keys = keysFor({"sm_70", "sm_80", "sm_86", "sm_90"});
   uint64_t One = serializeEntry(Keys[0], sampleEntry()).size();
-  ResultCache Cache = open({Root + "/user", std::nullopt, One * 7 / 2, false});
+  ResultCache Cache = open({Root + "/user", std::nullopt, One * 7 / 2, false, {}});
   for (int I = 0; I < 3; ++I)
     ASSERT_FALSE(llvm::errorToBool(Cache.store(Keys[I], sampleEntry())));
   // Stored long ago, oldest first; then a hit makes the oldest the most recent.
@@ -341,7 +341,7 @@ TEST_F(ResultCacheTest, GcEnforcesALoweredLimitAndClearEmpties) {
   for (const CacheKey &K : Keys)
     ASSERT_FALSE(llvm::errorToBool(open().store(K, sampleEntry())));
   uint64_t One = serializeEntry(Keys[0], sampleEntry()).size();
-  ResultCache Small = open({Root + "/user", std::nullopt, One * 2, false});
+  ResultCache Small = open({Root + "/user", std::nullopt, One * 2, false, {}});
   GcResult Gc = llvm::cantFail(Small.gc());
   EXPECT_EQ(Gc.Evicted, 2u); // Down to 90% of two entries: one is left.
   EXPECT_EQ(Gc.BytesAfter, One);
@@ -372,7 +372,7 @@ DirectManifest bigManifest(char Key, uint64_t Bytes) {
 TEST_F(ResultCacheTest, ManifestsAreEvictedBeforeVerifiedEntries) {
   std::vector<CacheKey> Keys = keysFor({"sm_70", "sm_80", "sm_90"});
   uint64_t One = serializeEntry(Keys[0], sampleEntry()).size();
-  ResultCache Cache = open({Root + "/user", std::nullopt, One * 4, false});
+  ResultCache Cache = open({Root + "/user", std::nullopt, One * 4, false, {}});
   for (int I = 0; I < 3; ++I) {
     ASSERT_FALSE(llvm::errorToBool(Cache.store(Keys[I], sampleEntry())));
     setLastUse(entryPath(Root + "/user", Keys[I].Digest), 1000000000 + I * 1000); // Long ago.
@@ -389,7 +389,7 @@ TEST_F(ResultCacheTest, ManifestsAreEvictedBeforeVerifiedEntries) {
   for (int I = 0; I < 3; ++I)
     setLastUse(entryPath(Root + "/user", Keys[I].Digest), 1000000000 + I * 1000);
   ASSERT_FALSE(llvm::errorToBool(open().storeManifest(bigManifest('c', One)))); // No limit.
-  ResultCache Small = open({Root + "/user", std::nullopt, One * 2, false});
+  ResultCache Small = open({Root + "/user", std::nullopt, One * 2, false, {}});
   GcResult Gc = llvm::cantFail(Small.gc());
   EXPECT_EQ(Gc.Evicted, 3u);
   EXPECT_EQ(Gc.EvictedEntries, 2u);
@@ -405,7 +405,7 @@ TEST_F(ResultCacheTest, ALimitBelowTheBuildsWorkingSetWarnsOnce) {
   ::setenv("KOPT_BUILD_ID", ("working-set-" + llvm::sys::path::filename(Root)).str().c_str(), 1);
   std::vector<CacheKey> Keys = keysFor({"sm_70", "sm_75", "sm_80", "sm_86"});
   uint64_t One = serializeEntry(Keys[0], sampleEntry()).size();
-  CacheConfig Config{Root + "/user", std::nullopt, One * 5 / 2, false};
+  CacheConfig Config{Root + "/user", std::nullopt, One * 5 / 2, false, {}};
   Config.BuildStart =
       llvm::sys::TimePoint<>(std::chrono::system_clock::now()) - std::chrono::seconds(5);
   ResultCache Cache = open(Config);
@@ -445,14 +445,13 @@ TEST_F(ResultCacheTest, VerifyListsCorruptFilesAndGcRemovesThem) {
   writeFile(Tampered, Changed.replace(Changed.find("1.75"), 4, "9.75"));
   std::string Future = entryPath(User, Keys[2].Digest);
   writeFile(Future, R"({"format": 7, "checksum": "sha256:00", "payload": {}})");
-  writeFile(manifestPath(User, std::string(64, 'a')), "kopt-manifest 1 00
-{}");
+  writeFile(manifestPath(User, std::string(64, 'a')), "kopt-manifest 1 00\n{}");
   ASSERT_FALSE(llvm::sys::fs::create_directories(
-      llvm::sys::path::parent_path(entryPath(Project, Keys[3].Digest))));
+      llvm::sys::path::parent_path(entryPath(Project, Keys[1].Digest))));
   ASSERT_FALSE(llvm::sys::fs::copy_file(entryPath(User, Keys[3].Digest),
                                         entryPath(Project, Keys[1].Digest)));
 
-  ResultCache Cache = open({User, Project, 0, false});
+  ResultCache Cache = open({User, Project, 0, false, {}});
   VerifyResult R = Cache.verify();
   EXPECT_EQ(R.Entries, 5u);
   EXPECT_EQ(R.Manifests, 1u);
