@@ -34,6 +34,10 @@ llvm::Expected<BufferElement> bufferElementType(const frontend::KernelParam &P) 
                                  P.Type.c_str(), P.Name.c_str());
 }
 
+std::optional<evaluator::ScalarType> scalarValueType(const frontend::KernelParam &P) {
+  return evaluator::scalarTypeOfCType(P.ElementType.empty() ? P.Type : P.ElementType);
+}
+
 llvm::Error checkBufferCount(const frontend::KernelParam &P, uint64_t Count) {
   if (P.RowExtents.empty())
     return llvm::Error::success();

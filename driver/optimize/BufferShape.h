@@ -11,6 +11,7 @@
 #include <llvm/Support/Error.h>
 
 #include <cstdint>
+#include <optional>
 
 namespace kopt::driver {
 
@@ -22,6 +23,10 @@ struct BufferElement {
   unsigned Lanes = 1; // Scalars an element.
 };
 llvm::Expected<BufferElement> bufferElementType(const frontend::KernelParam &P);
+
+// The type a scalar parameter's value is passed as: an enum's underlying type,
+// a template-typed parameter's type in the instantiation evaluated.
+std::optional<evaluator::ScalarType> scalarValueType(const frontend::KernelParam &P);
 
 // Checks a buffers(...) element count against P's declared extents: a whole
 // number of rows (N*M scalars each, for "float A[][N][M]"), and exactly K rows

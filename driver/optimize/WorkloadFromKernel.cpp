@@ -20,7 +20,9 @@ using evaluator::Workload;
 namespace {
 llvm::Error pragmaError(const frontend::KernelSummary &K, llvm::StringRef File,
                         const std::string &Message) {
-  return llvm::createStringError("%s:%u:%u: error: kernel '%s': %s", File.str().c_str(),
+  // A header's kernel has its pragma, and the pragma's line, in the header.
+  llvm::StringRef Where = K.HeaderFile.empty() ? File : llvm::StringRef(K.HeaderFile);
+  return llvm::createStringError("%s:%u:%u: error: kernel '%s': %s", Where.str().c_str(),
                                  K.Pragma->Line, K.Pragma->Column, K.Name.c_str(), Message.c_str());
 }
 
@@ -133,7 +135,7 @@ llvm::Expected<Workload> workloadFor(const frontend::KernelSummary &K, llvm::Str
         B.Dir = Param.PointeeIsConst ? Direction::In : Direction::InOut;
       Arg.Value = B;
     } else {
-      auto Type = evaluator::scalarTypeOfCType(Param.Type);
+      std::optional<evaluator::ScalarType> Type = scalarValueType(Param);
       auto It = Values.find(Param.Name);
       if (It == Values.end())
         return pragmaError(K, File,

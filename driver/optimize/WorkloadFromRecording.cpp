@@ -44,7 +44,7 @@ llvm::Expected<std::vector<KernelArg>> recordedArgs(const frontend::KernelSummar
         return Element.takeError();
       Type = Element->Scalar;
     } else {
-      Type = evaluator::scalarTypeOfCType(P.Type);
+      Type = scalarValueType(P);
     }
     if (!Type)
       return llvm::createStringError("parameter '%s' has type '%s'", P.Name.c_str(),
