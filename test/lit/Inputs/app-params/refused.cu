@@ -1,6 +1,6 @@
-// Workloads the evaluator refuses: kopt check refuses them too.
+struct Particle { float x, y, z, m; }; // Workloads the evaluator refuses: kopt check too.
 #pragma kopt optimize launch(grid: n / 256; block: 256) args(n = 4096) buffers(pos[n] in, acc[n] out)
-__global__ void accel(int n, const float4 *pos, float *acc) {
+__global__ void accel(int n, const Particle *pos, float *acc) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) acc[i] = pos[i].x;
 }
