@@ -475,12 +475,22 @@ private:
       if (!Arg->getType()->isPointerType())
         continue;
       std::optional<PointerBase> Base = resolvePointerParam(Arg);
-      if (!Base)
+      if (!Base || intoPointerToConst(Call, I))
         continue;
       bool Atomic = Name.starts_with("atomic") && I == 0;
       addEscape(*Base, Arg, "passed to '" + (Name.empty() ? "a function" : Name.str()) + "'",
                 Atomic);
     }
+  }
+
+  // Argument I goes into a parameter declared pointer to const (const float *w):
+  // the callee reads through it and cannot write without a cast.
+  static bool intoPointerToConst(const clang::CallExpr &Call, unsigned I) {
+    const clang::FunctionDecl *Callee = Call.getDirectCallee();
+    if (!Callee || llvm::isa<clang::CXXOperatorCallExpr>(Call) || I >= Callee->getNumParams())
+      return false;
+    clang::QualType T = Callee->getParamDecl(I)->getType();
+    return T->isPointerType() && T->getPointeeType().isConstQualified();
   }
 
   void addEscape(const PointerBase &Base, const clang::Expr *E, std::string How, bool Writes) {

@@ -9,8 +9,13 @@ using Json = nlohmann::ordered_json;
 
 Json kernelDeclarationToJson(const KernelSummary &K) {
   Json Params = Json::array();
-  for (const KernelParam &P : K.Params)
-    Params.push_back({{"name", P.Name}, {"type", P.Type}});
+  for (const KernelParam &P : K.Params) {
+    Json Param = {{"name", P.Name}, {"type", P.Type}};
+    // A scalar passed as another type: an enum's underlying type, a template type's.
+    if (P.Category != ParamCategory::Pointer && !P.ElementType.empty() && P.ElementType != P.Type)
+      Param["value_type"] = P.ElementType;
+    Params.push_back(std::move(Param));
+  }
   Json Out = {{"name", K.Name},
               {"mangled_name", K.MangledName},
               {"template", K.IsTemplate},

@@ -26,6 +26,14 @@ std::string resolvedSpelling(clang::QualType T, const clang::ASTContext &Ctx) {
   return (T->isDependentType() ? T : T.getCanonicalType()).getAsString(Ctx.getPrintingPolicy());
 }
 
+// The arithmetic type a scalar's value is passed as: an enum's underlying type.
+std::string valueTypeOf(clang::QualType T, const clang::ASTContext &Ctx) {
+  T = T.getCanonicalType().getUnqualifiedType();
+  if (const auto *Enum = T->getAs<clang::EnumType>())
+    T = Enum->getDecl()->getIntegerType().getCanonicalType();
+  return T.getAsString(Ctx.getPrintingPolicy());
+}
+
 // The pointee's array extents and innermost element: "float [N][M]" gives
 // {N, M} and "float". An extent that is not a constant (a dependent or
 // variable length) clears Constant.
@@ -68,9 +76,14 @@ KernelParam describeParam(const clang::ParmVarDecl &P, const clang::ASTContext &
         Instance && Instance->getType()->isPointerType() ? *Instance : P;
     describePointee(Shape.getType()->getPointeeType(), Ctx, K);
     K.DeclaredRows = declaredRows(Shape, Ctx);
-  } else {
-    K.Category = categoryOf(T);
+    return K;
   }
+  // A template-typed scalar (IdxT n) is typed by the instantiation evaluated.
+  clang::QualType Value =
+      T->isDependentType() && Instance ? Instance->getType().getCanonicalType() : T;
+  K.Category = categoryOf(Value);
+  if (K.Category == ParamCategory::Integer || K.Category == ParamCategory::Floating)
+    K.ElementType = valueTypeOf(Value, Ctx);
   return K;
 }
 

@@ -14,7 +14,7 @@ class ParmVarDecl;
 namespace kopt::frontend {
 
 // Instance: the same parameter in the template instantiation the evaluator
-// runs, whose array extents are known where the template's are dependent.
+// runs, whose array extents and type are known where the template's are dependent.
 KernelParam describeParam(const clang::ParmVarDecl &P, const clang::ASTContext &Ctx,
                           const clang::ParmVarDecl *Instance = nullptr);
 

@@ -69,8 +69,50 @@ llvm::StringRef baseFunction(llvm::StringRef Name) {
   return Name;
 }
 
-bool isRounding(llvm::StringRef F) {
-  return F == "ceil" || F == "floor" || F == "ceilf" || F == "floorf";
+// <cmath>'s one-argument functions that clauses take, by their double
+// spelling; each also has its float spelling with an 'f' (logf).
+constexpr llvm::StringLiteral UnaryMath[] = {"ceil",  "floor", "log", "log2",
+                                             "log10", "exp",   "sqrt"};
+
+// F's double spelling where F is one of UnaryMath, in either spelling ("logf"
+// gives "log"), else empty.
+llvm::StringRef unaryMathBase(llvm::StringRef F) {
+  if (llvm::is_contained(UnaryMath, F))
+    return F;
+  if (F.consume_back("f") && llvm::is_contained(UnaryMath, F))
+    return F;
+  return {};
+}
+
+bool isUnaryMath(llvm::StringRef F) { return !unaryMathBase(F).empty(); }
+
+// The type of a <cmath> call's result as C++ gives it: the f spellings take
+// and give float, the others give float for float arguments (<cmath>'s
+// overloads) and double for any integer or double argument.
+NumKind mathResultKind(llvm::StringRef F, NumKind A, NumKind B) {
+  bool FloatSpelling = F == "powf" || (isUnaryMath(F) && unaryMathBase(F) != F);
+  if (FloatSpelling)
+    return NumKind::Float;
+  return A == NumKind::Float && B == NumKind::Float ? NumKind::Float : NumKind::Double;
+}
+
+bool isPow(llvm::StringRef F) { return F == "pow" || F == "powf"; }
+
+// In T's arithmetic: float for the f spellings, as the C library computes them.
+template <typename T> T applyUnaryMath(llvm::StringRef Base, T X) {
+  if (Base == "ceil")
+    return std::ceil(X);
+  if (Base == "floor")
+    return std::floor(X);
+  if (Base == "log")
+    return std::log(X);
+  if (Base == "log2")
+    return std::log2(X);
+  if (Base == "log10")
+    return std::log10(X);
+  if (Base == "exp")
+    return std::exp(X);
+  return std::sqrt(X);
 }
 
 llvm::Expected<int64_t> integerOp(ExprKind K, int64_t L, int64_t R) {
@@ -223,17 +265,37 @@ llvm::Expected<Value> castTo(const ClauseType &T, const Value &V) {
   return Value::integer(I);
 }
 
+// A <cmath> call's value in its result type (float arithmetic for float, as
+// the f functions compute); a result that is not finite (log(0), sqrt(-1),
+// exp(1000)) fails.
+llvm::Expected<Value> mathCall(llvm::StringRef Name, llvm::StringRef F, const Value &A,
+                               const std::optional<Value> &B) {
+  NumKind Kind = mathResultKind(F, A.Kind == NumKind::Integer ? NumKind::Double : A.Kind,
+                                B ? (B->Kind == NumKind::Integer ? NumKind::Double : B->Kind)
+                                  : NumKind::Float);
+  double Result = 0;
+  if (Kind == NumKind::Float) {
+    float X = static_cast<float>(A.asDouble());
+    Result = isPow(F) ? std::pow(X, static_cast<float>(B->asDouble()))
+                      : applyUnaryMath(unaryMathBase(F), X);
+  } else {
+    Result = isPow(F) ? std::pow(A.asDouble(), B->asDouble())
+                      : applyUnaryMath(unaryMathBase(F), A.asDouble());
+  }
+  if (!std::isfinite(Result))
+    return failure("'" + Name + "' gives no finite value here");
+  return Value::floating(Kind, Result);
+}
+
 llvm::Expected<Value> callFunction(llvm::StringRef Name, const Value &A,
                                    const std::optional<Value> &B) {
   llvm::StringRef F = baseFunction(Name);
-  if (isRounding(F)) {
-    // ceilf/floorf and ceil(float) give float; ceil of an int or double, double.
-    NumKind Kind = F.ends_with("f") || A.Kind == NumKind::Float ? NumKind::Float : NumKind::Double;
-    double X = Kind == NumKind::Float ? static_cast<float>(A.asDouble()) : A.asDouble();
-    return Value::floating(Kind, F.starts_with("ceil") ? std::ceil(X) : std::floor(X));
-  }
+  if (isUnaryMath(F))
+    return mathCall(Name, F, A, std::nullopt);
   if (!B)
     return failure("'" + Name + "' needs two arguments");
+  if (isPow(F))
+    return mathCall(Name, F, A, B);
   bool Min = F == "min" || F == "fmin" || F == "fminf";
   NumKind Kind = commonKind(A.Kind, B->Kind);
   if (F.starts_with("f"))
@@ -520,8 +582,8 @@ constexpr TypeEntry Types[] = {
     {"longlong2", NumKind::Integer, 16, true, false},
 };
 
-constexpr llvm::StringLiteral Functions[] = {"ceil", "floor", "ceilf", "floorf", "min",
-                                             "max",  "fmin",  "fmax",  "fminf",  "fmaxf"};
+constexpr llvm::StringLiteral BinaryFunctions[] = {"min",   "max",   "fmin", "fmax",
+                                                   "fminf", "fmaxf", "pow",  "powf"};
 } // namespace
 
 std::optional<ClauseType> clauseTypeNamed(llvm::StringRef Words) {
@@ -543,11 +605,12 @@ bool beginsTypeName(llvm::StringRef Word) {
 }
 
 bool isClauseFunction(llvm::StringRef Name) {
-  return llvm::is_contained(Functions, baseFunction(Name));
+  llvm::StringRef F = baseFunction(Name);
+  return isUnaryMath(F) || llvm::is_contained(BinaryFunctions, F);
 }
 
 unsigned clauseFunctionArity(llvm::StringRef Name) {
-  return isRounding(baseFunction(Name)) ? 1 : 2;
+  return isUnaryMath(baseFunction(Name)) ? 1 : 2;
 }
 
 NumKind staticKind(const ExprNode &N, llvm::function_ref<NumKind(const ExprNode &)> NameKind,
@@ -577,8 +640,11 @@ NumKind staticKind(const ExprNode &N, llvm::function_ref<NumKind(const ExprNode 
     NumKind A = Sub(N.LHS), B = N.RHS ? Sub(N.RHS) : NumKind::Integer;
     FloatingCause = Inner;
     NumKind K = commonKind(A, B);
-    if (isRounding(F))
-      K = F.ends_with("f") || A == NumKind::Float ? NumKind::Float : NumKind::Double;
+    auto Floating = [](NumKind X) { return X == NumKind::Integer ? NumKind::Double : X; };
+    if (isUnaryMath(F))
+      K = mathResultKind(F, Floating(A), NumKind::Float);
+    else if (isPow(F))
+      K = mathResultKind(F, Floating(A), Floating(B));
     else if (F.starts_with("f"))
       K = F.ends_with("f") ? NumKind::Float : NumKind::Double;
     return Mark(K, N);

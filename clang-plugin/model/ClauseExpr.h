@@ -1,7 +1,5 @@
-// Expressions in '#pragma kopt optimize' clauses: a small AST, kept together
-// with the expression's text after macro expansion, and its evaluation. They
-// are written as the host code writes a launch, so the launch can be copied:
-//
+// Expressions in '#pragma kopt optimize' clauses: a small AST with the text after
+// macro expansion, and its evaluation. Written as host code writes a launch:
 //   expr    := shift
 //   shift   := sum (('<<' | '>>') sum)*
 //   sum     := product (('+' | '-') product)*
@@ -9,20 +7,22 @@
 //   unary   := ('-' | '+') unary | '(' type ')' unary | primary
 //   primary := integer-literal | floating-literal | name | '(' expr ')'
 //            | function '(' expr (',' expr)? ')' | 'sizeof' '(' type ')'
-//   name    := a scalar parameter of the kernel, or a non-type template parameter
-//   function:= ('std::' | '::')? ('ceil' | 'floor' | 'ceilf' | 'floorf' | 'min' | 'max'
-//            | 'fmin' | 'fmax' | 'fminf' | 'fmaxf')
-//   type    := an integer or floating scalar type: int, unsigned, long long,
-//              size_t, int64_t, float, double, __half, ...; sizeof also takes the
-//              CUDA vector types (float4, int2, ...)
-//
+//   name    := '::'? identifier ('::' identifier)*: a scalar or non-type template
+//              parameter of the kernel, or an enumerator (MODE_0, Mode::Fast), which
+//              the front end replaces by its value (model/ClauseConstants.h)
+//   function:= ('std::' | '::')? (math | math 'f' | 'pow' | 'powf' | 'min' | 'max'
+//            | 'fmin' | 'fmax' | 'fminf' | 'fmaxf');  math := 'ceil' | 'floor' | 'log'
+//            | 'log2' | 'log10' | 'exp' | 'sqrt' (one argument; pow takes two)
+//   type    := an integer or floating scalar type: int, unsigned, size_t, float,
+//              double, __half, ...; sizeof also takes CUDA vector types (float4)
 // Arithmetic follows C: integer operations stay in 64-bit integers (division
 // truncates), float with float is done in float, anything else with a double in
-// double, and '%', '<<' and '>>' need integer operands. A cast to an integer
-// type truncates toward zero and must fit the type; a cast to float rounds.
-// Where C has undefined behaviour (overflow, division by zero, shifting by a
-// negative amount or by 64 or more, shifting a negative value left) evaluation
-// fails with an error instead.
+// double; '%', '<<' and '>>' need integers. <cmath>'s functions compute in float
+// for their f spellings and for float arguments, else in double; a result that is
+// not finite (log(0)) is an error. A cast to an integer type truncates toward zero
+// and must fit the type; a cast to float rounds. Where C has undefined behaviour
+// (overflow, division by zero, shifting by a negative amount or by 64 or more,
+// shifting a negative value left) evaluation fails with an error instead.
 #pragma once
 
 #include <llvm/ADT/STLFunctionalExtras.h>
@@ -62,7 +62,7 @@ enum class ExprKind : uint8_t {
   LogicalNot,  // !E: LHS is E.
   Conditional, // C ? L : R: Cond is C, LHS and RHS the branches; only the one taken is evaluated.
   Cast,        // (T)E: Type is T, LHS is E.
-  Call,        // Spelling is the function (ceil, floor, min, max, ...), LHS and RHS its arguments.
+  Call,        // Spelling is the function (ceil, log, pow, min, ...), LHS and RHS its arguments.
   Sizeof,      // sizeof(T): IntValue is the size in bytes.
 };
 

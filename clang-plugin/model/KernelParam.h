@@ -24,8 +24,8 @@ struct KernelParam {
   // For pointers: what the elements are (Integer, Floating, or Other: bool,
   // structs, dependent types). Bool counts as Other here: it has no range.
   ParamCategory Pointee = ParamCategory::Other;
-  // For pointers: the scalar the buffer holds, past pointers and arrays, as
-  // clang prints it ("const float" for "const float *" and "const float (*)[64]").
+  // Pointers: the scalar held past pointers and arrays ("const float" for "const float *");
+  // scalars: the type a value is passed as (an enum's underlying type; IdxT's instance).
   std::string ElementType{};
   // For a pointer to arrays (declared "float A[K][N][M]", "float A[][N][M]" or
   // "float (*A)[N][M]"): the extents {N, M} that each step of the pointer

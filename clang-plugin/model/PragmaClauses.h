@@ -53,9 +53,9 @@
 // from a recording of the application (kopt record); without one, optimizing it
 // fails with "kernel K has no workload".
 //
-// expr is an arithmetic expression over literals, the kernel's parameters and its
-// template parameters, with casts, ceil, floor, min, max and sizeof (see
-// ClauseExpr.h); constant is one that names no parameter. Launch dimensions, smem,
+// expr is an arithmetic expression over literals, the kernel's (template) parameters
+// and enumerators, with casts, ceil, floor, log, exp, sqrt, pow, min, max and sizeof
+// (ClauseExpr.h); constant is one that names no parameter. Launch dimensions, smem,
 // buffer sizes, evals and tokens are integers; args values and tolerances may be
 // floating. Example (the pragma is one line in the source, or continued with
 // backslashes):

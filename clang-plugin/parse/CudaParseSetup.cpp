@@ -19,6 +19,7 @@ std::vector<std::string> CudaParseSetup::clangArgs() const {
       "-isystem",
       CudaPath + "/include/cccl",
       "-Wno-unknown-cuda-version", // CUDA 13 is newer than clang 19 knows; it parses fine.
+      "-Wno-register", // C++17 removed 'register'; nvcc accepts it (as a warning), so must we.
       "-fsyntax-only",
   };
   if (!FallbackIncludeDir.empty())

@@ -53,15 +53,6 @@ void warnNotAnalyzable(const clang::FunctionDecl &Kernel, const clang::VarDecl &
   Diags.Report(Dropped.getLocation(), Id) << Kernel.getQualifiedNameAsString() << Dropped.getName();
 }
 
-// The instantiation the evaluator runs (findInstantiations' first), if any.
-const clang::FunctionDecl *firstInstantiation(const clang::FunctionDecl &Kernel) {
-  if (const clang::FunctionTemplateDecl *Template = Kernel.getDescribedFunctionTemplate())
-    for (const clang::FunctionDecl *Spec : Template->specializations())
-      if (Spec->isTemplateInstantiation())
-        return Spec;
-  return nullptr;
-}
-
 class KernelCollector : public MatchFinder::MatchCallback {
 public:
   KernelCollector(std::vector<KernelSummary> &Sink, const PragmaMap &Attached,
@@ -90,16 +81,18 @@ public:
     }
     if (!K.IsTemplate)
       K.MangledName = kernelSymbol(*FD, Ctx);
-    const clang::FunctionDecl *Instance = firstInstantiation(*FD);
+    auto Attached = Pragmas.find(FD);
+    const clang::FunctionDecl *Instance = evaluatedInstance(
+        *FD, Attached != Pragmas.end() ? Attached->second.Instantiation : std::nullopt, Ctx);
     for (unsigned I = 0; I < FD->getNumParams(); ++I)
       K.Params.push_back(describeParam(
           *FD->getParamDecl(I), Ctx,
           Instance && I < Instance->getNumParams() ? Instance->getParamDecl(I) : nullptr));
-    if (auto It = Pragmas.find(FD); It != Pragmas.end()) {
+    if (Attached != Pragmas.end()) {
       if (const clang::VarDecl *Dropped = invalidLocal(*FD))
         warnNotAnalyzable(*FD, *Dropped, Ctx);
       else
-        K.Pragma = It->second;
+        K.Pragma = Attached->second;
     }
     if (Detail == KernelDetail::Analyzed) {
       if (!Launches) // One pass over the TU serves every kernel.

@@ -1,12 +1,15 @@
 #include "clang-plugin/parse/PragmaAttacher.h"
 
+#include "clang-plugin/analysis/Enumerators.h"
 #include "clang-plugin/analysis/LaunchSiteFinder.h"
 #include "clang-plugin/analysis/ParamDescription.h"
+#include "clang-plugin/model/ClauseConstants.h"
 #include "clang-plugin/model/KernelFeatures.h"
 #include "clang-plugin/pragma/ClangPragmaDiagnostics.h"
 #include "clang-plugin/pragma/KernelBinding.h"
 #include "clang-plugin/pragma/SkillIds.h"
 #include "clang-plugin/pragma/WorkloadCheck.h"
+#include "clang-plugin/units/TemplateSpecialization.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>
@@ -147,12 +150,48 @@ std::string rejectionOf(const clang::Decl &D) {
   return Name + " is not a function";
 }
 
+// Clauses with the enumerators they name replaced by their values; a name of
+// the kernel's parameters stays theirs (it hides an enumerator, as in C++).
+PragmaClauses withEnumerators(PragmaClauses Clauses, const std::vector<KernelParam> &Params,
+                              const std::vector<KernelParam> &TemplateParams,
+                              const EnumeratorIndex &Enums) {
+  auto IsParameter = [&](llvm::StringRef Name) {
+    auto Named = [&](const KernelParam &P) { return P.Name == Name; };
+    return llvm::any_of(Params, Named) || llvm::any_of(TemplateParams, Named);
+  };
+  replaceConstants(Clauses, [&](llvm::StringRef Name) -> std::optional<int64_t> {
+    return IsParameter(Name) ? std::nullopt : Enums.valueOf(Name);
+  });
+  return Clauses;
+}
+
 } // namespace
+
+const clang::FunctionDecl *evaluatedInstance(const clang::FunctionDecl &Kernel,
+                                             const std::optional<std::string> &Named,
+                                             clang::ASTContext &Ctx) {
+  const clang::FunctionTemplateDecl *Template = Kernel.getDescribedFunctionTemplate();
+  if (!Template)
+    return nullptr;
+  // findInstantiations lists the instantiations in the order visited here.
+  std::vector<KernelInstantiation> All = findInstantiations(Kernel, Ctx);
+  size_t Wanted = 0;
+  while (Named && Wanted < All.size() && !sameTemplateArgs(All[Wanted].TemplateArgs, *Named))
+    ++Wanted;
+  size_t Index = 0;
+  for (const clang::FunctionDecl *Spec : Template->specializations())
+    if (Spec->isTemplateInstantiation() && Index++ == Wanted)
+      return Spec;
+  return nullptr;
+}
 
 llvm::DenseMap<const clang::FunctionDecl *, PragmaClauses>
 attachPragmas(clang::ASTContext &Ctx, const std::vector<PragmaOccurrence> &Occurrences) {
   llvm::DenseMap<const clang::FunctionDecl *, PragmaClauses> Kernels;
+  if (Occurrences.empty())
+    return Kernels;
   const clang::SourceManager &SM = Ctx.getSourceManager();
+  const EnumeratorIndex Enums(Ctx);
   clang::DiagnosticsEngine &Diags = Ctx.getDiagnostics();
   for (const PragmaOccurrence &O : Occurrences) {
     const clang::Decl *D =
@@ -172,13 +211,17 @@ attachPragmas(clang::ASTContext &Ctx, const std::vector<PragmaOccurrence> &Occur
       continue; // Its errors were reported while preprocessing.
 
     const clang::FunctionDecl *Kernel = asFunction(*D);
+    const clang::FunctionDecl *Instance = evaluatedInstance(*Kernel, O.Clauses->Instantiation, Ctx);
     std::vector<KernelParam> Params;
-    for (const clang::ParmVarDecl *P : Kernel->parameters())
-      Params.push_back(describeParam(*P, Ctx));
+    for (unsigned I = 0; I < Kernel->getNumParams(); ++I)
+      Params.push_back(describeParam(
+          *Kernel->getParamDecl(I), Ctx,
+          Instance && I < Instance->getNumParams() ? Instance->getParamDecl(I) : nullptr));
     std::vector<KernelParam> TemplateParams = describeTemplateParams(*Kernel, Ctx);
     std::string Name = Kernel->getQualifiedNameAsString();
+    PragmaClauses Clauses = withEnumerators(*O.Clauses, Params, TemplateParams, Enums);
     std::vector<PragmaDiagnostic> Problems =
-        checkAgainstKernel(*O.Clauses, Name, Params, TemplateParams);
+        checkAgainstKernel(Clauses, Name, Params, TemplateParams);
     if (!hasErrors(Problems)) {
       WorkloadSubject Subject{Name,
                               Params,
@@ -190,12 +233,11 @@ attachPragmas(clang::ASTContext &Ctx, const std::vector<PragmaOccurrence> &Occur
         Subject.TemplateValues = workloadTemplateValues(findInstantiations(*Kernel, Ctx));
       else
         Subject.TemplateValues.emplace();
-      llvm::append_range(Problems, resolveWorkload(*O.Clauses, Subject).Diagnostics);
+      llvm::append_range(Problems, resolveWorkload(Clauses, Subject).Diagnostics);
     }
     reportPragmaDiagnostics(Diags, Problems, O.TokenLocs);
     if (hasErrors(Problems))
       continue;
-    PragmaClauses Clauses = *O.Clauses;
     clang::PresumedLoc Where = SM.getPresumedLoc(SM.getExpansionLoc(O.Loc));
     if (Where.isValid()) {
       Clauses.Line = Where.getLine();

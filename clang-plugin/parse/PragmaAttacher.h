@@ -8,6 +8,9 @@
 
 #include <llvm/ADT/DenseMap.h>
 
+#include <optional>
+#include <string>
+
 namespace clang {
 class ASTContext;
 class FunctionDecl;
@@ -19,5 +22,13 @@ namespace kopt::frontend {
 // templated function). Line and Column of the clauses are set.
 llvm::DenseMap<const clang::FunctionDecl *, PragmaClauses>
 attachPragmas(clang::ASTContext &Ctx, const std::vector<PragmaOccurrence> &Occurrences);
+
+// The instantiation of a kernel template that types the template's dependent
+// parameters (IdxT n) for the pragma's checks and the workload: the one Named
+// (the pragma's instantiation(...) arguments) gives, else the first the
+// translation unit uses. Null for a plain kernel, or where none matches.
+const clang::FunctionDecl *evaluatedInstance(const clang::FunctionDecl &Kernel,
+                                             const std::optional<std::string> &Named,
+                                             clang::ASTContext &Ctx);
 
 } // namespace kopt::frontend

@@ -874,9 +874,15 @@ private:
         consume();
         return parseCall(Token, std::move(Name), Depth);
       }
-      if (!Qualifier.empty() || peek().isPunct("::")) {
-        unsupported(Token,
-                    "a qualified name ('" + Name + (Qualifier.empty() ? "::...'" : "'") + ")");
+      // A qualified name (Mode::Fast, ns::MODE_0, ::MODE_0) can only be an
+      // enumerator, which the front end replaces by its value.
+      while (peek().isPunct("::") &&
+             Toks[std::min(Pos + 2, Toks.size() - 1)].is(TokKind::Identifier)) {
+        Pos += 2;
+        Name += "::" + tok().Text;
+      }
+      if (peek().isPunct("(")) {
+        unsupported(Token, "a call to '" + Name + "'");
         return nullptr;
       }
       std::shared_ptr<ExprNode> N = makeNode(ExprKind::Name, Token);

@@ -70,10 +70,17 @@ private:
 
   Json buffers(const std::vector<BufferSpec> &Bs) const {
     Json Out = Json::array();
-    for (const BufferSpec &B : Bs)
-      Out.push_back({{"name", B.Name},
+    for (const BufferSpec &B : Bs) {
+      Json Buffer = {{"name", B.Name},
                      {"size", expr(B.Size)},
-                     {"access", B.Access ? Json(spelling(*B.Access).str()) : Json()}});
+                     {"access", B.Access ? Json(spelling(*B.Access).str()) : Json()}};
+      // Only where given, as instantiation: keys of buffers without them stay as they were.
+      if (B.Range)
+        Buffer["range"] = {{"low", expr(B.Range->Low)}, {"high", expr(B.Range->High)}};
+      if (B.Tol)
+        Buffer["tol"] = {{"rtol", optional(B.Tol->Rtol)}, {"atol", optional(B.Tol->Atol)}};
+      Out.push_back(std::move(Buffer));
+    }
     return Out;
   }
 

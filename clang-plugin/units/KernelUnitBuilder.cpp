@@ -101,6 +101,11 @@ const clang::Decl *declToCopy(const clang::Decl *D) {
       D = llvm::cast<clang::Decl>(EC->getDeclContext());
       continue;
     }
+    // typedef enum { ... } Mode_t; (or struct): the typedef holds the tag's
+    // text, which copied alone would be declared twice.
+    if (const auto *Tag = llvm::dyn_cast<clang::TagDecl>(D))
+      if (const clang::TypedefNameDecl *Named = Tag->getTypedefNameForAnonDecl())
+        D = Named;
     if (const auto *FD = llvm::dyn_cast<clang::FunctionDecl>(D)) {
       if (const clang::FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
         FD = Pattern;

@@ -5,6 +5,8 @@
 #include "clang-plugin/units/KernelRewrite.h"
 #include "clang-plugin/units/LaunchMappingEval.h"
 #include "clang-plugin/units/TemplateSpecialization.h"
+#include "clang-plugin/units/VariantSwitch.h"
+#include "support/LineDirective.h"
 
 #include <llvm/ADT/StringExtras.h>
 
@@ -124,11 +126,13 @@ struct LaunchChoice {
 };
 
 // The launch of Site through Choices (see retargetLaunch); with guards, the
-// first choice whose pass the device runs, else Original with the launch as written.
+// first choice whose pass the device runs, else Original with the launch as
+// written. With a Switch (the kernel's name), Original also wherever
+// kopt_variants_enabled(Switch) says no (VariantSwitch.h).
 llvm::Expected<std::string> launchText(llvm::StringRef Text, const LaunchSite &Site,
                                        llvm::ArrayRef<LaunchChoice> Choices,
-                                       llvm::StringRef Original,
-                                       llvm::ArrayRef<KernelParam> Params) {
+                                       llvm::StringRef Original, llvm::ArrayRef<KernelParam> Params,
+                                       llvm::StringRef Switch = "") {
   // Check every name first, so that a bad mapping fails before any text is made.
   for (const LaunchChoice &C : Choices) {
     const LaunchMapping &Mapping = *C.Mapping;
@@ -177,8 +181,18 @@ llvm::Expected<std::string> launchText(llvm::StringRef Text, const LaunchSite &S
            (Site.Stream ? ", kopt_stream_" : "") + ">>>(" + Args + ");";
   };
   Out += "(void)kopt_grid_; (void)kopt_block_; (void)kopt_smem_; ";
+  auto OriginalCall = [&] {
+    return Original.str() + "<<<kopt_grid_, kopt_block_, kopt_smem_" +
+           (Site.Stream ? ", kopt_stream_" : "") + ">>>(" + Args + ");";
+  };
+  // Asked once a launch site: the launch itself costs a test of a bool.
+  if (!Switch.empty())
+    Out += "static const bool kopt_on_ = kopt_variants_enabled(\"" + Switch.str() + "\"); ";
   if (Choices.size() == 1 && !Choices.front().Guard) {
-    Out += Call(Choices.front());
+    if (Switch.empty())
+      Out += Call(Choices.front());
+    else
+      Out += "if (kopt_on_) { " + Call(Choices.front()) + " } else { " + OriginalCall() + " }";
   } else {
     std::string Fns, Ptx, Bin, Cases;
     for (size_t I = 0; I < Choices.size(); ++I) {
@@ -190,10 +204,9 @@ llvm::Expected<std::string> launchText(llvm::StringRef Text, const LaunchSite &S
     }
     Out += "static int kopt_pick_[64]; const void *const kopt_fns_[] = {" + Fns +
            "}; const int kopt_ptx_[] = {" + Ptx + "}; const int kopt_bin_[] = {" + Bin +
-           "}; switch (kopt_pick_variant_(kopt_pick_, " + std::to_string(Choices.size()) +
-           ", kopt_fns_, kopt_ptx_, kopt_bin_)) { " + Cases + "default: " + Original.str() +
-           "<<<kopt_grid_, kopt_block_, kopt_smem_" + (Site.Stream ? ", kopt_stream_" : "") +
-           ">>>(" + Args + "); }";
+           "}; switch (" + (Switch.empty() ? "" : "!kopt_on_ ? 0 : ") +
+           "kopt_pick_variant_(kopt_pick_, " + std::to_string(Choices.size()) +
+           ", kopt_fns_, kopt_ptx_, kopt_bin_)) { " + Cases + "default: " + OriginalCall() + " }";
   }
   Out += " }())";
   Out.append(Text.slice(Site.Begin, Site.End).count('\n'), '\n');
@@ -265,14 +278,50 @@ llvm::Error spliceGuarded(llvm::StringRef OriginalText, llvm::StringRef Path,
     for (const VariantSplice *S : RenamedSplices)
       Choices.push_back({calleeAt(Site, qualifiedVariantName(Kernel, S->Variant.VariantName)),
                          &*S->Variant.Launch, &*S->Arch});
-    llvm::Expected<std::string> Call =
-        launchText(OriginalText, Site, Choices, calleeAt(Site, originalName(Kernel)), First.Params);
+    llvm::Expected<std::string> Call = launchText(
+        OriginalText, Site, Choices, calleeAt(Site, originalName(Kernel)), First.Params, Kernel);
     if (!Call)
       return llvm::createStringError("variant of %s: %s", Kernel.c_str(),
                                      llvm::toString(Call.takeError()).c_str());
     Launches.push_back({Site.Begin, Site.End, std::move(*Call)});
   }
   Dispatches = true;
+  return llvm::Error::success();
+}
+} // namespace
+
+namespace {
+// An in-place variant made switchable: the original kept as
+// originalKernelName() after the definition, and each launch of the kernel in
+// this text (after the definition, where it is here: the original is not
+// declared before) launching one or the other.
+llvm::Error switchInPlace(llvm::StringRef OriginalText, llvm::StringRef Path,
+                          const VariantSplice &S, std::vector<KernelReplacement> &Definitions,
+                          std::vector<Edit> &Launches) {
+  const std::string &Kernel = S.Variant.KernelName;
+  std::string Renamed = originalKernelName(Kernel);
+  if (S.DefinedHere) {
+    llvm::Expected<std::string> Original = renamedDefinition(
+        OriginalText.slice(S.Definition.Begin, S.Definition.End), Kernel, Renamed);
+    if (!Original)
+      return llvm::createStringError("%s: its original cannot be kept beside the variant: %s",
+                                     Kernel.c_str(), llvm::toString(Original.takeError()).c_str());
+    // Its diagnostics point at the user's lines, as the kernel's did.
+    Definitions.push_back({S.Definition.End, S.Definition.End, Kernel,
+                           "\n" + lineDirective(Path, S.Definition.BeginLine) + *Original});
+  }
+  const LaunchMapping Same;
+  for (const LaunchSite &Site : S.Launches) {
+    if (!isRewritable(OriginalText, Site) || (S.DefinedHere && Site.Begin < S.Definition.End))
+      continue;
+    llvm::Expected<std::string> Call =
+        launchText(OriginalText, Site, {{calleeAt(Site, originalName(Kernel)), &Same, nullptr}},
+                   calleeAt(Site, qualifiedVariantName(Kernel, Renamed)), S.Params, Kernel);
+    if (!Call)
+      return llvm::createStringError("variant of %s: %s", Kernel.c_str(),
+                                     llvm::toString(Call.takeError()).c_str());
+    Launches.push_back({Site.Begin, Site.End, std::move(*Call)});
+  }
   return llvm::Error::success();
 }
 } // namespace
@@ -291,6 +340,8 @@ llvm::Expected<std::string> spliceVariants(llvm::StringRef OriginalText,
   std::vector<KernelReplacement> Definitions(Others.begin(), Others.end());
   std::vector<Edit> Launches;
   std::vector<std::vector<const VariantSplice *>> Guarded; // By kernel, in order.
+  // Where the caller takes a prelude (kcc), launches switch at run time (VariantSwitch.h).
+  const bool Switchable = Prelude != nullptr;
   for (const VariantSplice &S : Splices) {
     if (S.Arch) {
       auto It = llvm::find_if(Guarded, [&](const auto &G) {
@@ -316,18 +367,24 @@ llvm::Expected<std::string> spliceVariants(llvm::StringRef OriginalText,
     if (V.VariantName.empty()) {
       if (S.DefinedHere)
         Definitions.push_back({S.Definition.Begin, S.Definition.End, V.KernelName, V.Code});
+      if (Switchable)
+        if (llvm::Error E = switchInPlace(OriginalText, PathAsWritten, S, Definitions, Launches))
+          return E;
       continue;
     }
     if (S.DefinedHere)
       Definitions.push_back({S.Definition.End, S.Definition.End, V.KernelName, V.Code});
     std::string Name = qualifiedVariantName(V.KernelName, V.VariantName);
+    const LaunchMapping Mapping = V.Launch.value_or(LaunchMapping{});
     for (const LaunchSite &Site : S.Launches) {
       if (!isRewritable(OriginalText, Site))
         continue;
       if (!forInstantiation(Site, S))
         continue; // Another instantiation's launch: the variant was not verified for it.
-      llvm::Expected<std::string> Call = retargetLaunch(
-          OriginalText, Site, calleeAt(Site, Name), V.Launch.value_or(LaunchMapping{}), S.Params);
+      llvm::Expected<std::string> Call =
+          launchText(OriginalText, Site, {{calleeAt(Site, Name), &Mapping, nullptr}},
+                     calleeAt(Site, originalName(V.KernelName)), S.Params,
+                     Switchable ? llvm::StringRef(V.KernelName) : "");
       if (!Call)
         return llvm::createStringError("variant of %s: %s", V.KernelName.c_str(),
                                        llvm::toString(Call.takeError()).c_str());
@@ -339,12 +396,11 @@ llvm::Expected<std::string> spliceVariants(llvm::StringRef OriginalText,
     if (llvm::Error E =
             spliceGuarded(OriginalText, PathAsWritten, Group, Definitions, Launches, Dispatches))
       return E;
-  if (Dispatches) {
-    if (!Prelude)
-      return llvm::createStringError("variants for several architectures remap launches, and the "
-                                     "caller has no place for the dispatching helper");
-    *Prelude = dispatchPrelude();
-  }
+  if (Dispatches && !Prelude)
+    return llvm::createStringError("variants for several architectures remap launches, and the "
+                                   "caller has no place for the dispatching helper");
+  if (Prelude && !Splices.empty())
+    *Prelude = variantSwitchPrelude() + (Dispatches ? dispatchPrelude() : "");
   llvm::sort(Launches, [](const Edit &A, const Edit &B) { return A.Begin < B.Begin; });
   std::string Text;
   unsigned Copied = 0;

@@ -7,6 +7,10 @@
 //     for launches elsewhere, and each launch site of the kernel in this TU is
 //     retargeted to it with the mapped launch (retargetLaunch).
 //   - A variant with an ArchGuard goes into its device pass only (ArchSplice.h).
+// Where the caller takes a Prelude (kcc), launches also switch at run time
+// (VariantSwitch.h): the original stays (an in-place variant's as
+// originalKernelName()), and each rewritten launch runs the variant or the
+// original as kopt_variants_enabled() says.
 // Line numbers stay exact: code after a splice keeps its line in the user's file.
 #pragma once
 
@@ -48,9 +52,10 @@ struct VariantSplice {
 // variants are. As replaceKernelDefinitions (KernelRewrite.h): no leading
 // #line, `#pragma kopt` left in place. A launch site whose text is not a `<<<`
 // call in the file (a launch inside a macro's expansion) keeps launching the
-// original kernel. Where launches dispatch between passes, Prelude (which must
-// then be given) gets dispatchPrelude(), for the caller to put before its first
-// #line.
+// original kernel. Where Prelude is given and there are splices, launches
+// switch at run time and Prelude gets variantSwitchPrelude(), with
+// dispatchPrelude() where launches dispatch between passes (Prelude must then
+// be given), for the caller to put before its first #line.
 llvm::Expected<std::string> spliceVariants(llvm::StringRef OriginalText,
                                            llvm::StringRef PathAsWritten,
                                            llvm::ArrayRef<VariantSplice> Splices,

@@ -24,13 +24,25 @@ nlohmann::ordered_json workloadJson(const frontend::KernelSummary &K, const std:
   if (!W)
     return {{"error", llvm::toString(W.takeError())}};
   nlohmann::ordered_json Buffers = nlohmann::ordered_json::array();
-  for (const evaluator::KernelArg &A : W->Args)
-    if (const evaluator::BufferArg *B = A.buffer())
-      Buffers.push_back({{"name", A.Name},
-                         {"element", evaluator::spelling(B->Element).str()},
-                         {"count", B->Count},
-                         {"direction", evaluator::directionName(B->Dir)}});
-  return {{"buffers", Buffers}};
+  nlohmann::ordered_json Scalars = nlohmann::ordered_json::array();
+  for (const evaluator::KernelArg &A : W->Args) {
+    if (const evaluator::ScalarArg *S = A.scalar())
+      Scalars.push_back(
+          {{"name", A.Name}, {"type", evaluator::spelling(S->Type).str()}, {"value", S->Value}});
+    const evaluator::BufferArg *B = A.buffer();
+    if (!B)
+      continue;
+    nlohmann::ordered_json Buffer = {{"name", A.Name},
+                                     {"element", evaluator::spelling(B->Element).str()},
+                                     {"count", B->Count},
+                                     {"direction", evaluator::directionName(B->Dir)}};
+    if (B->Range) // What the inputs are drawn from, where range(...) gives it.
+      Buffer["range"] = {B->Range->Lo, B->Range->Hi};
+    if (B->Tol) // The buffer's own tol(...), over the workload's.
+      Buffer["tol"] = {{"rtol", B->Tol->Rtol}, {"atol", B->Tol->Atol}};
+    Buffers.push_back(std::move(Buffer));
+  }
+  return {{"buffers", Buffers}, {"scalars", Scalars}};
 }
 } // namespace
 

@@ -47,5 +47,6 @@ llvm::Error runReport(const std::vector<std::string> &Args);
 llvm::Error runWorker(const std::vector<std::string> &Args);
 llvm::Error runWorkerJob(const std::vector<std::string> &Args);
 llvm::Error runQueue(const std::vector<std::string> &Args);
+llvm::Error runVerify(const std::vector<std::string> &Args);
 
 } // namespace kopt::driver

@@ -113,6 +113,15 @@ static const Subcommand Table[] = {
      "  --entry ENTRY        where the cache entry goes\n"
      "  --error-file ERROR   where the error goes, if it fails\n",
      runWorkerJob},
+    {"verify", "verify [--kernel K]... [--runs N] -- COMMAND ARGS...",
+     "run the application's own check without and with kcc's variants; reject the guilty ones",
+     "  --kernel K           judge kernel K's variant (repeat; default: every kernel whose\n"
+     "                       variant ran, as KOPT_VARIANTS_LOG shows)\n"
+     "  --runs N             time N runs each way (default 3); prints the median speedup\n"
+     "  -- COMMAND ARGS...   the check: exit 0 passes; it runs with KOPT_VARIANTS=off, then\n"
+     "                       on; where it fails only with the variants, each variant is tried\n"
+     "                       alone and the guilty kernels' cache entries are marked rejected\n",
+     runVerify},
     {"queue", "queue status [--queue URL]",
      "the work queue: jobs pending, running, done and failed, and each job",
      "  --queue URL          the work queue (default: the queue option)\n", runQueue},

@@ -148,6 +148,13 @@ CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuConte
            describeEntry(*Entry));
     return std::nullopt;
   }
+  if (Entry->Rejected) { // `kopt verify`: the program's own check has the last word.
+    Log.note(Where + "the cached variant is not used: " + Entry->Rejected->Why + " (" +
+             Entry->Rejected->Command + ")");
+    Record(report::OutcomeMiss, "the cached variant is not used; compiled the original",
+           Entry->Rejected->Why + " (" + Entry->Rejected->Command + ")");
+    return std::nullopt;
+  }
   if (Source == "cache") {
     // Made before the user was asked about approximate math (issue 31), or
     // under a fast_math setting this compile does not have.

@@ -20,7 +20,9 @@ using evaluator::Workload;
 namespace {
 llvm::Error pragmaError(const frontend::KernelSummary &K, llvm::StringRef File,
                         const std::string &Message) {
-  return llvm::createStringError("%s:%u:%u: error: kernel '%s': %s", File.str().c_str(),
+  // A header's kernel has its pragma, and the pragma's line, in the header.
+  llvm::StringRef Where = K.HeaderFile.empty() ? File : llvm::StringRef(K.HeaderFile);
+  return llvm::createStringError("%s:%u:%u: error: kernel '%s': %s", Where.str().c_str(),
                                  K.Pragma->Line, K.Pragma->Column, K.Name.c_str(), Message.c_str());
 }
 
@@ -112,7 +114,7 @@ llvm::Expected<Workload> workloadFor(const frontend::KernelSummary &K, llvm::Str
         return pragmaError(K, File,
                            "pointer parameter '" + Param.Name +
                                "' needs its element count in buffers(" + Param.Name + "[N])");
-      llvm::Expected<evaluator::ScalarType> Element = bufferElementType(Param);
+      llvm::Expected<BufferElement> Element = bufferElementType(Param);
       if (!Element)
         return pragmaError(K, File, llvm::toString(Element.takeError()));
       auto Count = integerValue(It->second->Size, Values);
@@ -123,8 +125,8 @@ llvm::Expected<Workload> workloadFor(const frontend::KernelSummary &K, llvm::Str
       if (llvm::Error E = checkBufferCount(Param, static_cast<uint64_t>(*Count)))
         return pragmaError(K, File, llvm::toString(std::move(E)));
       BufferArg B;
-      B.Element = *Element;
-      B.Count = static_cast<uint64_t>(*Count);
+      B.Element = Element->Scalar;
+      B.Count = static_cast<uint64_t>(*Count) * Element->Lanes;
       if (It->second->Access)
         B.Dir = *It->second->Access == frontend::BufferAccess::In    ? Direction::In
                 : *It->second->Access == frontend::BufferAccess::Out ? Direction::Out
@@ -133,7 +135,7 @@ llvm::Expected<Workload> workloadFor(const frontend::KernelSummary &K, llvm::Str
         B.Dir = Param.PointeeIsConst ? Direction::In : Direction::InOut;
       Arg.Value = B;
     } else {
-      auto Type = evaluator::scalarTypeOfCType(Param.Type);
+      std::optional<evaluator::ScalarType> Type = scalarValueType(Param);
       auto It = Values.find(Param.Name);
       if (It == Values.end())
         return pragmaError(K, File,

@@ -81,6 +81,9 @@ llvm::Expected<StoredEntry> fromPayload(const nlohmann::json &P) {
       E.Workloads = workloadsFromJson(*W);
     if (auto Kind = P.find("kernel_kind"); Kind != P.end())
       E.KernelKind = Kind->get<std::string>();
+    if (auto R = P.find("rejected"); R != P.end() && !R->is_null())
+      E.Rejected = Rejection{R->at("why").get<std::string>(), R->at("command").get<std::string>(),
+                             R->at("date").get<std::string>()};
   } catch (const nlohmann::json::exception &Ex) {
     return llvm::createStringError("bad entry: %s", Ex.what());
   }
@@ -121,6 +124,9 @@ std::string serializeEntry(const CacheKey &Key, const CacheEntry &E) {
     Payload["original"] = toJson(*E.Original);
   if (E.Transforms)
     Payload["transforms"] = toJson(*E.Transforms);
+  if (E.Rejected)
+    Payload["rejected"] = {
+        {"why", E.Rejected->Why}, {"command", E.Rejected->Command}, {"date", E.Rejected->Date}};
   nlohmann::json File = {
       {"format", EntryFormat}, {"checksum", checksumOf(Payload)}, {"payload", Payload}};
   return File.dump(1) + "\n";
@@ -148,7 +154,10 @@ llvm::Expected<StoredEntry> parseEntry(llvm::StringRef Text) {
 std::string describeEntry(const CacheEntry &E) {
   std::string Text;
   llvm::raw_string_ostream OS(Text);
-  if (E.Variant)
+  if (E.Variant && E.Rejected)
+    OS << "variant (" << llvm::join(E.Origin.Skills, " + ") << ") " << E.Rejected->Why << " ("
+       << E.Rejected->Command << ")";
+  else if (E.Variant)
     OS << "verified variant (" << llvm::join(E.Origin.Skills, " + ") << "), "
        << llvm::format("%.2f", E.Speedup) << "x faster on " << E.Origin.Device;
   else

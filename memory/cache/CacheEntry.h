@@ -30,6 +30,14 @@ struct Provenance {
   std::optional<LlmUsage> Usage = std::nullopt;
 };
 
+// `kopt verify`'s verdict on an entry's variant: the application's own check
+// failed with it and passed without it, so kcc compiles the original instead.
+struct Rejection {
+  std::string Why;     // "rejected by the application's check"
+  std::string Command; // The check, as the user gave it.
+  std::string Date;
+};
+
 struct CacheEntry {
   std::string KernelName;
   std::optional<frontend::KernelVariant> Variant;  // Empty: nothing beat the original.
@@ -50,6 +58,8 @@ struct CacheEntry {
   std::string KernelKind; // The features' kind ("" : not recorded).
   std::optional<OriginalKernel> Original;
   std::optional<std::vector<TransformNote>> Transforms;
+  // Set by `kopt verify`; JSON "rejected", absent until then.
+  std::optional<Rejection> Rejected;
 };
 
 // An entry as read from a file, with the key it was stored under.

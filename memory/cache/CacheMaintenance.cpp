@@ -205,4 +205,14 @@ llvm::Error ResultCache::rekey(const ListedEntry &From, const CacheKey &NewKey,
   return llvm::Error::success();
 }
 
+llvm::Error ResultCache::reject(const ListedEntry &Entry, const Rejection &Why) {
+  if (!Entry.Stored)
+    return llvm::createStringError("%s: %s", Entry.File.Path.c_str(), Entry.Error.c_str());
+  if (Config.ReadOnly)
+    return llvm::createStringError("the cache is read only");
+  CacheEntry E = Entry.Stored->Entry;
+  E.Rejected = Why;
+  return writeFileAtomically(Entry.File.Path, serializeEntry(Entry.Stored->Key, E));
+}
+
 } // namespace kopt::memory

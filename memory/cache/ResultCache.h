@@ -136,6 +136,10 @@ public:
   llvm::Error rekey(const ListedEntry &From, const CacheKey &NewKey, const std::string &Date,
                     const std::string &KoptVersion);
 
+  // Rewrites a listed entry (user or project cache) in place with Why set
+  // (`kopt verify`); its key and records stay.
+  llvm::Error reject(const ListedEntry &Entry, const Rejection &Why);
+
   const CacheConfig &config() const { return Config; }
 
 private:

@@ -1,8 +1,10 @@
 // Expressions of '#pragma kopt optimize' clauses: literals, precedence, evaluation.
+#include "clang-plugin/model/ClauseConstants.h"
 #include "clang-plugin/pragma/ClauseParser.h"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 
 using namespace kopt::frontend;
@@ -199,6 +201,103 @@ TEST(ClauseExpr, CastsAndFunctionsAsHostCodeWritesThem) {
   // A template parameter is a name like the kernel's scalars.
   EXPECT_EQ(Number("(n + BLOCK - 1) / BLOCK", {{"n", int64_t(1000)}, {"BLOCK", int64_t(128)}}),
             ClauseNumber(int64_t(8)));
+}
+
+// Sizes host code computes with <cmath> (issue 35): each function in the type
+// C++ gives it, float arithmetic for the f spellings and float arguments.
+TEST(ClauseExpr, MathCallsOfCmathAsHostCodeWritesThem) {
+  auto Number = [](llvm::StringRef E, const NumberBindings &Names = {}) {
+    llvm::Expected<ClauseNumber> V = evaluateNumber(parseValue(E), Names);
+    EXPECT_TRUE(bool(V)) << E.str() << ": " << (V ? "" : llvm::toString(V.takeError()));
+    return V ? *V : ClauseNumber(int64_t(-1));
+  };
+  // romberg: levels = (int)(logf((float)NPOINTS) / logf(2.0f) + 0.5f).
+  EXPECT_EQ(Number("(int)(logf((float)4096) / logf(2.0f) + 0.5f)"), ClauseNumber(int64_t(12)));
+  EXPECT_EQ(Number("(int)std::sqrt((double)65536)"), ClauseNumber(int64_t(256)));
+  EXPECT_EQ(Number("(int)::sqrtf(n)", {{"n", int64_t(1024)}}), ClauseNumber(int64_t(32)));
+  EXPECT_EQ(Number("(int)pow(2, 10)"), ClauseNumber(int64_t(1024)));
+  EXPECT_EQ(Number("(int)powf(2.0f, 3)"), ClauseNumber(int64_t(8)));
+  EXPECT_EQ(Number("(int)exp(0)"), ClauseNumber(int64_t(1)));
+  EXPECT_EQ(Number("(int)log2(1 << 20)"), ClauseNumber(int64_t(20)));
+  EXPECT_EQ(Number("(int)log10(1000.0)"), ClauseNumber(int64_t(3)));
+  EXPECT_EQ(Number("(int)floorf(std::log(100.0f))"), ClauseNumber(int64_t(4)));
+  // In float where C++ computes in float: logf(3) rounds as a float does.
+  EXPECT_EQ(Number("logf(3)"), ClauseNumber(double(std::log(3.0f))));
+  EXPECT_EQ(Number("std::log(3.0f)"), ClauseNumber(double(std::log(3.0f))));
+  EXPECT_EQ(Number("log(3)"), ClauseNumber(std::log(3.0)));
+  EXPECT_EQ(Number("pow(1.1f, 2)"), ClauseNumber(std::pow(double(1.1f), 2.0)));
+  EXPECT_EQ(Number("pow(1.1f, 2.0f)"), ClauseNumber(double(std::pow(1.1f, 2.0f))));
+  auto Kind = [](llvm::StringRef E) {
+    return staticKind(*parseValue(E).Root, [](const ExprNode &) { return NumKind::Integer; });
+  };
+  EXPECT_EQ(Kind("logf(n)"), NumKind::Float);
+  EXPECT_EQ(Kind("log(n)"), NumKind::Double);
+  EXPECT_EQ(Kind("sqrt(2.0f)"), NumKind::Float);
+  EXPECT_EQ(Kind("pow(2.0f, n)"), NumKind::Double);
+  EXPECT_EQ(Kind("powf(n, n)"), NumKind::Float);
+  EXPECT_EQ(Kind("(int)sqrt(n)"), NumKind::Integer);
+}
+
+// Enumerators as host code names them (issue 35): a qualified name is one
+// name, which the front end replaces by the enumerator's value.
+TEST(ClauseExpr, QualifiedNamesAreEnumeratorsReplacedByTheirValues) {
+  EXPECT_EQ(printed("Activation::Gelu + 1"), "(Activation::Gelu + 1)");
+  EXPECT_EQ(printed("::MODE_0 * ns::Inner::K"), "(::MODE_0 * ns::Inner::K)");
+  auto Enumerator = [](llvm::StringRef Name) -> std::optional<int64_t> {
+    if (Name == "Activation::Gelu")
+      return 3;
+    if (Name == "MODE_2")
+      return 7;
+    return std::nullopt;
+  };
+  ClauseExpr E = parseValue("Activation::Gelu * n + MODE_2");
+  ClauseExpr Replaced = E;
+  Replaced.Root = withConstants(E.Root, Enumerator);
+  std::vector<const ExprNode *> Names;
+  collectNames(*Replaced.Root, Names);
+  ASSERT_EQ(Names.size(), 1u);
+  EXPECT_EQ(Names[0]->Spelling, "n");
+  EXPECT_EQ(printExpr(*Replaced.Root), "((3 * n) + 7)");
+  llvm::Expected<int64_t> V = evaluate(Replaced, {{"n", 10}});
+  ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+  EXPECT_EQ(*V, 37);
+  // Unreplaced, an enumerator is a name without a value.
+  EXPECT_EQ(errorOf("Activation::Gelu"),
+            "cannot evaluate 'Activation::Gelu': no value for 'Activation::Gelu'");
+  // Without a constant, the tree is the same tree.
+  EXPECT_EQ(withConstants(E.Root, [](llvm::StringRef) { return std::optional<int64_t>(); }),
+            E.Root);
+  // Every clause's expressions.
+  PragmaParseResult R = parsePragmaText(
+      "optimize launch(grid: n / BLK; block: BLK) args(n = 1 << 10, m = MODE_2 | MODE_2 + 1) "
+      "buffers(x[n * MODE_2] in range(0, MODE_2))");
+  ASSERT_TRUE(R.Clauses);
+  replaceConstants(*R.Clauses, [](llvm::StringRef Name) -> std::optional<int64_t> {
+    return Name == "MODE_2" || Name == "BLK" ? std::optional<int64_t>(Name == "BLK" ? 128 : 7)
+                                             : std::nullopt;
+  });
+  auto Int = [](const ClauseExpr &X, const IntBindings &Bound) {
+    llvm::Expected<int64_t> Value = evaluate(X, Bound);
+    if (!Value) {
+      ADD_FAILURE() << X.Text << ": " << llvm::toString(Value.takeError());
+      return int64_t(-1);
+    }
+    return *Value;
+  };
+  EXPECT_EQ(Int(R.Clauses->Launch->Block[0], {}), 128);
+  EXPECT_EQ(Int(R.Clauses->Launch->Grid[0], {{"n", 1024}}), 8);
+  EXPECT_EQ(Int(R.Clauses->Args->at(1).MoreValues[0], {}), 8);
+  EXPECT_EQ(Int(R.Clauses->Buffers->front().Size, {{"n", 2}}), 14);
+  EXPECT_EQ(Int(R.Clauses->Buffers->front().Range->High, {}), 7);
+}
+
+TEST(ClauseExpr, MathCallsWithoutAFiniteValueFail) {
+  EXPECT_EQ(errorOf("(int)log(0)"),
+            "cannot evaluate '(int)log(0)': 'log' gives no finite value here");
+  EXPECT_EQ(errorOf("(int)std::sqrt(-1.0)"),
+            "cannot evaluate '(int)std::sqrt(-1.0)': 'std::sqrt' gives no finite value here");
+  EXPECT_EQ(errorOf("(int)expf(100)"),
+            "cannot evaluate '(int)expf(100)': 'expf' gives no finite value here");
 }
 
 TEST(ClauseExpr, CastsThatLoseTheValueFail) {

@@ -45,6 +45,7 @@ VariantSplice variantOfK() {
   llvm::StringRef Header = Files.at("h/k.cuh");
   S.Definition.Begin = unsigned(Header.find("__global__"));
   S.Definition.End = unsigned(Header.find("{}") + 2);
+  S.Definition.BeginLine = 3;
   return S;
 }
 
@@ -64,6 +65,12 @@ TEST(HeaderInline, ReplacesTheIncludeByTheSplicedHeaderBetweenLineDirectives) {
                   "\n"
                   "#line 1 \"h/k.cuh (kopt variant of k)\"\n"
                   "__global__ void k(float *p) { /* variant */ }\n"
+                  "#line 3 \"h/k.cuh\"\n"
+                  // The original beside it, under its own name, for KOPT_VARIANTS=off.
+                  "#line 1 \"h/k.cuh (kopt variant of k)\"\n"
+                  "\n"
+                  "#line 3 \"h/k.cuh\"\n"
+                  "__global__ void k__kopt_original(float *p) {}\n"
                   "#line 3 \"h/k.cuh\"\n"
                   "\n"
                   "int after_k;\n"

@@ -1,6 +1,7 @@
 // Splicing variants: in place, and renamed with launches retargeted through
 // the launch mapping, lines kept.
 #include "clang-plugin/units/VariantSplice.h"
+#include "clang-plugin/units/VariantSwitch.h"
 
 #include <gtest/gtest.h>
 
@@ -89,6 +90,53 @@ TEST(VariantSplice, RenamedKeepsTheOriginalAndRetargetsLaunches) {
   // Four lines more (the variant's two #line, its code, and the end of line 2
   // on a line of its own); the launch's two lines stay two.
   EXPECT_EQ(O.count('\n'), llvm::StringRef(Source).count('\n') + 4);
+}
+
+TEST(VariantSplice, WithAPreludeInPlaceKeepsTheOriginalAndLaunchesSwitch) {
+  std::string Prelude;
+  llvm::Expected<std::string> Out = spliceVariants(
+      Source, "k.cu", {spliceOf({"ns::k", "__global__ void k(int n, float *p) {}", "", {}})},
+      &Prelude);
+  ASSERT_TRUE(bool(Out)) << llvm::toString(Out.takeError());
+  llvm::StringRef O(*Out);
+  EXPECT_TRUE(O.contains("__global__ void k(int n, float *p) {}\n")) << *Out;
+  EXPECT_TRUE(O.contains("__global__ void k__kopt_original(int n, float *p) { p[0] = n; }"))
+      << *Out;
+  EXPECT_TRUE(O.contains("static const bool kopt_on_ = kopt_variants_enabled(\"ns::k\"); if "
+                         "(kopt_on_) { ns::k<<<"))
+      << *Out;
+  EXPECT_TRUE(O.contains("} else { ns::k__kopt_original<<<kopt_grid_, kopt_block_, "
+                         "kopt_smem_>>>(kopt_arg0_, kopt_arg1_); } }())\n;\n  int after;"))
+      << *Out;
+  EXPECT_TRUE(llvm::StringRef(Prelude).contains("kopt_variants_enabled(const char *kopt_kernel)"));
+}
+
+TEST(VariantSplice, WithAPreludeRenamedLaunchesSwitchToTheOriginal) {
+  std::string Prelude;
+  llvm::Expected<std::string> Out = spliceVariants(
+      Source, "k.cu",
+      {spliceOf({"ns::k", "__global__ void k64(int n, float *p) {}", "k64", LaunchMapping{}})},
+      &Prelude);
+  ASSERT_TRUE(bool(Out)) << llvm::toString(Out.takeError());
+  llvm::StringRef O(*Out);
+  EXPECT_FALSE(O.contains("__kopt_original")) << *Out;
+  EXPECT_TRUE(O.contains("if (kopt_on_) { ns::k64<<<")) << *Out;
+  EXPECT_TRUE(O.contains("} else { ns::k<<<kopt_grid_, kopt_block_, kopt_smem_>>>")) << *Out;
+}
+
+TEST(VariantSwitch, RenamesTheKernelNotItsNamesakes) {
+  EXPECT_EQ(originalKernelName("ns::scale"), "scale__kopt_original");
+  llvm::Expected<std::string> Out = renamedDefinition(
+      "template <int scale_n>\n__global__ void __launch_bounds__(256) scale (int scale, float "
+      "*x) { scale_helper(x); }",
+      "blas::scale", "scale__kopt_original");
+  ASSERT_TRUE(bool(Out)) << llvm::toString(Out.takeError());
+  EXPECT_EQ(*Out, "template <int scale_n>\n__global__ void __launch_bounds__(256) "
+                  "scale__kopt_original (int scale, float *x) { scale_helper(x); }");
+  llvm::Expected<std::string> None =
+      renamedDefinition("__global__ void other(int n) {}", "scale", "scale__kopt_original");
+  ASSERT_FALSE(bool(None));
+  EXPECT_NE(llvm::toString(None.takeError()).find("does not name it"), std::string::npos);
 }
 
 TEST(VariantSplice, RetargetedLaunchKeepsTheStreamAndEvaluatesOnce) {

@@ -157,6 +157,22 @@ TEST(CacheEntryFormat, CorruptTruncatedAndFutureEntriesAreRejected) {
   EXPECT_FALSE(llvm::errorToBool(parseEntry(Text).takeError()));
 }
 
+TEST(CacheEntryFormat, RejectionRoundTripsAndIsAbsentUntilSet) {
+  CacheKey Key = makeCacheKey(inputs());
+  CacheEntry E = sampleEntry();
+  EXPECT_EQ(serializeEntry(Key, E).find("\"rejected\""), std::string::npos);
+  E.Rejected =
+      Rejection{"rejected by the application's check", "./app --check", "2026-11-28T16:00:00Z"};
+  StoredEntry S = llvm::cantFail(parseEntry(serializeEntry(Key, E)));
+  ASSERT_TRUE(S.Entry.Rejected.has_value());
+  EXPECT_EQ(S.Entry.Rejected->Why, "rejected by the application's check");
+  EXPECT_EQ(S.Entry.Rejected->Command, "./app --check");
+  EXPECT_EQ(S.Entry.Rejected->Date, "2026-11-28T16:00:00Z");
+  EXPECT_EQ(S.Key.Digest, Key.Digest);
+  EXPECT_EQ(describeEntry(S.Entry),
+            "variant (block-size) rejected by the application's check (./app --check)");
+}
+
 TEST(VariantJson, MistypedLaunchMappingIsAnError) {
   nlohmann::json J = {{"grid", {"1", "1"}}, {"block", {"1", "1", "1"}}, {"smem", "0"}};
   llvm::Expected<kopt::frontend::LaunchMapping> M = launchMappingFromJson(J);

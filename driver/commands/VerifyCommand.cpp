@@ -1,0 +1,257 @@
+// `kopt verify [--kernel K]... [--runs N] -- COMMAND ARGS...`: the
+// application's own check judges kcc's variants (docs/commands.md#kopt-verify).
+// COMMAND runs with KOPT_VARIANTS=off (every kernel's original) and with the
+// variants on; where it passes without them and fails with them, each kernel
+// that ran a variant (KOPT_VARIANTS_LOG, or the --kernel list) is tried alone
+// to name the guilty ones, whose cache entries are then marked rejected, so
+// that the next kcc compile of them uses the original and says why.
+#include "driver/Diagnostics.h"
+#include "driver/commands/Subcommand.h"
+#include "driver/config/CacheConfig.h"
+#include "support/Exec.h"
+
+#include <llvm/ADT/STLExtras.h>
+#include <llvm/ADT/ScopeExit.h>
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/FormatVariadic.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Program.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+
+namespace kopt::driver {
+
+namespace {
+
+const Reporter Voice("kopt verify");
+
+struct VerifyRequest {
+  std::vector<std::string> Kernels; // --kernel: the kernels to judge (default: those that ran).
+  int Runs = 3;
+  std::vector<std::string> Command;
+  std::vector<std::string> CacheArgs; // --kopt-OPTION=V, for the cache kcc uses.
+};
+
+llvm::Expected<VerifyRequest> parseVerify(const std::vector<std::string> &Args) {
+  VerifyRequest R;
+  size_t I = 0;
+  for (; I < Args.size() && Args[I] != "--"; ++I) {
+    llvm::StringRef A = Args[I];
+    if ((A == "--kernel" || A == "--runs") && I + 1 == Args.size())
+      return llvm::createStringError("%s needs a value", A.str().c_str());
+    if (A == "--kernel") {
+      R.Kernels.push_back(Args[++I]);
+    } else if (A == "--runs") {
+      if (llvm::StringRef(Args[++I]).getAsInteger(10, R.Runs) || R.Runs < 1)
+        return llvm::createStringError("--runs needs a positive number, not '%s'", Args[I].c_str());
+    } else if (A.starts_with("--kopt-")) {
+      R.CacheArgs.push_back(A.str());
+    } else {
+      return llvm::createStringError("unknown argument '%s'", A.str().c_str());
+    }
+  }
+  if (I + 1 >= Args.size())
+    return llvm::createStringError(
+        "no command to run: kopt verify [--kernel K]... [--runs N] -- COMMAND ARGS...");
+  R.Command.assign(Args.begin() + long(I) + 1, Args.end());
+  return R;
+}
+
+// The command as a shell would take it back, for messages and the entry.
+std::string shellWords(const std::vector<std::string> &Words) {
+  std::string Out;
+  for (const std::string &W : Words) {
+    if (!Out.empty())
+      Out += ' ';
+    bool Plain = !W.empty() && llvm::all_of(W, [](char C) {
+      return llvm::isAlnum(C) || llvm::StringRef("_-./=:,+@%").contains(C);
+    });
+    if (Plain) {
+      Out += W;
+      continue;
+    }
+    Out += '\'';
+    for (char C : W)
+      Out += C == '\'' ? std::string("'\\''") : std::string(1, C);
+    Out += '\'';
+  }
+  return Out;
+}
+
+struct Run {
+  int Status = 0;
+  double Seconds = 0;
+};
+
+// One run of the command with KOPT_VARIANTS=Setting (KOPT_VARIANTS_LOG=Log
+// where Log is not empty); the environment is restored afterwards.
+llvm::Expected<Run> runWith(const VerifyRequest &R, const std::string &Setting,
+                            const std::string &Log) {
+  ::setenv("KOPT_VARIANTS", Setting.c_str(), 1);
+  if (Log.empty())
+    ::unsetenv("KOPT_VARIANTS_LOG");
+  else
+    ::setenv("KOPT_VARIANTS_LOG", Log.c_str(), 1);
+  std::string Program = R.Command[0];
+  if (Program.find('/') == std::string::npos)
+    if (llvm::ErrorOr<std::string> Found = llvm::sys::findProgramByName(Program))
+      Program = *Found;
+  llvm::outs().flush(); // Before the command writes to the same stdout.
+  auto Start = std::chrono::steady_clock::now();
+  llvm::Expected<int> Status = runAndWait(Program, R.Command);
+  auto End = std::chrono::steady_clock::now();
+  ::unsetenv("KOPT_VARIANTS");
+  ::unsetenv("KOPT_VARIANTS_LOG");
+  if (!Status)
+    return llvm::createStringError("cannot run %s: %s", R.Command[0].c_str(),
+                                   llvm::toString(Status.takeError()).c_str());
+  return Run{*Status, std::chrono::duration<double>(End - Start).count()};
+}
+
+// The kernels the log says ran their variant, in the order first seen.
+std::vector<std::string> kernelsThatRanVariants(llvm::StringRef Log) {
+  std::vector<std::string> Kernels;
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Text = llvm::MemoryBuffer::getFile(Log);
+  if (!Text)
+    return Kernels;
+  llvm::SmallVector<llvm::StringRef> Lines;
+  (*Text)->getBuffer().split(Lines, '\n', -1, false);
+  for (llvm::StringRef Line : Lines) {
+    auto [Kernel, What] = Line.trim().rsplit(' ');
+    if (What == "variant" && !llvm::is_contained(Kernels, Kernel))
+      Kernels.push_back(Kernel.str());
+  }
+  return Kernels;
+}
+
+double median(std::vector<double> V) {
+  llvm::sort(V);
+  size_t N = V.size();
+  return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
+}
+
+std::string utcNow() {
+  std::time_t Now = std::time(nullptr);
+  char Text[32];
+  std::strftime(Text, sizeof(Text), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&Now));
+  return Text;
+}
+
+// Marks every entry of Kernel with a variant (the user's and the project's
+// caches: the run does not say which architecture's entry it used) rejected.
+llvm::Error rejectEntries(memory::ResultCache &Cache, const std::string &Kernel,
+                          const memory::Rejection &Why) {
+  size_t Marked = 0;
+  for (const memory::ListedEntry &L : Cache.list()) {
+    if (!L.Stored || L.Stored->Entry.KernelName != Kernel || !L.Stored->Entry.Variant)
+      continue;
+    if (llvm::Error E = Cache.reject(L, Why))
+      return llvm::createStringError("cannot mark %s's entry %s: %s", Kernel.c_str(),
+                                     L.File.Path.c_str(), llvm::toString(std::move(E)).c_str());
+    llvm::outs() << "kopt verify: " << Kernel << ": entry " << L.File.Digest.substr(0, 16)
+                 << (L.Project ? " (project cache)" : "") << " marked: " << Why.Why << "\n";
+    ++Marked;
+  }
+  if (!Marked)
+    Voice.warning(Kernel + ": no cache entry with a variant to mark (in " + Cache.config().UserDir +
+                  (Cache.config().ProjectDir ? " or " + *Cache.config().ProjectDir : "") + ")");
+  return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Error runVerify(const std::vector<std::string> &Args) {
+  llvm::Expected<VerifyRequest> R = parseVerify(Args);
+  if (!R)
+    return R.takeError();
+  llvm::Expected<memory::CacheConfig> Config = cacheConfigFor(R->CacheArgs);
+  if (!Config)
+    return Config.takeError();
+  llvm::Expected<memory::ResultCache> Cache = memory::ResultCache::open(*Config);
+  if (!Cache)
+    return Cache.takeError();
+  llvm::SmallString<128> Log;
+  if (std::error_code EC = llvm::sys::fs::createTemporaryFile("kopt-verify", "log", Log))
+    return llvm::createStringError("cannot create a log file: " + EC.message());
+  auto RemoveLog = llvm::make_scope_exit([&] { llvm::sys::fs::remove(Log); });
+  const std::string Command = shellWords(R->Command);
+
+  // Interleaved, so that a machine's drift falls on both sides alike.
+  std::vector<double> Off, On;
+  int OffStatus = 0, OnStatus = 0;
+  for (int I = 0; I < R->Runs; ++I) {
+    llvm::Expected<Run> Original = runWith(*R, "off", "");
+    if (!Original)
+      return Original.takeError();
+    llvm::Expected<Run> Variants = runWith(*R, "on", std::string(Log));
+    if (!Variants)
+      return Variants.takeError();
+    Off.push_back(Original->Seconds);
+    On.push_back(Variants->Seconds);
+    OffStatus = OffStatus ? OffStatus : Original->Status;
+    OnStatus = OnStatus ? OnStatus : Variants->Status;
+  }
+  std::vector<std::string> Ran = kernelsThatRanVariants(Log);
+  llvm::outs() << "kopt verify: original kernels (KOPT_VARIANTS=off): "
+               << (OffStatus ? "fails, status " + std::to_string(OffStatus) : "passes")
+               << "; variants (" << (Ran.empty() ? "none ran" : llvm::join(Ran, ", "))
+               << "): " << (OnStatus ? "fails, status " + std::to_string(OnStatus) : "passes")
+               << "\n";
+  llvm::outs() << llvm::formatv("kopt verify: program time: {0:F3} s original, {1:F3} s with "
+                                "variants (median of {2}): {3:F2}x\n",
+                                median(Off), median(On), R->Runs, median(Off) / median(On));
+  if (OffStatus)
+    return failWithStatus(OffStatus, "`" + Command +
+                                         "` fails with the original kernels too: it cannot "
+                                         "judge the variants");
+  if (!OnStatus)
+    return llvm::Error::success();
+
+  std::vector<std::string> Suspects = R->Kernels.empty() ? Ran : R->Kernels;
+  if (Suspects.empty())
+    return failWithStatus(1, "`" + Command +
+                                 "` fails with the variants, but no launch of a kernel with a "
+                                 "variant was logged: was it built by kcc (KOPT_VARIANTS_LOG)?");
+  std::vector<std::string> All = Ran;
+  for (const std::string &K : R->Kernels)
+    if (!llvm::is_contained(All, K))
+      All.push_back(K);
+  // Kernel by kernel: only K's variant on.
+  std::vector<std::string> Guilty;
+  for (const std::string &K : Suspects) {
+    std::vector<std::string> Others;
+    for (const std::string &O : All)
+      if (O != K)
+        Others.push_back(O);
+    llvm::Expected<Run> Alone =
+        runWith(*R, Others.empty() ? "on" : "off:" + llvm::join(Others, ","), "");
+    if (!Alone)
+      return Alone.takeError();
+    llvm::outs() << "kopt verify: " << K << "'s variant alone: "
+                 << (Alone->Status ? "fails, status " + std::to_string(Alone->Status) : "passes")
+                 << "\n";
+    if (Alone->Status)
+      Guilty.push_back(K);
+  }
+  if (Guilty.empty()) {
+    // No variant fails alone: together they do, so none of them is trusted.
+    Voice.warning("no variant fails the check alone; " + llvm::join(Suspects, ", ") +
+                  " fail it together: rejecting all of them");
+    Guilty = Suspects;
+  }
+  memory::Rejection Why{"rejected by the application's check", Command, utcNow()};
+  for (const std::string &K : Guilty)
+    if (llvm::Error E = rejectEntries(*Cache, K, Why))
+      return E;
+  return failWithStatus(
+      1, "`" + Command + "` fails with the variant" + (Guilty.size() > 1 ? "s of " : " of ") +
+             llvm::join(Guilty, ", ") + "; rebuild the sources that launch " +
+             (Guilty.size() > 1 ? "them" : "it") + " (kcc now compiles the original)");
+}
+
+} // namespace kopt::driver
