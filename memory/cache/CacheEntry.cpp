@@ -154,10 +154,13 @@ llvm::Expected<StoredEntry> parseEntry(llvm::StringRef Text) {
 std::string describeEntry(const CacheEntry &E) {
   std::string Text;
   llvm::raw_string_ostream OS(Text);
-  if (E.Variant && E.Rejected)
+  // A rejected variant is not used, so how close it came to the hardware is beside the point.
+  if (E.Variant && E.Rejected) {
     OS << "variant (" << llvm::join(E.Origin.Skills, " + ") << ") " << E.Rejected->Why << " ("
        << E.Rejected->Command << ")";
-  else if (E.Variant)
+    return Text;
+  }
+  if (E.Variant)
     OS << "verified variant (" << llvm::join(E.Origin.Skills, " + ") << "), "
        << llvm::format("%.2f", E.Speedup) << "x faster on " << E.Origin.Device;
   else
