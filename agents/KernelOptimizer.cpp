@@ -95,6 +95,12 @@ struct Candidate {
   const transform::Transform *T;
   transform::ParamSet Point;
   size_t PointIndex; // In the transform's own order.
+  // What the step must beat to count as a win: its node's speedup, or for a
+  // retune of the best chain, the best's.
+  double Reference = 1;
+  // A retune of the best chain: the best's later steps, replayed after this
+  // one (T at another point in place of the best's own).
+  std::vector<transform::Step> Tail = {};
 };
 
 // How much a node's lag behind the best variant (in log speedup) counts
@@ -234,8 +240,18 @@ private:
                                    R.CompileOptions};
   }
   // Adds a node and its candidate steps (the transforms' points on its code,
-  // in the planner's order, PointsPerStep of each).
+  // in the planner's order, PointsPerStep of each; the rest, and the steps of
+  // a node at MaxDepth, are deferred to widen()).
   void addNode(Node N);
+  // When the chains run out of steps with budget left: the deferred points
+  // of every node, and the best chain retuned (each of its steps at its
+  // transform's other points, the later steps replayed). False where there
+  // is nothing left to try.
+  bool widen();
+  void addRetunesOfBest();
+  // Tail replayed after a step that made Made; fails where a step no longer fits.
+  llvm::Expected<transform::ChainResult> replay(transform::ChainResult Made,
+                                                const std::vector<transform::Step> &Tail);
   std::optional<size_t> pickCandidate();
   // Step S applied to node N's code; a refusal is counted, with its time.
   llvm::Expected<transform::ChainResult> applyCounted(const Node &N, const transform::Step &S);
@@ -265,6 +281,11 @@ private:
 
   std::vector<Node> Nodes;
   std::vector<Candidate> Pending;
+  // Steps held back until the chains run out (widen()), and whether they ran
+  // out: from then on a node's points are all pending at once.
+  std::vector<Candidate> Deferred;
+  bool Widened = false;
+  std::vector<std::string> Retuned;      // The best chain whose retunes are pending.
   std::set<std::string> Seen;            // Variants by content hash.
   std::set<std::string> DeadSteps;       // Steps whose variant failed (wrong, crashed, ...).
   std::map<std::string, unsigned> Unfit; // Per node and transform: points that did not apply.
@@ -293,7 +314,10 @@ void Search::addNode(Node N) {
   size_t Index = Nodes.size();
   if (N.Root == SIZE_MAX)
     N.Root = Index;
+  // Past MaxDepth a chain grows by one more step only once the chains
+  // within it ran out (its points deferred); never further.
   bool Extend = N.Chain.size() < R.Budget.MaxDepth;
+  bool ExtendLater = N.Chain.size() == R.Budget.MaxDepth;
   std::vector<std::pair<const transform::Transform *, std::vector<transform::ParamSet>>> Spaces;
   for (const auto &T : transform::allTransforms()) {
     if (llvm::is_contained(R.Disabled, T->id().str()))
@@ -303,7 +327,7 @@ void Search::addNode(Node N) {
       N.Blocked.insert(T->id().str());
       if (Nodes.empty())
         Result.NotOffered[T->id().str()] = O.whyNot();
-    } else if (Extend) {
+    } else if (Extend || ExtendLater) {
       Spaces.push_back({T.get(), O.points()});
     }
   }
@@ -312,6 +336,8 @@ void Search::addNode(Node N) {
   // no evaluation.) Where it does not, the planner values the steps that
   // enable it higher.
   for (auto &[T, Space] : Spaces) {
+    if (!Extend)
+      break;
     bool EnablerFits = false;
     for (const std::string &Enabler : Planner->enablersOf(T->id()))
       EnablerFits |= !N.Blocked.count(Enabler) && !llvm::is_contained(R.Disabled, Enabler);
@@ -338,12 +364,72 @@ void Search::addNode(Node N) {
       Values[I] = Planner->value(*T, Space[I], I, Added.Facts, Blocked);
     std::stable_sort(Order.begin(), Order.end(),
                      [&](size_t A, size_t B) { return Values[A] > Values[B]; });
-    if (Order.size() > R.Budget.PointsPerStep)
-      Order.resize(R.Budget.PointsPerStep);
-    Points[std::to_string(Index) + "|" + T->id().str()] = Order.size();
-    for (size_t I : Order)
-      Pending.push_back({Index, T, Space[I], I});
+    size_t Now = !Extend && !Widened ? 0
+                 : Widened           ? Order.size()
+                                     : std::min<size_t>(Order.size(), R.Budget.PointsPerStep);
+    Points[std::to_string(Index) + "|" + T->id().str()] = Now;
+    for (size_t At = 0; At < Order.size(); ++At)
+      (At < Now ? Pending : Deferred)
+          .push_back({Index, T, Space[Order[At]], Order[At], Added.Speedup});
   }
+}
+
+bool Search::widen() {
+  if (!Widened) {
+    Widened = true;
+    for (Candidate &C : Deferred) {
+      ++Points[std::to_string(C.NodeIndex) + "|" + C.T->id().str()];
+      Pending.push_back(std::move(C));
+    }
+    Deferred.clear();
+  }
+  if (Best && Retuned != Result.BestSteps) {
+    Retuned = Result.BestSteps;
+    addRetunesOfBest();
+  }
+  return !Pending.empty();
+}
+
+void Search::addRetunesOfBest() {
+  const std::vector<transform::Step> &Chain = Best->Chain;
+  auto Same = [](const std::vector<transform::Step> &A, const std::vector<transform::Step> &B) {
+    return A.size() == B.size() && std::equal(A.begin(), A.end(), B.begin(), [](auto &X, auto &Y) {
+             return stepText(X) == stepText(Y);
+           });
+  };
+  for (size_t At = 0; At < Chain.size(); ++At) {
+    std::vector<transform::Step> Prefix(Chain.begin(), Chain.begin() + At);
+    auto Node = std::find_if(Nodes.begin(), Nodes.end(),
+                             [&](const struct Node &N) { return Same(N.Chain, Prefix); });
+    if (Node == Nodes.end())
+      continue;
+    const transform::Step &Own = Chain[At];
+    transform::Offer O = Own.T->offer(*Node->View, R.Policy);
+    std::vector<transform::Step> Tail(Chain.begin() + At + 1, Chain.end());
+    for (size_t I = 0; I < O.points().size(); ++I)
+      if (O.points()[I] != Own.Params)
+        Pending.push_back({static_cast<size_t>(Node - Nodes.begin()), Own.T, O.points()[I], I,
+                           BestSpeedup, Tail});
+  }
+}
+
+llvm::Expected<transform::ChainResult> Search::replay(transform::ChainResult Made,
+                                                      const std::vector<transform::Step> &Tail) {
+  for (const transform::Step &S : Tail) {
+    double Before = elapsed();
+    auto View = transform::summarizeUnit(Made.UnitText, K.Name, R.ClangArgs, Made.Pragma);
+    auto Next = View ? transform::applyStep(*View, Made, R.ClangArgs, S)
+                     : llvm::Expected<transform::ChainResult>(View.takeError());
+    ++Result.Applies;
+    Result.ApplySeconds += elapsed() - Before;
+    if (!Next) {
+      ++Result.UnfitSteps;
+      Result.UnfitSeconds += elapsed() - Before;
+      return Next.takeError();
+    }
+    Made = std::move(*Next);
+  }
+  return Made;
 }
 
 bool Search::blocked(const Node &N, llvm::StringRef Transform) const {
@@ -399,7 +485,7 @@ std::optional<size_t> Search::pickCandidate() {
     const Candidate &C = Pending[I];
     const Node &N = Nodes[C.NodeIndex];
     auto Blocked = [&](llvm::StringRef Id) { return blocked(N, Id); };
-    double Lag = std::log(N.Speedup) - std::log(BestSpeedup);
+    double Lag = std::log(C.Reference) - std::log(BestSpeedup);
     double Shortfall = std::min(0.0, Lag + Planner->winGain(*C.T, C.Point, N.Facts));
     double V =
         Planner->value(*C.T, C.Point, C.PointIndex, N.Facts, Blocked) + LagWeight * Shortfall;
@@ -449,7 +535,15 @@ llvm::Expected<bool> Search::tryCandidate(const Candidate &C) {
     return false;
   std::vector<transform::Step> Chain = Parent.Chain;
   Chain.push_back(S);
+  Chain.insert(Chain.end(), C.Tail.begin(), C.Tail.end());
   llvm::Expected<transform::ChainResult> Made = probedOrApplied(C.NodeIndex, S);
+  if (Made && !C.Tail.empty()) {
+    Made = replay(std::move(*Made), C.Tail);
+    if (!Made) { // A later step of the best chain does not fit this point: no refusal of S.
+      llvm::consumeError(Made.takeError());
+      return false;
+    }
+  }
   if (!Made) { // The transform does not fit this code: not an attempt.
     std::string Why = llvm::toString(Made.takeError());
     auto [First, New] = UnfitWhy.try_emplace(NodeKey, Why);
@@ -467,7 +561,9 @@ llvm::Expected<bool> Search::tryCandidate(const Candidate &C) {
   for (const transform::Step &Done : Chain)
     A.Steps.push_back(stepText(Done));
   A.Hash = Hash;
-  A.ParentSpeedup = Parent.Speedup;
+  A.ParentSpeedup = C.Reference;
+  if (!C.Tail.empty())
+    A.Varied = stepText(S);
   evaluator::VariantLaunch Launch = R.Work.Launch;
   std::string Rejected = reviewVariantSource(K.Unit.Text, Made->UnitText, R.Policy);
   if (Rejected.empty() && Made->Launch) {
@@ -490,12 +586,12 @@ llvm::Expected<bool> Search::tryCandidate(const Candidate &C) {
   }
   // A screen compares with the original: under the gain it needs over the
   // variant it was made from, a promising variant is not faster.
-  if (Outcome.Result == Verdict::Promising &&
-      Outcome.Speedup < memory::MinWinGain * Parent.Speedup) {
+  if (Outcome.Result == Verdict::Promising && Outcome.Speedup < memory::MinWinGain * C.Reference) {
     Outcome.Result = Verdict::NotFaster;
-    Outcome.TimingCall += llvm::formatv("; no {0:F2}x gain over its parent's {1:F2}x",
-                                        memory::MinWinGain, Parent.Speedup)
-                              .str();
+    Outcome.TimingCall +=
+        llvm::formatv("; no {0:F2}x gain over its {2} {1:F2}x", memory::MinWinGain, C.Reference,
+                      C.Tail.empty() ? "parent's" : "best chain's")
+            .str();
   }
   A.Result = Outcome.Result;
   A.Detail = Outcome.Detail;
@@ -503,9 +599,8 @@ llvm::Expected<bool> Search::tryCandidate(const Candidate &C) {
   A.Seconds = elapsed();
   A.EvalSeconds = Outcome.Seconds;
   A.Timing = Outcome.TimingCall;
-  bool Win = isWin(Outcome, Parent.Speedup);
-  Planner->observe(C.T->id(), C.Point, Win,
-                   Parent.Speedup > 0 ? Outcome.Speedup / Parent.Speedup : 0);
+  bool Win = isWin(Outcome, C.Reference);
+  Planner->observe(C.T->id(), C.Point, Win, C.Reference > 0 ? Outcome.Speedup / C.Reference : 0);
   bool Verified = Outcome.Result == Verdict::Faster || Outcome.Result == Verdict::NotFaster ||
                   Outcome.Result == Verdict::Promising;
   // A verified step that lets a transform in which did not fit its parent is
@@ -513,7 +608,7 @@ llvm::Expected<bool> Search::tryCandidate(const Candidate &C) {
   // promising but not confirmed (not above the best): its code may admit
   // steps the best's does not.
   bool Unblocks = false;
-  if (const memory::Skill *Skill = Planner->skillOf(C.T->id()); Skill && Verified)
+  if (const memory::Skill *Skill = Planner->skillOf(C.T->id()); Skill && Verified && C.Tail.empty())
     for (const std::string &Enabled : Skill->Enables)
       Unblocks |= blocked(Parent, Enabled);
   if (Outcome.Result == Verdict::Faster || Outcome.Result == Verdict::Promising || Unblocks) {
@@ -523,7 +618,7 @@ llvm::Expected<bool> Search::tryCandidate(const Candidate &C) {
     // did not fit the parent: those refusals need no parse again. __restrict__
     // answers the refusals for aliasing only.
     bool Restrict = C.T->id() == "restrict-readonly";
-    if (keepsStructure(C.T->id()) || Restrict) {
+    if (C.Tail.empty() && (keepsStructure(C.T->id()) || Restrict)) {
       Child.Root = Parent.Root;
       Child.RestrictedSinceRoot = Parent.RestrictedSinceRoot || Restrict;
     }
@@ -580,7 +675,7 @@ llvm::Expected<OptimizeResult> Search::run() {
                {}});
   LoopStart = elapsed(); // The original's measurement and steps are no evaluation's cost.
 
-  while (!Pending.empty() && !outOfBudget()) {
+  while (!outOfBudget() && (!Pending.empty() || widen())) {
     std::optional<size_t> Pick = pickCandidate();
     noteOverrun();
     Candidate C = Pending[*Pick];

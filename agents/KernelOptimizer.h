@@ -6,7 +6,9 @@
 // the evaluator verifies each one and screens its time against the original;
 // a promising variant that would beat the best so far is confirmed with the
 // full timing test. Best-first over chains of transforms, within a budget of
-// wall time and evaluations; short-term memory keeps every attempt, never
+// wall time and evaluations; when the chains run out with budget left, the
+// search widens (more parameter points, one step deeper, the best chain
+// retuned) rather than stopping; short-term memory keeps every attempt, never
 // evaluates one variant twice and does not retry a step that failed.
 #pragma once
 

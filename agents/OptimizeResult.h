@@ -34,7 +34,12 @@ struct Attempt {
   // rejected the variant before any evaluation.
   double EvalSeconds = 0;
   std::string Timing;
-  double ParentSpeedup = 1; // The speedup of the variant the last step was applied to.
+  // The speedup of the variant the last step was applied to; for a retune of
+  // the best chain, the best's.
+  double ParentSpeedup = 1;
+  // A retune of the best chain: the step this attempt chose ("block-size:
+  // block=128"), where the steps after it were replayed from the best chain.
+  std::string Varied;
   bool Evaluated = false;
 };
 

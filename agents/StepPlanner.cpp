@@ -146,7 +146,7 @@ std::vector<memory::Observation> observationsFrom(const OptimizeResult &O,
                     A.Result == evaluator::Verdict::Promising;
     if (A.Steps.empty() || (VerifiedOnly && !Verified))
       continue;
-    auto [Skill, Params] = llvm::StringRef(A.Steps.back()).split(':');
+    auto [Skill, Params] = llvm::StringRef(A.Varied.empty() ? A.Steps.back() : A.Varied).split(':');
     memory::Observation Obs;
     Obs.Skill = Skill.str();
     Obs.Params = Params.str();

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 using namespace kopt;
@@ -651,4 +652,58 @@ __global__ void column_update(int m, int n, float *a, const float *q, const floa
   for (const auto &Tr : transform::allTransforms())
     OnOriginal += Tr->offer(T.K, T.R.Policy).offered();
   EXPECT_LE(O.UnfitSteps, 2 * OnOriginal) << joined(evaluatedSteps(O));
+}
+
+// The chains run out with budget left (one point a transform, one step a
+// chain): the search goes on with the points it held back, so a factor the
+// planner ranks last is still tried.
+TEST(KernelPlanner, HeldBackPointsAreTriedWhenTheChainsRunOut) {
+  PlannedRun T(Weighted, memoryBound());
+  T.R.Budget.PointsPerStep = 1;
+  T.R.Budget.MaxDepth = 1;
+  T.R.Budget.Evaluations = 60;
+  T.Eval.Rules = {{"#pragma unroll 16", Verdict::Faster, 1.7}};
+  OptimizeResult O = T.run();
+  ASSERT_TRUE(O.Best.has_value()) << joined(evaluatedSteps(O));
+  ASSERT_EQ(O.BestSteps.size(), 1u);
+  EXPECT_EQ(O.BestSteps[0], "unroll:factor=16,loop=0");
+  // Every transform's first point came before any held-back one.
+  size_t Sixteen = firstOf(evaluatedSteps(O), "unroll:factor=16");
+  std::set<std::string> Before;
+  for (size_t I = 0; I < Sixteen; ++I)
+    Before.insert(llvm::StringRef(evaluatedSteps(O)[I]).split(':').first.str());
+  EXPECT_TRUE(Before.count("unroll")) << joined(evaluatedSteps(O));
+  EXPECT_GE(Before.size(), 3u) << joined(evaluatedSteps(O));
+}
+
+// The best chain unrolls by 4, then restricts the pointers. Unrolling by 16
+// wins only together with __restrict__, and restrict-readonly alone does not
+// win: no chain the planner extends reaches the pair, but the best chain
+// retuned (its first step at another point, the second replayed) does.
+TEST(KernelPlanner, TheBestChainIsRetunedWhenTheChainsRunOut) {
+  PlannedRun T(Weighted, memoryBound());
+  T.R.Budget.PointsPerStep = 1;
+  T.R.Budget.MaxDepth = 2;
+  T.R.Budget.Evaluations = 80;
+  T.Eval.Rules = {{"#pragma unroll 16", Verdict::Faster, 2.0, "", {"__restrict__"}},
+                  {"#pragma unroll 4", Verdict::Faster, 1.5, "", {"__restrict__"}},
+                  {"#pragma unroll 4", Verdict::Faster, 1.3},
+                  {"#pragma unroll", Verdict::NotFaster, 1.0}};
+  OptimizeResult O = T.run();
+  ASSERT_EQ(O.BestSteps.size(), 2u) << joined(O.BestSteps) << " of " << joined(evaluatedSteps(O));
+  EXPECT_EQ(O.BestSteps[0], "unroll:factor=16,loop=0");
+  EXPECT_TRUE(startsWith(O.BestSteps[1], "restrict-readonly")) << joined(O.BestSteps);
+  const Attempt *Retune = nullptr;
+  for (const Attempt &A : O.Trajectory)
+    if (A.Steps == O.BestSteps)
+      Retune = &A;
+  ASSERT_NE(Retune, nullptr);
+  // Judged against the chain it retunes, and learned as the step it varied.
+  EXPECT_EQ(Retune->Varied, "unroll:factor=16,loop=0");
+  EXPECT_DOUBLE_EQ(Retune->ParentSpeedup, 1.5);
+  memory::FactVector Facts = memory::factVector(memory::factsFor(T.K.Features, T.Metrics));
+  std::vector<memory::Observation> Learned = observationsFrom(O, Facts, "kernel", false);
+  EXPECT_TRUE(std::any_of(Learned.begin(), Learned.end(), [](const memory::Observation &Obs) {
+    return Obs.Skill == "unroll" && Obs.Params == "factor=16,loop=0" && Obs.Gain > 1.3;
+  }));
 }

@@ -6,6 +6,7 @@
 
 #include "evaluator/Evaluator.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@ public:
     evaluator::Verdict Result;
     double Speedup;
     std::string Detail = {};
+    std::vector<std::string> AlsoContains = {}; // The code must hold these too.
   };
   std::vector<Rule> Rules;
   double DefaultSpeedup = 1.0;
@@ -64,7 +66,10 @@ private:
     O.Result = evaluator::Verdict::NotFaster;
     O.Speedup = DefaultSpeedup;
     for (const Rule &R : Rules)
-      if (Code.find(R.Contains) != std::string::npos) {
+      if (Code.find(R.Contains) != std::string::npos &&
+          std::all_of(R.AlsoContains.begin(), R.AlsoContains.end(), [&](const std::string &Also) {
+            return Code.find(Also) != std::string::npos;
+          })) {
         O.Result = R.Result;
         O.Speedup = R.Speedup;
         O.Detail = R.Detail;
