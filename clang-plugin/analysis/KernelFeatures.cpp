@@ -2,6 +2,7 @@
 
 #include "clang-plugin/analysis/CollectiveCalls.h"
 #include "clang-plugin/analysis/IndexAnalysis.h"
+#include "clang-plugin/analysis/IntegerPowers.h"
 #include "clang-plugin/analysis/Neighbourhoods.h"
 #include "clang-plugin/analysis/ast/SourceText.h"
 
@@ -258,9 +259,10 @@ public:
       F.Barriers.push_back(callFeature(Name, Call));
     else if (isWarpIntrinsic(Name))
       F.WarpIntrinsics.push_back(callFeature(Name, Call));
-    else if (mathFunctions().contains(Name))
+    else if (mathFunctions().contains(Name)) {
       F.MathCalls.push_back(callFeature(Name, Call));
-    else
+      F.IntegerPowers += smallIntegerPower(*Call).has_value();
+    } else
       F.OtherCalls.push_back(callFeature(Name, Call));
     return true;
   }

@@ -49,6 +49,7 @@ const FactInfo Table[] = {
     {"math_calls", Num, false, "math library calls"},
     {"precise_math_calls", Num, false, "math calls with a faster intrinsic (expf, sinf, ...)"},
     {"fast_math_calls", Num, false, "fast intrinsics already used (__expf, ...)"},
+    {"integer_powers", Num, false, "pow calls with a literal integer exponent from 2 to 16"},
     // Booleans from the front end.
     {"has_loops", Bool, false, "the body has a loop"},
     {"has_bounds_guard", Bool, false, "a thread index is compared with a parameter"},
@@ -467,6 +468,7 @@ Facts factsFor(const KernelFeatures &F, const ProfileMetrics &Metrics) {
   }
   Out.set("precise_math_calls", Precise);
   Out.set("fast_math_calls", Fast);
+  Out.set("integer_powers", F.IntegerPowers);
 
   Out.setBool("has_loops", !F.Loops.empty());
   Out.setBool("has_bounds_guard", !F.Guards.empty());

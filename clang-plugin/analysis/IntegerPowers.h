@@ -1,0 +1,22 @@
+// pow(x, n) with a literal integer exponent n from 2 to 16 (pow, powf,
+// std::pow; 2, 2.0, 2.0f): nvcc calls its general pow for these (a logarithm
+// and an exponential, ~130 PTX instructions in double, ~200 for powf:
+// measured on CUDA 13 at -O3), where squarings and products (at most 6 for
+// n <= 16) give the result within a few ulp. The front end counts them (KernelFeatures::IntegerPowers)
+// and strength-reduction expands them: one recogniser for both.
+#pragma once
+
+#include <optional>
+
+namespace clang {
+class CallExpr;
+} // namespace clang
+
+namespace kopt::frontend {
+
+inline constexpr unsigned MaxExpandedPower = 16;
+
+// The exponent of such a call, whose result is floating; nullopt for any other call.
+std::optional<unsigned> smallIntegerPower(const clang::CallExpr &Call);
+
+} // namespace kopt::frontend

@@ -1,0 +1,165 @@
+// strength-reduction: pow(x, n) with a literal integer n from 2 to 16 becomes
+// squarings and products (analysis/IntegerPowers.h says why nvcc leaves it alone).
+//   pow(dx, 2.0)  -> (dx * dx)
+//   powf(r, 3.0f) -> (r * r * r)
+//   pow(s, 6)     -> ((s * s * s) * (s * s * s))   the repeated product is
+//                    computed once by the compiler: 3 multiplications
+//   pow(f, 2)     -> ((double)(f) * (double)(f))   where the call computes in
+//                    another type than its argument's (a float through pow(double, int))
+// Each multiplication is correctly rounded, so the product is within n - 1
+// rounding errors where CUDA's pow is within 2 ulp (4 for powf): results may
+// differ in the last bits, within the pragma's tol. The argument is written
+// n times, so only one without side effects is expanded; a call inside
+// another's argument is expanded, the outer one is not.
+#include "clang-plugin/analysis/IntegerPowers.h"
+#include "clang-plugin/analysis/ast/AstWalk.h"
+#include "clang-plugin/transforms/framework/AstEdit.h"
+#include "clang-plugin/transforms/framework/TransformFactories.h"
+#include "clang-plugin/transforms/framework/UnitRewriter.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/Expr.h>
+#include <clang/Rewrite/Core/Rewriter.h>
+#include <llvm/Support/FormatVariadic.h>
+
+#include <vector>
+
+namespace kopt::transform {
+
+namespace {
+// Operands that need no parentheses when repeated around '*'.
+bool isPrimary(const clang::Expr *E) {
+  E = E->IgnoreImpCasts();
+  return llvm::isa<clang::DeclRefExpr, clang::IntegerLiteral, clang::FloatingLiteral,
+                   clang::ArraySubscriptExpr, clang::MemberExpr, clang::ParenExpr>(E);
+}
+
+clang::QualType writtenType(const clang::Expr *E) {
+  return E->IgnoreImpCasts()->getType().getCanonicalType().getUnqualifiedType();
+}
+
+// The type pow computes in as nvcc's <cmath> has it: powf in float; pow by
+// C++11's promotion, in float only where both arguments are float (an int
+// exponent makes it double: nvcc converts pow(float, int)'s base to double,
+// where clang's CUDA headers have a float overload).
+std::string computedType(const clang::CallExpr &Call) {
+  const clang::FunctionDecl *F = Call.getDirectCallee();
+  clang::QualType Base = writtenType(Call.getArg(0)), Exponent = writtenType(Call.getArg(1));
+  auto Is = [](clang::QualType T, clang::BuiltinType::Kind K) {
+    return T->isSpecificBuiltinType(K);
+  };
+  if (F->getName() == "powf" ||
+      (Is(Base, clang::BuiltinType::Float) && Is(Exponent, clang::BuiltinType::Float)))
+    return "float";
+  if (Is(Base, clang::BuiltinType::LongDouble) || Is(Exponent, clang::BuiltinType::LongDouble))
+    return "long double";
+  return "double";
+}
+
+// X to the Power by squaring: "(x * x * x)" for 3, "((x * x) * (x * x))" for 4. Repeated
+// subexpressions are written out; the compiler computes each once.
+std::string product(const std::string &X, unsigned Power) {
+  if (Power == 1)
+    return X;
+  std::string Half = product(X, Power / 2);
+  return Power % 2 ? llvm::formatv("({0} * {0} * {1})", Half, X).str()
+                   : llvm::formatv("({0} * {0})", Half).str();
+}
+
+class PowerExpansion {
+public:
+  explicit PowerExpansion(UnitAST &Unit) : AST(Unit) {}
+
+  llvm::Error run() {
+    std::vector<const clang::CallExpr *> Calls;
+    forEachStmt(AST.Kernel.getBody(), [&](const clang::Stmt *S) {
+      if (const auto *Call = llvm::dyn_cast<clang::CallExpr>(S);
+          Call && frontend::smallIntegerPower(*Call))
+        Calls.push_back(Call);
+    });
+    std::string FirstWhy; // The first call left alone, and why.
+    for (const clang::CallExpr *Call : Calls)
+      if (llvm::Error E = expand(*Call, Calls)) {
+        std::string Why = llvm::toString(std::move(E));
+        if (FirstWhy.empty())
+          FirstWhy = Why;
+      }
+    if (Changes > 0)
+      return llvm::Error::success();
+    return llvm::createStringError(
+        FirstWhy.empty() ? "the kernel calls no pow with a literal integer exponent from 2 to 16"
+                         : FirstWhy);
+  }
+
+  unsigned changes() const { return Changes; }
+
+private:
+  llvm::Error expand(const clang::CallExpr &Call,
+                     const std::vector<const clang::CallExpr *> &Calls) {
+    unsigned Power = *frontend::smallIntegerPower(Call);
+    const clang::Expr *Arg = Call.getArg(0);
+    for (const clang::CallExpr *Other : Calls)
+      if (Other != &Call && Arg->getSourceRange().fullyContains(Other->getSourceRange()))
+        return unsupported(AST, Call.getBeginLoc(),
+                           "pow's argument holds another pow that is expanded");
+    if (hasEffects(Arg, AST.Ctx))
+      return unsupported(AST, Call.getBeginLoc(),
+                         "pow's argument has side effects, and would be evaluated " +
+                             std::to_string(Power) + " times");
+    std::string Text = AST.text(Arg->getSourceRange());
+    if (Text.empty() || Call.getBeginLoc().isMacroID() || Call.getEndLoc().isMacroID())
+      return unsupported(AST, Call.getBeginLoc(), "the pow call comes from a macro");
+    // The argument as the call computes it: std::pow on a float and an int
+    // multiplies doubles.
+    std::string Computed = computedType(Call);
+    bool Cast = writtenType(Arg).getAsString() != Computed;
+    // A primary needs parentheses only behind a cast; anything else always.
+    std::string Operand = isPrimary(Arg) && !Cast ? Text : llvm::formatv("({0})", Text).str();
+    if (Cast)
+      Operand = llvm::formatv("({0}){1}", Computed, Operand).str();
+    AST.Rewrite.ReplaceText(Call.getSourceRange(), product(Operand, Power));
+    ++Changes;
+    return llvm::Error::success();
+  }
+
+  UnitAST &AST;
+  unsigned Changes = 0;
+};
+
+class StrengthReduction : public Transform {
+public:
+  llvm::StringRef id() const override { return "strength-reduction"; }
+  // Products in place of pow: correctly rounded where pow is within 2 ulp.
+  Numerics numerics() const override { return Numerics::Reassociates; }
+
+protected:
+  Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
+    if (Kernel.Features.IntegerPowers == 0)
+      return Offer::no("the kernel calls no pow with a literal integer exponent from 2 to 16");
+    return Offer::of({ParamSet{}});
+  }
+
+  llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
+                                            const ParamSet &) const override {
+    unsigned Changes = 0;
+    llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &AST) -> llvm::Error {
+      PowerExpansion Edit(AST);
+      llvm::Error E = Edit.run();
+      Changes = Edit.changes();
+      return E;
+    });
+    if (!Text)
+      return Text.takeError();
+    return TransformOutput{std::move(*Text), std::nullopt,
+                           "pow with a small integer exponent as multiplications: " +
+                               std::to_string(Changes) + (Changes == 1 ? " call" : " calls")};
+  }
+};
+} // namespace
+
+std::unique_ptr<Transform> makeStrengthReductionTransform() {
+  return std::make_unique<StrengthReduction>();
+}
+
+} // namespace kopt::transform
