@@ -50,6 +50,9 @@ struct Baseline {
   Profile Counters;           // One launch's hardware counters, or why there are none.
   double Seconds = 0;         // Wall time of setOriginal: compile, runs, timing, profile.
   double ProfileSeconds = 0;  // Of which the profile.
+  // The launches each verification chains (Workload::Chain, shortened where
+  // the original's launches would take too long; never silently: compare).
+  unsigned Chain = 1;
   // With recorded launches: the launches timing is weighted over, each one's
   // share of the application's time in the kernel (WeightedTiming.h); null
   // where variants are timed on the workload's one launch.

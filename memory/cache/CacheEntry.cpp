@@ -125,6 +125,11 @@ std::string describeEntry(const CacheEntry &E) {
   else if (E.Variant)
     OS << "verified variant (" << llvm::join(E.Origin.Skills, " + ") << "), "
        << llvm::format("%.2f", E.Speedup) << "x faster on " << E.Origin.Device;
+  // Entries of kernels verified over chains of launches say how long (issue 31).
+  if (E.Variant && !E.Rejected && E.Verification.is_object() && E.Verification.contains("chain") &&
+      E.Verification["chain"].is_number_unsigned() && E.Verification["chain"].get<unsigned>() > 1)
+    OS << " (verified on " << E.Verification.value("seeds", 0u) << " seeds, "
+       << E.Verification["chain"].get<unsigned>() << "-launch chains)";
   else
     OS << "no variant beat the original on " << E.Origin.Device;
   return Text;

@@ -20,3 +20,5 @@ add_test(gpu.multi-gpu-optimize "multi-gpu-optimize.sh" "../../../bin/kopt" "par
 set_tests_properties(gpu.multi-gpu-optimize PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300)
 add_test(gpu.model-entries "model-entries.sh" "../../../bin/kopt" "slow")
 set_tests_properties(gpu.model-entries PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300)
+add_test(gpu.chain-verify "chain-verify.sh" "../../../bin/kopt" ".")
+set_tests_properties(gpu.chain-verify PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300)
