@@ -1,5 +1,7 @@
 #include "clang-plugin/pragma/WorkloadCheck.h"
 
+#include "clang-plugin/model/VerificationChain.h"
+
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FormatVariadic.h>
@@ -49,6 +51,7 @@ public:
 
   ResolvedWorkload run() {
     checkSkills();
+    checkRepeat();
     if (P.hasWorkload() && checkComplete()) {
       checkDirections();
       checkDataBoundLoops();
@@ -93,6 +96,14 @@ private:
       else
         diag(Diag::UnknownSkill, T.Token, {T.Id});
     }
+  }
+
+  // repeat(N) beyond any time-stepped program's need is a mistake (1 << 30):
+  // every verification would run it.
+  void checkRepeat() {
+    if (P.Repeat && *P.Repeat > MaxRepeat)
+      diag(Diag::RepeatTooLong, P.RepeatToken,
+           {std::to_string(*P.Repeat), std::to_string(MaxRepeat)});
   }
 
   // A launch, a value for every scalar, a buffer for every pointer.

@@ -42,7 +42,8 @@ nlohmann::ordered_json workloadJson(const frontend::KernelSummary &K, const std:
       Buffer["tol"] = {{"rtol", B->Tol->Rtol}, {"atol", B->Tol->Atol}};
     Buffers.push_back(std::move(Buffer));
   }
-  return {{"buffers", Buffers}, {"scalars", Scalars}};
+  // chain: the launches each verification chains (clang-plugin/model/VerificationChain.h).
+  return {{"buffers", Buffers}, {"scalars", Scalars}, {"chain", W->Chain}};
 }
 } // namespace
 

@@ -5,6 +5,7 @@
 #include "memory/cache/CacheLayout.h"
 
 #include "agents/LlmOptimizer.h"
+#include "clang-plugin/model/VerificationChain.h"
 #include "clang-plugin/pragma/PragmaJson.h"
 #include "clang-plugin/pragma/WorkloadCheck.h"
 #include "clang-plugin/transforms/framework/TransformPipeline.h"
@@ -42,11 +43,17 @@ std::string cudaVersion() {
 
 // The clauses without their position: moving a pragma does not change the result.
 // A kernel template's key is its chosen instantiation's: <16> and <32> differ.
+// The verification chain is keyed by its length, where it is more than one
+// launch: entries of kernels without an inout buffer keep their keys, and
+// repeat(20) keys as the default of a kernel with one.
 std::string canonicalClauses(const frontend::KernelSummary &K) {
   nlohmann::ordered_json J = frontend::pragmaToJson(K.Pragma);
   if (J.is_object()) {
     J.erase("line");
     J.erase("column");
+    J.erase("repeat");
+    if (unsigned Chain = frontend::verificationChain(*K.Pragma, K.Params); Chain > 1)
+      J["repeat"] = Chain;
     if (auto Chosen = chosenInstantiation(K); !Chosen)
       llvm::consumeError(Chosen.takeError()); // No workload either: never stored.
     else if (*Chosen)
@@ -278,6 +285,16 @@ memory::OriginalKernel originalKernelOf(const KernelJob &Job) {
 
 } // namespace
 
+std::string shortenedChain(const evaluator::Workload &W, const evaluator::Baseline &B) {
+  if (B.Chain >= W.Chain)
+    return "";
+  return llvm::formatv("verification chains are {0} launches, not {1}: {1} launches of the "
+                       "original ({2:F1} ms each) would take longer than the evaluator allows a "
+                       "chain; repeat(N) in the pragma sets a shorter one",
+                       B.Chain, W.Chain, B.Timing.MedianMs)
+      .str();
+}
+
 llvm::Expected<KernelJobResult>
 optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::raw_ostream *Log) {
   memory::ExperienceStore Experience = Job.Experience ? *Job.Experience
@@ -332,6 +349,8 @@ optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::
         *Log << "  " << Id << ": " << Why << "\n";
     if (!Optimized->BudgetNote.empty())
       *Log << "  note: " << Optimized->BudgetNote << "\n";
+    if (std::string Why = shortenedChain(*W, Optimized->Original); !Why.empty())
+      *Log << "  note: " << Why << "\n";
   }
 
   // Long-term memory learns from the attempts: their last step's skill and
@@ -356,6 +375,11 @@ optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::
     E.Timing["p_value"] = O.BestOutcome.PValue;
     E.Verification = {{"seeds", O.BestOutcome.SeedsVerified},
                       {"worst_tolerance_ratio", O.BestOutcome.WorstToleranceRatio}};
+    // Launches each verification chained (memory::describeEntry says so).
+    if (W->Chain > 1) {
+      E.Verification["chain"] = O.Original.Chain;
+      E.Verification["chain_requested"] = W->Chain;
+    }
     if (!O.BestOutcome.Weighted.is_null())
       E.Timing["weighted"] = O.BestOutcome.Weighted;
   }

@@ -1,5 +1,6 @@
 #include "driver/optimize/WorkloadFromKernel.h"
 
+#include "clang-plugin/model/VerificationChain.h"
 #include "clang-plugin/parse/CudaParseSetup.h"
 #include "driver/optimize/BufferShape.h"
 #include "driver/optimize/InstantiationChoice.h"
@@ -150,6 +151,7 @@ llvm::Expected<Workload> workloadFor(const frontend::KernelSummary &K, llvm::Str
     W.Args.push_back(std::move(Arg));
   }
   W.Tol = pragmaTolerance(P, W.Args);
+  W.Chain = frontend::verificationChain(P, K.Params);
   setBufferTolerances(P, W.Args, W.Tol);
   if (llvm::Error E = setBufferRanges(P, W.Args))
     return pragmaError(K, File, llvm::toString(std::move(E)));

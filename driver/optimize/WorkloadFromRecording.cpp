@@ -1,4 +1,5 @@
 #include "driver/optimize/WorkloadFromRecording.h"
+#include "clang-plugin/model/VerificationChain.h"
 
 #include "driver/optimize/BufferShape.h"
 #include "driver/optimize/WorkloadFromKernel.h"
@@ -227,6 +228,7 @@ llvm::Expected<evaluator::Workload> workloadWithRecording(const frontend::Kernel
     W.Args = It->Args;
     W.Launch = It->Launch;
     W.Tol = pragmaTolerance(P, W.Args);
+    W.Chain = frontend::verificationChain(P, K.Params);
     setBufferTolerances(P, W.Args, W.Tol);
     if (llvm::Error E = setBufferRanges(P, W.Args))
       return E;

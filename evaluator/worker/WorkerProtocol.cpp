@@ -91,6 +91,7 @@ void to_json(json &J, const Workload &W) {
   J = json{{"args", argsJson(W.Args)},
            {"launch", W.Launch},
            {"tol", optionalJson(W.Tol)},
+           {"chain", W.Chain},
            {"recording", W.RecordingFile}};
   json Recorded = json::array();
   for (const RecordedLaunch &R : W.Recorded)
@@ -109,6 +110,9 @@ void from_json(const json &J, Workload &W) {
   W.Args = std::move(Args.Args);
   readField(J, "launch", W.Launch);
   readField(J, "tol", W.Tol);
+  readField(J, "chain", W.Chain);
+  if (W.Chain == 0)
+    throw std::runtime_error("'chain' is 0: a verification runs at least one launch");
   readField(J, "recording", W.RecordingFile);
   json Recorded;
   readField(J, "recorded", Recorded);
@@ -419,6 +423,7 @@ void to_json(json &J, const OriginalAnswer &A) {
            {"profile", optionalJson(A.Counters)},
            {"copy_rate", optionalJson(A.CopyRate)},
            {"profile_seconds", A.ProfileSeconds},
+           {"chain", A.Chain},
            {"weighted", A.Weighted}};
 }
 void from_json(const json &J, OriginalAnswer &A) {
@@ -428,6 +433,7 @@ void from_json(const json &J, OriginalAnswer &A) {
   readField(J, "profile", A.Counters);
   readField(J, "copy_rate", A.CopyRate);
   readField(J, "profile_seconds", A.ProfileSeconds);
+  readField(J, "chain", A.Chain);
   readField(J, "weighted", A.Weighted);
 }
 

@@ -95,6 +95,11 @@ struct Workload {
   std::optional<Tolerance> Tol;         // Absent: defaultTolerance per buffer.
   std::string RecordingFile;            // Where Recorded's contents are.
   std::vector<RecordedLaunch> Recorded; // Sampled from the recording; empty without one.
+  // Verification launches the kernel this many times back to back on each
+  // seed's inputs, every launch on what the last one left, and compares the
+  // final state (clang-plugin/model/VerificationChain.h); timing stays one
+  // launch. The worker shortens a chain that would take too long.
+  unsigned Chain = 1;
 
   // Bytes of all buffers (what one run reads and writes at most, for
   // bandwidth estimates and memory checks).

@@ -173,6 +173,20 @@ TEST(CacheEntryFormat, RejectionRoundTripsAndIsAbsentUntilSet) {
             "variant (block-size) rejected by the application's check (./app --check)");
 }
 
+TEST(CacheEntryFormat, TheSummarySaysWhereVerificationChainedLaunches) {
+  CacheKey Key = makeCacheKey(inputs());
+  CacheEntry E = sampleEntry();
+  EXPECT_EQ(describeEntry(E),
+            "verified variant (block-size), 1.75x faster on NVIDIA H100 80GB HBM3");
+  E.Verification = {{"seeds", 3}, {"chain", 1}};
+  EXPECT_EQ(describeEntry(E),
+            "verified variant (block-size), 1.75x faster on NVIDIA H100 80GB HBM3");
+  E.Verification = {{"seeds", 3}, {"chain", 20}, {"chain_requested", 20}};
+  StoredEntry S = llvm::cantFail(parseEntry(serializeEntry(Key, E)));
+  EXPECT_EQ(describeEntry(S.Entry), "verified variant (block-size), 1.75x faster on NVIDIA H100 "
+                                    "80GB HBM3 (verified on 3 seeds, 20-launch chains)");
+}
+
 TEST(VariantJson, MistypedLaunchMappingIsAnError) {
   nlohmann::json J = {{"grid", {"1", "1"}}, {"block", {"1", "1", "1"}}, {"smem", "0"}};
   llvm::Expected<kopt::frontend::LaunchMapping> M = launchMappingFromJson(J);
