@@ -9,7 +9,7 @@
 #include "clang-plugin/pragma/WorkloadCheck.h"
 #include "driver/nvcc/NvccDeviceFlags.h"
 #include "driver/optimize/BaselineFacts.h"
-#include "driver/optimize/InstantiationChoice.h"
+#include "clang-plugin/units/InstantiationChoice.h"
 #include "driver/optimize/NumericsPolicy.h"
 #include "driver/optimize/SkillRetrieval.h"
 #include "driver/optimize/WorkloadFromKernel.h"

@@ -2,7 +2,7 @@
 
 #include "clang-plugin/parse/CudaParseSetup.h"
 #include "driver/optimize/BufferShape.h"
-#include "driver/optimize/InstantiationChoice.h"
+#include "clang-plugin/units/InstantiationChoice.h"
 
 #include <cmath>
 #include <llvm/Support/Path.h>

@@ -458,7 +458,7 @@ llvm::Expected<std::string> polyText(const UnitAST &U, const frontend::IndexPoly
 }
 
 Fit fitsRegrouping2D(const frontend::KernelSummary &Kernel) {
-  if (Fit F = notTemplate(Kernel); !F)
+  if (Fit F = analysedAtInstantiation(Kernel); !F)
     return F;
   if (Fit F = dimensionsBetween(Kernel, 2, 3); !F)
     return F;
