@@ -37,6 +37,10 @@ summarizeUnit(llvm::StringRef UnitText, llvm::StringRef Name,
   for (frontend::KernelSummary &K : *Kernels)
     if (K.Name == Name) {
       K.Pragma = Pragma;
+      // The appended use is no launch or explicit instantiation, which is what
+      // findInstantiations lists; rewriteUnit finds the instance through this.
+      if (Instance && K.IsTemplate && K.Instantiations.empty())
+        K.Instantiations = {*Instance};
       return std::move(K);
     }
   return llvm::createStringError("the unit has no kernel named '%s'", Name.str().c_str());
