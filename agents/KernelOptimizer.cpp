@@ -1,6 +1,7 @@
 #include "agents/KernelOptimizer.h"
 
 #include "agents/EvaluationPace.h"
+#include "agents/TransformNotes.h"
 #include "agents/VariantReviewer.h"
 #include "clang-plugin/transforms/framework/Transform.h"
 #include "clang-plugin/transforms/normalize/Normalization.h"
@@ -253,6 +254,8 @@ private:
                                                     const evaluator::VariantLaunch &Launch);
   // variantLaunchFor on the request's workload.
   llvm::Expected<evaluator::VariantLaunch> launchOf(const frontend::LaunchMapping &Mapping) const;
+  // What each transform did with the original (the root node).
+  std::vector<memory::TransformNote> transformNotesOfRoot() const;
 
   const OptimizeRequest &R;
   const frontend::KernelSummary &K;
@@ -542,6 +545,25 @@ llvm::Expected<bool> Search::tryCandidate(const Candidate &C) {
   return true;
 }
 
+std::vector<memory::TransformNote> Search::transformNotesOfRoot() const {
+  TransformOutcomes O;
+  O.Disabled = R.Disabled;
+  for (const Attempt &A : Result.Trajectory)
+    if (A.Evaluated)
+      for (const std::string &Step : A.Steps)
+        O.Tried.insert(llvm::StringRef(Step).split(':').first.str());
+  if (Nodes.empty()) { // The original's unit did not parse: no transform saw it.
+    for (const auto &T : transform::allTransforms())
+      O.NotOffered[T->id().str()] = "kopt's front end could not read the original's unit";
+    return transformNotes(O);
+  }
+  O.Refused = Nodes.front().Refused;
+  for (const auto &[Id, Why] : Result.NotOffered) // Transform::offer's answers on the root.
+    if (!O.Refused.count(Id))
+      O.NotOffered[Id] = Why;
+  return transformNotes(O);
+}
+
 llvm::Expected<OptimizeResult> Search::run() {
   auto Base = Eval.setOriginal(source(K.Unit.Text), R.Work);
   if (!Base)
@@ -585,7 +607,13 @@ llvm::Expected<OptimizeResult> Search::run() {
     if (!V)
       return V.takeError();
     Result.Best = *V;
+    // Once, after the search: how close to the hardware the winner runs.
+    Result.BestCounters =
+        Eval.profile(source(Winner->Made.UnitText),
+                     Winner->Made.Launch ? llvm::cantFail(launchOf(*Winner->Made.Launch))
+                                         : evaluator::VariantLaunch(R.Work.Launch));
   }
+  Result.Transforms = transformNotesOfRoot();
   if (Evaluations >= R.Budget.Evaluations)
     Result.StopReason = "evaluation budget spent";
   else if (outOfBudget())

@@ -6,6 +6,7 @@
 
 #include "clang-plugin/model/KernelVariant.h"
 #include "evaluator/Evaluator.h"
+#include "memory/cache/EntryReport.h"
 
 #include <llvm/ADT/StringRef.h>
 
@@ -69,6 +70,10 @@ struct OptimizeResult {
   // evaluations (EvaluationPace.h): why, in one line; else empty.
   std::string BudgetNote;
   std::optional<LlmSpend> Llm; // Set by the llm engine.
+  // The best variant's profile (one launch, after the search), or why none.
+  evaluator::Profile BestCounters = evaluator::Profile::unavailable("no variant");
+  // What each transform did with the original (the skills engine's).
+  std::optional<std::vector<memory::TransformNote>> Transforms;
 };
 
 using ProgressFn = std::function<void(const Attempt &, unsigned Index, double BestSpeedup)>;

@@ -149,14 +149,28 @@ KERNEL_LINE = re.compile(r"^(?:kcc|kopt): (note|warning): (.+?):(\d+): (\S+?): (
 IN_PROGRESS = ("optimizing on ", "optimizing for ", "waiting for the GPU")
 
 
+# How close to the hardware the kernel runs (issue 35), where the note says it:
+# "DRAM 30% -> 45% of peak (1000 -> 1500 GB/s of a 4220 GB/s copy), SM 12% -> 18%";
+# a kept original's reading: "...original on DEVICE: at 87% of DRAM peak: little headroom; ...".
+SHARE = r"(?:[0-9]+%|not recorded)(?: -> (?:[0-9]+%|not recorded))?"
+PEAK = re.compile(r"DRAM (" + SHARE + r") of peak(?: \([^)]*\))?, SM (" + SHARE + r")")
+READING = re.compile(r"no variant beat the original on [^:]+: (.*?)(?:; DRAM |$)")
+
+
 def kernel_outcome(kind, text):
     """What kcc did with one kernel, from its note or warning: the winning chain of
-    transforms, "(original kept)", or the line itself where it says something else."""
+    transforms, "(original kept)", or the line itself where it says something else; with
+    the DRAM and SM shares of peak ("30% -> 45%") and a kept original's reading where the
+    note has them."""
     used = USED.search(text)
+    peak = PEAK.search(text)
+    shares = {"dram": peak.group(1), "sm": peak.group(2)} if peak else {}
     if kind == "note" and used:
-        return {"chain": used.group(1), "speedup": float(used.group(2))}
+        return {"chain": used.group(1), "speedup": float(used.group(2)), **shares}
     if kind == "note" and text.startswith("no variant beat the original"):
-        return {"chain": "(original kept)"}
+        reading = READING.match(text)
+        return {"chain": "(original kept)", **shares,
+                **({"reading": reading.group(1)} if reading and peak else {})}
     return {"chain": None, "note": f"{kind}: {text}"}
 
 

@@ -32,6 +32,10 @@ template <typename T> llvm::Expected<T> okBody(llvm::Expected<json> Answer, Requ
 
 VariantEvaluator::~VariantEvaluator() = default;
 
+Profile VariantEvaluator::profile(const KernelSource &, const VariantLaunch &) {
+  return Profile::unavailable("this evaluator does not profile variants");
+}
+
 Evaluator::Evaluator(EvaluatorOptions Opts) : Options(std::move(Opts)) {}
 Evaluator::~Evaluator() = default;
 
@@ -88,6 +92,13 @@ llvm::Expected<Baseline> Evaluator::setOriginal(const KernelSource &Source, cons
                       "{1:f1} GiB (its replay saves and restores them)",
                       W.bufferBytes() / double(1 << 30), Options.ProfileMaxBytes / double(1 << 30))
             .str());
+  if (Answer->CopyRate && Answer->CopyRate->GBs > 0)
+    B.CopyGBs = Answer->CopyRate->GBs;
+  else
+    B.CopyRateMissing = !Answer->CopyRate                 ? "the original was not profiled"
+                        : Answer->CopyRate->Error.empty() ? "no rate"
+                                                          : Answer->CopyRate->Error;
+  Unprofiled = B.Counters.available() ? "" : B.Counters.Error;
   if (B.Timing.MedianMs > 0)
     B.AchievedDramGBs = static_cast<double>(W.bufferBytes()) / (B.Timing.MedianMs * 1e-3) / 1e9;
   return B;
@@ -109,6 +120,33 @@ llvm::Expected<VariantOutcome> Evaluator::confirm(const KernelSource &Variant,
   return request(Variant, Launch, {}, TimingStage::Confirm);
 }
 
+llvm::Error Evaluator::ensureOriginal() {
+  if (!Original)
+    return llvm::createStringError("a variant before setOriginal()");
+  if (Process->running())
+    return llvm::Error::success();
+  // Restarted after a fault: the new worker needs the original.
+  auto Again = okBody<OriginalAnswer>(
+      Process->request(requestJson(*Original), RequestTimeoutSeconds), RequestOp::SetOriginal);
+  return Again ? llvm::Error::success() : Again.takeError();
+}
+
+Profile Evaluator::profile(const KernelSource &Variant, const VariantLaunch &Launch) {
+  if (!Unprofiled.empty()) { // The original's reason holds for its variants.
+    llvm::StringRef Why = Unprofiled;
+    Why.consume_front("unavailable: ");
+    return Profile::unavailable(Why);
+  }
+  if (llvm::Error E = ensureOriginal())
+    return Profile::unavailable(llvm::toString(std::move(E)));
+  ProfileRequest Request{Variant, Launch.Launch};
+  auto Answer = okBody<ProfileAnswer>(Process->request(requestJson(Request), RequestTimeoutSeconds),
+                                      RequestOp::Profile);
+  if (!Answer)
+    return Profile::unavailable(llvm::toString(Answer.takeError()));
+  return Answer->Counters;
+}
+
 llvm::Expected<VariantOutcome> Evaluator::request(const KernelSource &Variant,
                                                   const VariantLaunch &Launch,
                                                   llvm::ArrayRef<uint64_t> Seeds,
@@ -119,14 +157,8 @@ llvm::Expected<VariantOutcome> Evaluator::request(const KernelSource &Variant,
     O.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Begin).count();
     return O;
   };
-  if (!Original)
-    return llvm::createStringError("evaluate() before setOriginal()");
-  if (!Process->running()) { // Restarted after a fault: the new worker needs the original.
-    auto Again = okBody<OriginalAnswer>(
-        Process->request(requestJson(*Original), RequestTimeoutSeconds), RequestOp::SetOriginal);
-    if (!Again)
-      return Again.takeError();
-  }
+  if (llvm::Error E = ensureOriginal())
+    return E;
   VariantRequest Request;
   Request.Source = Variant;
   Request.Launch = Launch.Launch;

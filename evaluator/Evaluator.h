@@ -50,6 +50,10 @@ struct Baseline {
   Profile Counters;           // One launch's hardware counters, or why there are none.
   double Seconds = 0;         // Wall time of setOriginal: compile, runs, timing, profile.
   double ProfileSeconds = 0;  // Of which the profile.
+  // What a device-to-device copy reached in the worker's session, in GB/s
+  // (GpuSession::measureCopyRate); 0 with the reason where it was not measured.
+  double CopyGBs = 0;
+  std::string CopyRateMissing;
   // With recorded launches: the launches timing is weighted over, each one's
   // share of the application's time in the kernel (WeightedTiming.h); null
   // where variants are timed on the workload's one launch.
@@ -81,6 +85,10 @@ public:
                                                  const VariantLaunch &Launch) {
     return evaluate(Variant, Launch);
   }
+  // One launch's hardware counters of a verified variant, on the workload's
+  // first seed, with the metrics the original's profile read. Never fails: a
+  // profile that could not be taken says why. The default has none.
+  virtual Profile profile(const KernelSource &Variant, const VariantLaunch &Launch);
 };
 
 class Worker;
@@ -103,6 +111,7 @@ public:
                                         const VariantLaunch &Launch) override;
   llvm::Expected<VariantOutcome> confirm(const KernelSource &Variant,
                                          const VariantLaunch &Launch) override;
+  Profile profile(const KernelSource &Variant, const VariantLaunch &Launch) override;
 
   const DeviceInfo &device() const;
   unsigned workerRestarts() const;
@@ -111,10 +120,13 @@ private:
   explicit Evaluator(EvaluatorOptions Options);
   llvm::Expected<VariantOutcome> request(const KernelSource &Variant, const VariantLaunch &Launch,
                                          llvm::ArrayRef<uint64_t> Seeds, TimingStage Stage);
+  // A worker that holds the original: restarted ones get it again.
+  llvm::Error ensureOriginal();
   EvaluatorOptions Options;
   std::unique_ptr<Worker> Process;
   DeviceInfo Device;
   std::optional<OriginalRequest> Original; // Re-sent to a restarted worker.
+  std::string Unprofiled; // Why the original has no profile (variants get none either).
 };
 
 } // namespace kopt::evaluator

@@ -13,6 +13,8 @@ packages=(
   redis-server nginx
   # kopt_optimize_target() keeps a target's compiler launcher (test/lit/cmake/optimize-target-ccache)
   ccache
+  # a real browser for `kopt report`'s page: headless screenshots and DOM (test/lit/report/browser)
+  chromium
 )
 
 sudo_if_needed() {

@@ -21,6 +21,7 @@
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/Format.h>
+#include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <atomic>
@@ -45,6 +46,22 @@ std::string llmSpendLine(const agents::LlmSpend &S) {
   else
     OS << ", cost unknown (no price for the model)";
   return Line;
+}
+
+const std::optional<double> Gone = std::nullopt; // A figure the kernel has no variant for.
+
+// A table cell: "34 -> 81" (original and variant), "34" (original kept), or
+// "not recorded" for a figure the profile lacks.
+std::string peakShareCell(const std::optional<double> &Before, const std::optional<double> &After,
+                          bool HasVariant) {
+  auto Text = [](const std::optional<double> &V) {
+    return V ? llvm::formatv("{0:f0}", *V).str() : std::string("not recorded");
+  };
+  if (!HasVariant)
+    return Text(Before);
+  if (!Before && !After)
+    return "not recorded";
+  return Text(Before) + " -> " + Text(After);
 }
 
 struct Row {
@@ -278,13 +295,23 @@ llvm::Error runOptimizeWith(const std::vector<std::string> &Arguments, const Opt
   llvm::outs()
       << "\n"
       << "kernel                        original ms      best ms  speedup variants evals  s/eval  "
-         "seconds  winning steps\n";
-  for (const std::optional<Row> &R : Rows)
-    if (R)
-      llvm::outs() << llvm::format(
-          "%-28s %12.4f %12.4f %7.2fx %8zu %5u %7.2f %8.1f  %s\n", R->Kernel.c_str(), R->OriginalMs,
-          R->BestMs, R->Entry.Speedup, R->Variants, R->Evaluations, R->MeanEvalSeconds, R->Seconds,
-          R->Entry.Variant ? llvm::join(R->Entry.Origin.Skills, " + ").c_str() : "(original kept)");
+         "seconds  DRAM % of peak  SM % of peak    winning steps\n";
+  for (const std::optional<Row> &R : Rows) {
+    if (!R)
+      continue;
+    const std::optional<memory::EntryProfile> &P = R->Entry.Profile;
+    auto Shares = [&](const std::optional<double> memory::RunFigures::*Field) {
+      return P ? peakShareCell(P->Original.*Field, R->Entry.Variant ? P->Variant.*Field : Gone,
+                               R->Entry.Variant.has_value())
+               : std::string("not recorded");
+    };
+    llvm::outs() << llvm::format(
+        "%-28s %12.4f %12.4f %7.2fx %8zu %5u %7.2f %8.1f  %-14s  %-14s  %s\n", R->Kernel.c_str(),
+        R->OriginalMs, R->BestMs, R->Entry.Speedup, R->Variants, R->Evaluations, R->MeanEvalSeconds,
+        R->Seconds, Shares(&memory::RunFigures::DramPct).c_str(),
+        Shares(&memory::RunFigures::SmPct).c_str(),
+        R->Entry.Variant ? llvm::join(R->Entry.Origin.Skills, " + ").c_str() : "(original kept)");
+  }
   return Status ? failWithStatus(Status) : llvm::Error::success();
 }
 

@@ -43,6 +43,7 @@ llvm::Error runRewriteTu(const std::vector<std::string> &Args);
 llvm::Error runApply(const std::vector<std::string> &Args);
 llvm::Error runSkills(const std::vector<std::string> &Args);
 llvm::Error runRecord(const std::vector<std::string> &Args);
+llvm::Error runReport(const std::vector<std::string> &Args);
 llvm::Error runWorker(const std::vector<std::string> &Args);
 llvm::Error runWorkerJob(const std::vector<std::string> &Args);
 llvm::Error runQueue(const std::vector<std::string> &Args);

@@ -80,6 +80,18 @@ static const Subcommand Table[] = {
      "  --show FILE...       print recordings already made\n"
      "  -- APP ARGS...       the application, run unchanged\n",
      runRecord},
+    {"report",
+     "report [--cache DIR]... [--project-cache DIR] [--build-log FILE] (-o REPORT.html | --text)"
+     " [--warn-only]",
+     "a page of what kopt did: each kernel's speedup, search, roofline and code (docs/report.md)",
+     "  --cache DIR          a result cache to read (repeat); default: kcc's caches from here\n"
+     "  --project-cache DIR  a project cache (read first, as kcc does)\n"
+     "  --build-log FILE     the log kcc --kopt-report=FILE appended to: the build's kernels,\n"
+     "                       hits and misses with reasons (and the caches it used)\n"
+     "  -o REPORT.html       write the page: one file, no external references\n"
+     "  --text               print the overview table\n"
+     "  --warn-only          errors are warnings and the exit status 0 (a post-build step)\n",
+     runReport},
     {"worker", "worker [--queue URL] [--devices 0,1] [--max-jobs N] [--idle-exit S]",
      "on a GPU host: optimize the jobs of the work queue (kcc's mode queue), one a GPU, and "
      "publish the results to the remote cache",

@@ -80,6 +80,12 @@ const OptionSpec Table[] = {
      "the GPUs kopt may optimize on: ordinals among those the process sees (after "
      "CUDA_VISIBLE_DEVICES) or GPU UUIDs, separated by commas; a kernel takes any of them that "
      "is free, and waits only while all are busy (empty: every GPU)"},
+    {"report",
+     OptionKind::PathOrNone,
+     "",
+     {},
+     "the build log each compile appends its kernels to (cache hits, misses with reasons, "
+     "results), from which `kopt report --build-log FILE` writes the page (empty: none)"},
     {"strict", OptionKind::Bool, "false", {}, "fail the compile when optimizing fails"},
     {"verbose", OptionKind::Bool, "false", {}, "say what kcc does and why"},
     {"keep", OptionKind::Bool, "false", {}, "keep kcc's temporary files (the rewritten source)"},

@@ -7,7 +7,9 @@
 #include "kopt/Version.h"
 #include "memory/cache/OnceWarnings.h"
 #include "memory/cache/ResultCache.h"
+#include "report/BuildLog.h"
 #include "support/TextFile.h"
+#include "support/UtcDate.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/raw_ostream.h>
@@ -33,9 +35,10 @@ llvm::Expected<memory::CacheKey> manifestKey(const KccContext &C, const NvccComm
     return llvm::createStringError(EC, "no working directory");
   In.WorkingDir = std::string(Cwd);
   In.CompileFlags = Cmd.Args;
-  // --kopt-verbose only shows more of the log, which the manifest keeps whole.
+  // --kopt-verbose only shows more of the log, which the manifest keeps whole;
+  // the build log is written besides the rewrite, which it does not change.
   for (auto &[Key, Value] : frontEndOptions(C.Options))
-    if (Key != "verbose")
+    if (Key != "verbose" && Key != "report")
       In.Options.emplace_back(std::move(Key), std::move(Value));
   In.Options.emplace_back("user_cache", Cache.UserDir);
   for (const char *Var : SteeringVariables)
@@ -81,18 +84,43 @@ DirectAttempt tryDirect(const KccContext &C, const NvccCommandLine &Cmd, const s
   memory::DirectLookup Found = Cache->lookupDirect(Key->Digest);
   if (!Found.Manifest) {
     Kcc.verboseNote(Source + ": direct miss: " + Found.Miss);
-    return {false, Key->Digest};
+    return {.Hit = false, .Key = Key->Digest};
   }
   if (llvm::Error E = writeTextFile(Temp, Found.Manifest->Output)) {
     Kcc.verboseNote(Source + ": direct miss: " + llvm::toString(std::move(E)));
-    return {false, Key->Digest};
+    return {.Hit = false, .Key = Key->Digest};
   }
   Kcc.verboseNote(Source + ": direct hit (manifest " + Key->Digest.substr(0, 16) +
                   "): the recorded rewrite, without kopt's parse");
   for (const memory::ManifestLine &L : Found.Manifest->Log)
     if (!L.VerboseOnly || C.Options.verbose())
       writeToStderr(L.Text);
-  return {true, Key->Digest};
+  return {true, Key->Digest, Found.Manifest->Entries, Config->UserDir,
+          Config->ProjectDir.value_or("")};
+}
+
+void appendDirectHitToBuildLog(const KccContext &C, const std::string &Source,
+                               const DirectAttempt &Hit) {
+  const std::string &Path = C.Options.get("report").Value;
+  if (Path.empty() || !Hit.Hit)
+    return;
+  std::vector<report::BuildRecord> Records;
+  for (const memory::ManifestEntry &E : Hit.Entries) {
+    if (E.File.Type != FileObservation::Kind::File)
+      continue; // A project entry found absent before the user cache's hit.
+    report::BuildRecord Rec;
+    Rec.Source = Rec.File = Source;
+    Rec.Key = E.Key;
+    Rec.Outcome = report::OutcomeHit.str();
+    Rec.Detail = "direct-mode hit (the recorded rewrite, without kopt's parse)";
+    Rec.UserCache = Hit.UserCache;
+    Rec.ProjectCache = Hit.ProjectCache;
+    Rec.Date = utcNow();
+    Records.push_back(std::move(Rec));
+  }
+  if (llvm::Error E = report::appendBuildRecords(Path, Records))
+    Reporter("kcc").warning("the build log " + Path + " misses " + Source +
+                            "'s kernels: " + llvm::toString(std::move(E)));
 }
 
 } // namespace kopt::driver

@@ -19,7 +19,7 @@ constexpr llvm::StringLiteral Passed[] = {"mode",          "engine",           "
                                           "project_cache", "llm_provider",     "llm_base_url",
                                           "llm_model",     "llm_api_key_env",  "llm_timeout",
                                           "llm_retries",   "llm_token_budget", "strict",
-                                          "verbose",       "fast_math"};
+                                          "verbose",       "fast_math",        "report"};
 } // namespace
 
 std::string koptToolPath(const GetEnvFn &GetEnv) {

@@ -94,6 +94,7 @@ llvm::Expected<std::optional<int>> compileRewritten(KccContext &C, const NvccCom
     DirectAttempt Direct;
     if (!FrontEndFailure)
       Direct = tryDirect(C, Cmd, Input->Path, Text->getBuffer(), *Temp);
+    appendDirectHitToBuildLog(C, Input->Path, Direct);
     FrontEndOutcome Outcome = FrontEndOutcome::Rewritten;
     if (!Direct.Hit && !FrontEndFailure) {
       llvm::Expected<FrontEndOutcome> Ran =

@@ -8,6 +8,7 @@
 #include "memory/cache/BuildBudget.h"
 #include "memory/cache/MissExplanation.h"
 #include "memory/cache/OnceWarnings.h"
+#include "memory/experience/KernelFacts.h"
 #include "support/BuildIdentity.h"
 #include "support/Duration.h"
 
@@ -70,6 +71,21 @@ std::string CacheVariantProvider::modelToOptimizeOn(const TuContext &Tu) {
 llvm::Expected<std::optional<ProvidedVariant>>
 CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuContext &Tu) {
   memory::CacheKey Key = cacheKeyFor(K, Tu.Arch, Tu.NvccFlags);
+  report::BuildRecord Rec;
+  Rec.File = K.HeaderFile.empty() ? Tu.SourcePath : K.HeaderFile;
+  Rec.Line = K.Line;
+  Rec.Kernel = K.Name;
+  Rec.Kind = memory::kernelKind(K.Features);
+  Rec.Arch = Tu.Arch;
+  Rec.Key = Key.Digest;
+  Rec.Date = utcNow();
+  auto Record = [&](llvm::StringRef Outcome, const std::string &Detail,
+                    const std::string &Reason = "") {
+    Rec.Outcome = Outcome.str();
+    Rec.Detail = Detail;
+    Rec.Reason = Reason;
+    Lookups.push_back(Rec);
+  };
   auto Hit = lookup(Key);
   if (!Hit)
     return Hit.takeError();
@@ -109,6 +125,7 @@ CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuConte
     // user may not expect), else only under --kopt-verbose.
     memory::MissExplanation Why = memory::explainMiss(Cache, K.Name, Key);
     std::string Miss = "cache miss: " + Why.text(K.Name);
+    LastSkip.clear();
     auto Made = optimizeOnMiss(K, Tu, Key, Why.Nearest ? Miss : "");
     if (!Made)
       return Made.takeError();
@@ -116,17 +133,26 @@ CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuConte
     if (!Entry) {
       std::string Line = Where + Miss + "; compiling the original";
       Why.Nearest ? Log.note(Line) : Log.verboseNote(Line);
+      std::string Reason = !LastSkip.empty() ? LastSkip
+                           : Tu.Options.get("mode").Value != "optimize"
+                               ? "mode " + Tu.Options.get("mode").Value
+                               : "not optimized";
+      Record(report::OutcomeMiss, Miss + "; compiled the original", Reason);
       return std::nullopt;
     }
     Source = "optimized now";
   }
   if (!Entry->Variant) {
     Log.verboseNote(Where + describeEntry(*Entry) + " (" + Source + ")");
+    Record(Source == "cache" ? report::OutcomeHit : report::OutcomeOptimized,
+           describeEntry(*Entry));
     return std::nullopt;
   }
   if (Entry->Rejected) { // `kopt verify`: the program's own check has the last word.
     Log.note(Where + "the cached variant is not used: " + Entry->Rejected->Why + " (" +
              Entry->Rejected->Command + ")");
+    Record(report::OutcomeMiss, "the cached variant is not used; compiled the original",
+           Entry->Rejected->Why + " (" + Entry->Rejected->Command + ")");
     return std::nullopt;
   }
   if (Source == "cache") {
@@ -144,6 +170,7 @@ CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuConte
         return Made.takeError();
       if (!*Made || !(*Made)->Variant) {
         Log.verboseNote(Where + "compiling the original");
+        Record(report::OutcomeMiss, "the cached variant is not used; compiled the original", Why);
         return std::nullopt;
       }
       Entry = std::move(*Made);
@@ -160,12 +187,16 @@ CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuConte
         return Made.takeError();
       if (!*Made || !(*Made)->Variant) {
         Log.note(Where + "compiling the original");
+        Record(report::OutcomeMiss,
+               "the cached variant failed on the new recording; compiled the original",
+               "cached variant rejected on a new recording");
         return std::nullopt;
       }
       Entry = std::move(*Made);
       Source = "optimized now";
     }
   }
+  Record(Source == "cache" ? report::OutcomeHit : report::OutcomeOptimized, describeEntry(*Entry));
   return ProvidedVariant{*Entry->Variant, describeEntry(*Entry) + " (" + Source + ")"};
 }
 
@@ -287,6 +318,7 @@ CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuC
     return Job.takeError();
   auto Skip = [&](const std::string &Why) -> std::optional<memory::CacheEntry> {
     ++NotOptimized[Why];
+    LastSkip = Why;
     Log.verboseNote(Where + "not optimized: " + Why);
     return std::nullopt;
   };
@@ -341,6 +373,7 @@ void CacheVariantProvider::queueOnMiss(const frontend::KernelSummary &K, const T
   if (Out.Warning)
     Log.warning(Out.Text + "; kernels that miss the cache are compiled as written");
   ++NotOptimized[Out.Text];
+  LastSkip = Out.Text;
   Log.verboseNote(Tu.where(K) + Out.Text + (Out.JobId.empty() ? "" : " (job " + Out.JobId + ")"));
 }
 

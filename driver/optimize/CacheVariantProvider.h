@@ -16,6 +16,7 @@
 #include "driver/optimize/QueueSubmission.h"
 #include "driver/optimize/VariantProvider.h"
 #include "memory/cache/ResultCache.h"
+#include "report/BuildLog.h"
 
 #include <map>
 #include <memory>
@@ -40,6 +41,11 @@ public:
   // The entry files the lookups read or found absent, in order.
   const std::vector<memory::ManifestEntry> &entriesRead() const { return Read; }
   memory::ResultCache &cache() { return Cache; }
+  const memory::ResultCache &cache() const { return Cache; }
+  // One record a lookup (kernel and architecture): what it found or why it
+  // missed, for the build log (report/BuildLog.h); Source and the caches are
+  // the caller's to fill.
+  const std::vector<report::BuildRecord> &lookups() const { return Lookups; }
 
 private:
   // A lookup, its warnings said.
@@ -78,6 +84,8 @@ private:
   std::vector<memory::ManifestEntry> Read;
   std::map<std::string, unsigned> NotOptimized; // Reason -> kernels.
   std::unique_ptr<QueueSubmitter> Queue;        // Mode queue, from the first miss on.
+  std::string LastSkip;                         // Why optimizeOnMiss did not optimize or queued.
+  std::vector<report::BuildRecord> Lookups;
 };
 
 } // namespace kopt::driver

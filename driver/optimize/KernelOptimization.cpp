@@ -7,10 +7,12 @@
 #include "agents/LlmOptimizer.h"
 #include "clang-plugin/pragma/PragmaJson.h"
 #include "clang-plugin/pragma/WorkloadCheck.h"
+#include "clang-plugin/transforms/framework/TransformPipeline.h"
+#include "clang-plugin/units/InstantiationChoice.h"
 #include "driver/nvcc/NvccDeviceFlags.h"
 #include "driver/optimize/BaselineFacts.h"
-#include "clang-plugin/units/InstantiationChoice.h"
 #include "driver/optimize/NumericsPolicy.h"
+#include "driver/optimize/ProfileFigures.h"
 #include "driver/optimize/SkillRetrieval.h"
 #include "driver/optimize/WorkloadFromKernel.h"
 #include "evaluator/worker/WorkerProtocol.h"
@@ -18,6 +20,7 @@
 #include "memory/experience/ExperienceStore.h"
 #include "memory/experience/KernelFacts.h"
 #include "support/Duration.h"
+#include "support/UtcDate.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/Format.h>
@@ -25,7 +28,6 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
-#include <ctime>
 
 namespace kopt::driver {
 
@@ -54,13 +56,6 @@ std::string canonicalClauses(const frontend::KernelSummary &K) {
 }
 
 } // namespace
-
-std::string utcNow() {
-  std::time_t T = std::time(nullptr);
-  char Buffer[32];
-  std::strftime(Buffer, sizeof(Buffer), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&T));
-  return Buffer;
-}
 
 memory::CacheKeyInputs cacheKeyInputsFor(const frontend::KernelSummary &Kernel,
                                          llvm::StringRef Arch,
@@ -266,6 +261,22 @@ std::string timingWithoutTheApplicationsTripCounts(const frontend::KernelSummary
       .str();
 }
 
+// Where K is and its definition as written, for the report's diff; the
+// definition is read from the unit (a parse), empty where that fails.
+memory::OriginalKernel originalKernelOf(const KernelJob &Job) {
+  const frontend::KernelSummary &K = *Job.Kernel;
+  memory::OriginalKernel O{K.HeaderFile.empty() ? Job.File : K.HeaderFile, K.Line, ""};
+  auto Unit = transform::summarizeUnit(K.Unit.Text, K.Name, Job.ClangArgs, K.Pragma,
+                                       transform::analysedInstantiation(K));
+  if (!Unit) {
+    llvm::consumeError(Unit.takeError());
+    return O;
+  }
+  const frontend::SourceSpan &Span = Unit->Unit.Definition;
+  O.Definition = llvm::StringRef(K.Unit.Text).slice(Span.Begin, Span.End).str();
+  return O;
+}
+
 } // namespace
 
 llvm::Expected<KernelJobResult>
@@ -359,6 +370,10 @@ optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::
                             {"seconds", A.EvalSeconds},
                             {"timing", A.Timing},
                             {"detail", A.Detail.substr(0, 300)}});
+  E.Profile = entryProfileOf(O);
+  E.KernelKind = memory::kernelKind(K.Features);
+  E.Original = originalKernelOf(Job);
+  E.Transforms = O.Transforms;
   E.Origin.Engine = Job.Engine;
   E.Origin.Device = O.Original.Device.Name;
   E.Origin.Date = utcNow();

@@ -13,6 +13,7 @@
 #include "memory/cache/CacheKey.h"
 #include "memory/cache/ResultCache.h"
 #include "memory/experience/ExperienceStore.h"
+#include "support/UtcDate.h"
 
 #include <llvm/Support/Error.h>
 
@@ -89,9 +90,6 @@ struct KernelJobResult {
 // Progress: one line per variant to Log (null: quiet).
 llvm::Expected<KernelJobResult>
 optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::raw_ostream *Log);
-
-// Now, as entries record dates: "2026-11-23T13:16:23Z".
-std::string utcNow();
 
 // A weighted timing (evaluator VariantOutcome::Weighted, or a baseline's):
 // "1.84x of the application's time, 3 recorded launches timed (#0 41% 2.01x,

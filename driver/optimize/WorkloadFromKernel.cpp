@@ -1,8 +1,8 @@
 #include "driver/optimize/WorkloadFromKernel.h"
 
 #include "clang-plugin/parse/CudaParseSetup.h"
-#include "driver/optimize/BufferShape.h"
 #include "clang-plugin/units/InstantiationChoice.h"
+#include "driver/optimize/BufferShape.h"
 
 #include <cmath>
 #include <llvm/Support/Path.h>

@@ -1,7 +1,7 @@
 #include "driver/rewrite/RewriteStages.h"
 
-#include "clang-plugin/units/TemplateSpecialization.h"
 #include "clang-plugin/units/InstantiationChoice.h"
+#include "clang-plugin/units/TemplateSpecialization.h"
 
 #include <llvm/Support/MemoryBuffer.h>
 
@@ -12,6 +12,25 @@ namespace kopt::driver {
 namespace {
 
 using MaybeSplice = llvm::Expected<std::optional<frontend::VariantSplice>>;
+
+// The compile's lookups, appended to the build log that --kopt-report names
+// (report/BuildLog.h). A log that cannot be written costs a warning, never the
+// compile.
+void appendToBuildLog(const RewriteContext &C) {
+  const std::string &Path = C.Tu.Options.get("report").Value;
+  if (Path.empty() || !C.Cached)
+    return;
+  std::vector<report::BuildRecord> Records = C.Cached->lookups();
+  const memory::CacheConfig &Config = C.Cached->cache().config();
+  for (report::BuildRecord &Rec : Records) {
+    Rec.Source = C.Request.Source;
+    Rec.UserCache = Config.UserDir;
+    Rec.ProjectCache = Config.ProjectDir.value_or("");
+  }
+  if (llvm::Error E = report::appendBuildRecords(Path, Records))
+    C.Log->warning("the build log " + Path + " misses " + C.Request.Source +
+                   "'s kernels: " + llvm::toString(std::move(E)));
+}
 
 // A warning that keeps K's original, or an error under --kopt-strict.
 MaybeSplice keepOriginal(const std::string &Where, const std::string &Why, const TuContext &Tu,
@@ -198,8 +217,10 @@ llvm::Expected<KernelSplices> lookUpVariants(RewriteContext &C,
     for (frontend::VariantSplice &One : *S)
       Out.InText.push_back(std::move(One));
   }
-  if (C.Cached)
+  if (C.Cached) {
     C.Cached->finish(C.Request.Source);
+    appendToBuildLog(C);
+  }
   for (const std::string &Name : C.Files->unusedKernels())
     C.Log->warning(llvm::Twine("no ") + (C.Options.AnnotatedOnly ? "annotated " : "") + "kernel '" +
                    Name + "' in " + C.Request.Source + " for its variant");

@@ -1,5 +1,7 @@
 #include "evaluator/device/DeviceQuery.h"
 
+#include <utility>
+
 namespace kopt::evaluator {
 
 std::string DeviceInfo::smArch() const {
@@ -17,6 +19,42 @@ std::string gpuUuidText(const unsigned char (&Bytes)[16]) {
   }
   return Text;
 }
+
+namespace {
+// FP32 and FP64 FMA lanes per SM, from NVIDIA's tables of arithmetic
+// instruction throughput (CUDA C++ Programming Guide) for the architectures
+// kopt meets; { 0, 0 } for others.
+std::pair<int, int> fmaLanesPerSm(int Major, int Minor) {
+  const int Cc = Major * 10 + Minor;
+  switch (Cc) {
+  case 70:
+  case 72:
+    return {64, 32};
+  case 75:
+    return {64, 2};
+  case 80:
+    return {64, 32};
+  case 86:
+  case 87:
+  case 89:
+    return {128, 2};
+  case 90:
+  case 100:
+  case 103:
+    return {128, 64};
+  case 110:
+  case 120:
+  case 121:
+    return {128, 2};
+  default:
+    return {0, 0};
+  }
+}
+
+double peakGflops(const DeviceInfo &D, int Lanes) {
+  return 2.0 * Lanes * D.MultiprocessorCount * (D.ClockKHz * 1e3) / 1e9;
+}
+} // namespace
 
 llvm::Expected<DeviceInfo> queryDevice(const CudaDriver &Driver, int Ordinal) {
   DeviceInfo Info;
@@ -53,12 +91,20 @@ llvm::Expected<DeviceInfo> queryDevice(const CudaDriver &Driver, int Ordinal) {
       {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, &Info.SharedMemoryPerBlockOptin},
       {CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, &Info.MemoryClockKHz},
       {CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, &Info.MemoryBusWidthBits},
+      {CU_DEVICE_ATTRIBUTE_CLOCK_RATE, &Info.ClockKHz},
   };
   for (auto [Attribute, Out] : Attributes)
     if (llvm::Error E =
             Driver.check(Driver.DeviceGetAttribute(Out, Attribute, Device), "cuDeviceGetAttribute"))
       return E;
   return Info;
+}
+
+double DeviceInfo::peakFp32Gflops() const {
+  return peakGflops(*this, fmaLanesPerSm(ComputeMajor, ComputeMinor).first);
+}
+double DeviceInfo::peakFp64Gflops() const {
+  return peakGflops(*this, fmaLanesPerSm(ComputeMajor, ComputeMinor).second);
 }
 
 llvm::Expected<std::vector<DeviceInfo>> queryDevices(const CudaDriver &Driver) {

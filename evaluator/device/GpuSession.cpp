@@ -3,6 +3,9 @@
 #include "evaluator/workload/InputGenerator.h"
 #include "evaluator/workload/OutputComparison.h"
 
+#include <llvm/ADT/ScopeExit.h>
+
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -444,6 +447,44 @@ Profile GpuSession::profile(const LoadedKernel &Kernel, const LaunchGeometry &La
       return E;
     return Driver->check(Driver->StreamSynchronize(Stream), "cuStreamSynchronize");
   });
+}
+
+llvm::Expected<GpuSession::CopyRate> GpuSession::measureCopyRate() {
+  size_t Free = 0, Total = 0;
+  if (auto E = Driver->check(Driver->MemGetInfo(&Free, &Total), "cuMemGetInfo"))
+    return E;
+  CopyRate Rate;
+  Rate.Bytes = std::min<uint64_t>(CopyBytes, Free / 4) & ~uint64_t(4095);
+  if (Rate.Bytes < FlushBytes)
+    return llvm::createStringError("too little free device memory to time a copy beyond the L2");
+  CUdeviceptr From = 0, To = 0;
+  auto Release = llvm::make_scope_exit([&] {
+    if (From)
+      Driver->MemFree(From);
+    if (To)
+      Driver->MemFree(To);
+  });
+  if (auto E = Driver->check(Driver->MemAlloc(&From, Rate.Bytes), "cuMemAlloc"))
+    return E;
+  if (auto E = Driver->check(Driver->MemAlloc(&To, Rate.Bytes), "cuMemAlloc"))
+    return E;
+  // The first copy warms clocks and page mappings up, untimed.
+  Driver->MemsetD8Async(From, 1, Rate.Bytes, Stream);
+  Driver->MemcpyDtoDAsync(To, From, Rate.Bytes, Stream);
+  Driver->EventRecord(Start, Stream);
+  for (unsigned I = 0; I < CopyRounds; ++I)
+    Driver->MemcpyDtoDAsync(To, From, Rate.Bytes, Stream);
+  Driver->EventRecord(Stop, Stream);
+  if (auto E = Driver->check(Driver->StreamSynchronize(Stream), "cuStreamSynchronize"))
+    return E;
+  float Ms = 0;
+  if (auto E = Driver->check(Driver->EventElapsedTime(&Ms, Start, Stop), "cuEventElapsedTime"))
+    return E;
+  if (Ms <= 0)
+    return llvm::createStringError("the copies took no measurable time");
+  Rate.Copies = CopyRounds;
+  Rate.GBs = 2.0 * double(Rate.Bytes) * CopyRounds / (Ms * 1e-3) / 1e9;
+  return Rate;
 }
 
 } // namespace kopt::evaluator

@@ -133,6 +133,19 @@ public:
   Profile profile(const LoadedKernel &Kernel, const LaunchGeometry &Launch, uint64_t Seed,
                   llvm::ArrayRef<std::string> Metrics);
 
+  // What a device-to-device copy reaches: bytes read and written over the
+  // copies' time, in GB/s, the memory roof a kernel can hope for (an H200's
+  // 4.8 TB/s of peak copies at about 4.2). Times CopyRounds copies of up to
+  // CopyBytes, far beyond the L2, between two temporary buffers.
+  struct CopyRate {
+    double GBs = 0;
+    uint64_t Bytes = 0;
+    unsigned Copies = 0;
+  };
+  llvm::Expected<CopyRate> measureCopyRate();
+  static constexpr uint64_t CopyBytes = uint64_t(256) << 20;
+  static constexpr unsigned CopyRounds = 10;
+
 private:
   GpuSession() = default;
   struct DeviceBuffer {

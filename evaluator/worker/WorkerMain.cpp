@@ -54,6 +54,12 @@ public:
 private:
   json setOriginal(const OriginalRequest &Request);
   EvaluateAnswer evaluate(const VariantRequest &Request);
+  // One launch's hardware counters of a variant (the chosen one, once).
+  json profileVariant(const ProfileRequest &Request);
+  // The metrics the original's profile reads, which a variant's reads too.
+  std::vector<std::string> profileMetrics() const;
+  // The device's copy rate, measured at the first profile of the session.
+  CopyRateRecord copyRate();
   // A run's failure as the request's (launch rejected); exits the process
   // when the context is lost.
   AnswerHead failedRun(const RunResult &R, const char *Who);
@@ -147,6 +153,7 @@ private:
   std::string RecordingPath; // Of Recording, read once.
   recorder::Recording Recording;
   WeightedPlan Weighted; // Empty: timed on W.Launch (no recording, or a run-timed kernel).
+  std::optional<CopyRateRecord> CopyRate; // None until measured.
 };
 
 AnswerHead requestError(std::string Message) { return {AnswerStatus::Error, std::move(Message)}; }
@@ -387,6 +394,12 @@ json WorkerState::handle(const json &Request) {
       return failureAnswer(requestError(llvm::toString(R.takeError())));
     return answerJson(evaluate(*R));
   }
+  case RequestOp::Profile: {
+    auto R = decodeMessage<ProfileRequest>(Request, "the request profile");
+    if (!R)
+      return failureAnswer(requestError(llvm::toString(R.takeError())));
+    return profileVariant(*R);
+  }
   }
   return failureAnswer(requestError("unknown request"));
 }
@@ -469,13 +482,9 @@ json WorkerState::setOriginal(const OriginalRequest &Request) {
   // A run-timed kernel gets the throughputs alone: the instruction counts
   // patch the kernel's code and replay it in passes of its whole length.
   if (Request.Profile) {
-    std::vector<std::string> Metrics;
-    for (const char *M : RunTimedKernel           ? minimalProfileMetrics()
-                         : longKernel(OriginalMs) ? coreProfileMetrics()
-                                                  : defaultProfileMetrics())
-      Metrics.push_back(M);
     auto Begin = std::chrono::steady_clock::now();
-    Answer.Counters = Session->profile(Original, W.Launch, Seeds.front(), Metrics);
+    Answer.Counters = Session->profile(Original, W.Launch, Seeds.front(), profileMetrics());
+    Answer.CopyRate = copyRate();
     Answer.ProfileSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - Begin).count();
   }
@@ -487,6 +496,48 @@ json WorkerState::setOriginal(const OriginalRequest &Request) {
     if (!Weighted.empty())
       Answer.Weighted = planJson(Weighted, W.Recorded);
   }
+  return okAnswer(Answer);
+}
+
+std::vector<std::string> WorkerState::profileMetrics() const {
+  std::vector<std::string> Metrics;
+  for (const char *M : RunTimedKernel           ? minimalProfileMetrics()
+                       : longKernel(OriginalMs) ? coreProfileMetrics()
+                                                : defaultProfileMetrics())
+    Metrics.push_back(M);
+  return Metrics;
+}
+
+CopyRateRecord WorkerState::copyRate() {
+  if (CopyRate)
+    return *CopyRate;
+  CopyRate.emplace();
+  if (auto Rate = Session->measureCopyRate()) {
+    CopyRate->GBs = Rate->GBs;
+    CopyRate->Bytes = Rate->Bytes;
+    CopyRate->Copies = Rate->Copies;
+  } else {
+    CopyRate->Error = llvm::toString(Rate.takeError());
+  }
+  return *CopyRate;
+}
+
+json WorkerState::profileVariant(const ProfileRequest &Request) {
+  if (!HasOriginal)
+    return failureAnswer(requestError("no original kernel is set"));
+  auto Compiled = compileKernel(Request.Source, Session->device().smArch());
+  if (!Compiled)
+    return failureAnswer(
+        requestError("the variant does not compile: " + llvm::toString(Compiled.takeError())));
+  auto Loaded = Session->load(*Compiled, Request.Launch);
+  if (!Loaded)
+    return failureAnswer(requestError(llvm::toString(Loaded.takeError())));
+  auto Begin = std::chrono::steady_clock::now();
+  ProfileAnswer Answer;
+  Answer.Counters = Session->profile(*Loaded, Request.Launch, Seeds.front(), profileMetrics());
+  Answer.ProfileSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Begin).count();
+  Session->unload(*Loaded);
   return okAnswer(Answer);
 }
 

@@ -152,7 +152,10 @@ void to_json(json &J, const DeviceInfo &D) {
            {"shared_per_block_optin", D.SharedMemoryPerBlockOptin},
            {"memory_clock_khz", D.MemoryClockKHz},
            {"memory_bus_bits", D.MemoryBusWidthBits},
-           {"peak_dram_gbs", D.peakDramGBs()}};
+           {"clock_khz", D.ClockKHz},
+           {"peak_dram_gbs", D.peakDramGBs()},
+           {"peak_fp32_gflops", D.peakFp32Gflops()},
+           {"peak_fp64_gflops", D.peakFp64Gflops()}};
 }
 void from_json(const json &J, DeviceInfo &D) {
   readField(J, "ordinal", D.Ordinal);
@@ -167,6 +170,7 @@ void from_json(const json &J, DeviceInfo &D) {
   readField(J, "shared_per_block_optin", D.SharedMemoryPerBlockOptin);
   readField(J, "memory_clock_khz", D.MemoryClockKHz);
   readField(J, "memory_bus_bits", D.MemoryBusWidthBits);
+  readField(J, "clock_khz", D.ClockKHz);
 }
 
 void to_json(json &J, const KernelResources &R) {
@@ -308,7 +312,7 @@ void from_json(const json &J, VariantOutcome &O) {
 }
 
 llvm::StringRef spelling(RequestOp Op) {
-  static const char *const Names[] = {"hello", "set_original", "evaluate"};
+  static const char *const Names[] = {"hello", "set_original", "evaluate", "profile"};
   return Names[static_cast<unsigned>(Op)];
 }
 
@@ -354,6 +358,14 @@ void from_json(const json &J, VariantRequest &R) {
   R.Stage = stageFrom(J);
 }
 
+void to_json(json &J, const ProfileRequest &R) {
+  J = json{{"source", R.Source}, {"launch", R.Launch}};
+}
+void from_json(const json &J, ProfileRequest &R) {
+  readField(J, "source", R.Source);
+  readField(J, "launch", R.Launch);
+}
+
 json helloRequest() { return {{"op", spelling(RequestOp::Hello)}}; }
 json requestJson(const OriginalRequest &R) {
   json J = R;
@@ -365,12 +377,18 @@ json requestJson(const VariantRequest &R) {
   J["op"] = spelling(RequestOp::Evaluate);
   return J;
 }
+json requestJson(const ProfileRequest &R) {
+  json J = R;
+  J["op"] = spelling(RequestOp::Profile);
+  return J;
+}
 
 llvm::Expected<RequestOp> requestOp(const json &Request) {
   auto Op = Request.is_object() ? Request.find("op") : Request.end();
   if (Op == Request.end() || !Op->is_string())
     return llvm::createStringError("the request has no 'op'");
-  for (RequestOp O : {RequestOp::Hello, RequestOp::SetOriginal, RequestOp::Evaluate})
+  for (RequestOp O :
+       {RequestOp::Hello, RequestOp::SetOriginal, RequestOp::Evaluate, RequestOp::Profile})
     if (spelling(O) == Op->get<std::string>())
       return O;
   return llvm::createStringError("unknown request '%s'", Op->get<std::string>().c_str());
@@ -384,11 +402,22 @@ llvm::StringRef spelling(AnswerStatus S) {
 void to_json(json &J, const HelloAnswer &A) { J = json{{"device", A.Device}}; }
 void from_json(const json &J, HelloAnswer &A) { readField(J, "device", A.Device); }
 
+void to_json(json &J, const CopyRateRecord &R) {
+  J = json{{"gbs", R.GBs}, {"bytes", R.Bytes}, {"copies", R.Copies}, {"error", R.Error}};
+}
+void from_json(const json &J, CopyRateRecord &R) {
+  readField(J, "gbs", R.GBs);
+  readField(J, "bytes", R.Bytes);
+  readField(J, "copies", R.Copies);
+  readField(J, "error", R.Error);
+}
+
 void to_json(json &J, const OriginalAnswer &A) {
   J = json{{"compile", A.Compile},
            {"resources", A.Resources},
            {"timing", A.Timing},
            {"profile", optionalJson(A.Counters)},
+           {"copy_rate", optionalJson(A.CopyRate)},
            {"profile_seconds", A.ProfileSeconds},
            {"weighted", A.Weighted}};
 }
@@ -397,8 +426,17 @@ void from_json(const json &J, OriginalAnswer &A) {
   readField(J, "resources", A.Resources);
   readField(J, "timing", A.Timing);
   readField(J, "profile", A.Counters);
+  readField(J, "copy_rate", A.CopyRate);
   readField(J, "profile_seconds", A.ProfileSeconds);
   readField(J, "weighted", A.Weighted);
+}
+
+void to_json(json &J, const ProfileAnswer &A) {
+  J = json{{"profile", A.Counters}, {"profile_seconds", A.ProfileSeconds}};
+}
+void from_json(const json &J, ProfileAnswer &A) {
+  readField(J, "profile", A.Counters);
+  readField(J, "profile_seconds", A.ProfileSeconds);
 }
 
 json failureAnswer(const AnswerHead &Failure) {

@@ -104,8 +104,8 @@ void from_json(const nlohmann::json &J, VariantOutcome &O);
 
 // ---- Requests: {"op": ..., the request's fields}.
 
-enum class RequestOp : uint8_t { Hello, SetOriginal, Evaluate };
-llvm::StringRef spelling(RequestOp Op); // "hello", "set_original", "evaluate"
+enum class RequestOp : uint8_t { Hello, SetOriginal, Evaluate, Profile };
+llvm::StringRef spelling(RequestOp Op); // "hello", "set_original", "evaluate", "profile"
 
 // The original kernel and everything the session keeps for its variants.
 struct OriginalRequest {
@@ -132,10 +132,20 @@ struct VariantRequest {
 void to_json(nlohmann::json &J, const VariantRequest &R);
 void from_json(const nlohmann::json &J, VariantRequest &R);
 
+// One launch's hardware counters of a variant (the chosen one, once, after the
+// search), on the session's first seed with the metrics the original's read.
+struct ProfileRequest {
+  KernelSource Source;
+  LaunchGeometry Launch;
+};
+void to_json(nlohmann::json &J, const ProfileRequest &R);
+void from_json(const nlohmann::json &J, ProfileRequest &R);
+
 // A request as sent: the op and its fields.
 nlohmann::json helloRequest();
 nlohmann::json requestJson(const OriginalRequest &R);
 nlohmann::json requestJson(const VariantRequest &R);
+nlohmann::json requestJson(const ProfileRequest &R);
 llvm::Expected<RequestOp> requestOp(const nlohmann::json &Request);
 
 // ---- Answers: {"status": ..., "message": ..., the body's fields where ok}.
@@ -161,17 +171,38 @@ struct HelloAnswer {
 void to_json(nlohmann::json &J, const HelloAnswer &A);
 void from_json(const nlohmann::json &J, HelloAnswer &A);
 
+// What a device-to-device copy reached in the session
+// (GpuSession::measureCopyRate): GB/s over Copies copies of Bytes each, the
+// memory roof a kernel can hope for; or why it was not measured (GBs 0).
+struct CopyRateRecord {
+  double GBs = 0;
+  uint64_t Bytes = 0;
+  unsigned Copies = 0;
+  std::string Error;
+};
+void to_json(nlohmann::json &J, const CopyRateRecord &R);
+void from_json(const nlohmann::json &J, CopyRateRecord &R);
+
 // The original, measured on its own.
 struct OriginalAnswer {
   CompileRecord Compile;
   KernelResources Resources;
   TimingSummary Timing;
-  std::optional<Profile> Counters; // None where the request asked for no profile.
+  std::optional<Profile> Counters;        // None where the request asked for no profile.
+  std::optional<CopyRateRecord> CopyRate; // Measured with the profile; none without one.
   double ProfileSeconds = 0;
   nlohmann::json Weighted; // The weighted timing's plan, or null (WeightedTiming.h).
 };
 void to_json(nlohmann::json &J, const OriginalAnswer &A);
 void from_json(const nlohmann::json &J, OriginalAnswer &A);
+
+// A variant's profile (ProfileRequest).
+struct ProfileAnswer {
+  Profile Counters; // Or why there are none (Profile::unavailable).
+  double ProfileSeconds = 0;
+};
+void to_json(nlohmann::json &J, const ProfileAnswer &A);
+void from_json(const nlohmann::json &J, ProfileAnswer &A);
 
 // An answer whose status is not ok.
 nlohmann::json failureAnswer(const AnswerHead &Failure);

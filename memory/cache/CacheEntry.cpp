@@ -41,6 +41,29 @@ Provenance provenanceFromJson(const nlohmann::json &J) {
   return P;
 }
 
+// The report's fields, each optional (EntryReport.h).
+llvm::Error reportFieldsFromPayload(const nlohmann::json &P, CacheEntry &E) {
+  if (auto J = P.find("profile"); J != P.end()) {
+    llvm::Expected<EntryProfile> Profile = entryProfileFromJson(*J);
+    if (!Profile)
+      return Profile.takeError();
+    E.Profile = std::move(*Profile);
+  }
+  if (auto J = P.find("original"); J != P.end()) {
+    llvm::Expected<OriginalKernel> Original = originalKernelFromJson(*J);
+    if (!Original)
+      return Original.takeError();
+    E.Original = std::move(*Original);
+  }
+  if (auto J = P.find("transforms"); J != P.end()) {
+    llvm::Expected<std::vector<TransformNote>> Notes = transformNotesFromJson(*J);
+    if (!Notes)
+      return Notes.takeError();
+    E.Transforms = std::move(*Notes);
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<StoredEntry> fromPayload(const nlohmann::json &P) {
   StoredEntry Stored;
   CacheEntry &E = Stored.Entry;
@@ -56,6 +79,8 @@ llvm::Expected<StoredEntry> fromPayload(const nlohmann::json &P) {
       E.Rekeyed = *R;
     if (auto W = P.find("workloads"); W != P.end() && !W->is_null())
       E.Workloads = workloadsFromJson(*W);
+    if (auto Kind = P.find("kernel_kind"); Kind != P.end())
+      E.KernelKind = Kind->get<std::string>();
     if (auto R = P.find("rejected"); R != P.end() && !R->is_null())
       E.Rejected = Rejection{R->at("why").get<std::string>(), R->at("command").get<std::string>(),
                              R->at("date").get<std::string>()};
@@ -71,6 +96,8 @@ llvm::Expected<StoredEntry> fromPayload(const nlohmann::json &P) {
       return V.takeError();
     E.Variant = std::move(*V);
   }
+  if (llvm::Error Err = reportFieldsFromPayload(P, E))
+    return Err;
   return Stored;
 }
 } // namespace
@@ -89,6 +116,14 @@ std::string serializeEntry(const CacheKey &Key, const CacheEntry &E) {
     Payload["rekeyed"] = E.Rekeyed;
   if (E.Workloads)
     Payload["workloads"] = workloadsToJson(*E.Workloads);
+  if (E.Profile)
+    Payload["profile"] = toJson(*E.Profile);
+  if (!E.KernelKind.empty())
+    Payload["kernel_kind"] = E.KernelKind;
+  if (E.Original)
+    Payload["original"] = toJson(*E.Original);
+  if (E.Transforms)
+    Payload["transforms"] = toJson(*E.Transforms);
   if (E.Rejected)
     Payload["rejected"] = {
         {"why", E.Rejected->Why}, {"command", E.Rejected->Command}, {"date", E.Rejected->Date}};
@@ -119,14 +154,27 @@ llvm::Expected<StoredEntry> parseEntry(llvm::StringRef Text) {
 std::string describeEntry(const CacheEntry &E) {
   std::string Text;
   llvm::raw_string_ostream OS(Text);
-  if (E.Variant && E.Rejected)
+  // A rejected variant is not used, so how close it came to the hardware is beside the point.
+  if (E.Variant && E.Rejected) {
     OS << "variant (" << llvm::join(E.Origin.Skills, " + ") << ") " << E.Rejected->Why << " ("
        << E.Rejected->Command << ")";
-  else if (E.Variant)
+    return Text;
+  }
+  if (E.Variant)
     OS << "verified variant (" << llvm::join(E.Origin.Skills, " + ") << "), "
        << llvm::format("%.2f", E.Speedup) << "x faster on " << E.Origin.Device;
   else
     OS << "no variant beat the original on " << E.Origin.Device;
+  // How close to the hardware: figures the entry has, else "not recorded".
+  if (!E.Profile)
+    OS << "; % of peak not recorded (the entry predates it)";
+  else if (E.Variant)
+    OS << "; " << describePeakShares(*E.Profile, /*WithVariant=*/true);
+  else if (!E.Profile->Original.recorded())
+    OS << ": " << headroomReading(E.Profile->Original, E.KernelKind);
+  else
+    OS << ": " << headroomReading(E.Profile->Original, E.KernelKind) << "; "
+       << describePeakShares(*E.Profile, /*WithVariant=*/false);
   return Text;
 }
 

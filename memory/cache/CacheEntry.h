@@ -5,6 +5,7 @@
 
 #include "clang-plugin/model/KernelVariant.h"
 #include "memory/cache/CacheKey.h"
+#include "memory/cache/EntryReport.h"
 #include "memory/cache/VerifiedWorkloads.h"
 
 #include <llvm/Support/Error.h>
@@ -51,6 +52,12 @@ struct CacheEntry {
   // "from_text": its canonical text, "date", "kopt"}. The records above stay
   // as the optimizer made them.
   nlohmann::json Rekeyed = nullptr;
+  // For the report and the notes (EntryReport.h); absent in entries written
+  // before them, which load and hit as before.
+  std::optional<EntryProfile> Profile;
+  std::string KernelKind; // The features' kind ("" : not recorded).
+  std::optional<OriginalKernel> Original;
+  std::optional<std::vector<TransformNote>> Transforms;
   // Set by `kopt verify`; JSON "rejected", absent until then.
   std::optional<Rejection> Rejected;
 };
@@ -69,8 +76,9 @@ std::string serializeEntry(const CacheKey &Key, const CacheEntry &Entry);
 // mismatch or a payload that does not describe an entry.
 llvm::Expected<StoredEntry> parseEntry(llvm::StringRef Text);
 
-// "verified variant (smem-tiling:T=32), 4.21x faster on NVIDIA H100 80GB HBM3",
-// or "no variant beat the original on ...".
+// "verified variant (smem-tiling:T=32), 4.21x faster on NVIDIA H100 80GB HBM3;
+// DRAM 34% -> 81% of peak (...)", or "no variant beat the original on ...: at
+// 87% of DRAM peak: little headroom; ..." (EntryReport.h).
 std::string describeEntry(const CacheEntry &Entry);
 
 } // namespace kopt::memory

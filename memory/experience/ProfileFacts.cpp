@@ -3,7 +3,7 @@
 #include <llvm/ADT/StringRef.h>
 #include <llvm/ADT/Twine.h>
 
-#include <utility>
+#include <tuple>
 
 namespace kopt::memory {
 
@@ -30,6 +30,30 @@ constexpr Direct Directs[] = {
 constexpr double WarpSize = 32;
 } // namespace
 
+std::optional<FlopCount>
+flopsFromCounters(const std::map<std::string, double, std::less<>> &Counters) {
+  FlopCount Count;
+  bool Counted = false;
+  for (auto [Op, Weight, Double] : {std::tuple{"fadd", 1.0, false},
+                                    {"fmul", 1.0, false},
+                                    {"ffma", 2.0, false},
+                                    {"dadd", 1.0, true},
+                                    {"dmul", 1.0, true},
+                                    {"dfma", 2.0, true}}) {
+    auto It = Counters.find(
+        ("smsp__sass_thread_inst_executed_op_" + llvm::Twine(Op) + "_pred_on.sum").str());
+    if (It == Counters.end())
+      continue;
+    Count.All += Weight * It->second;
+    if (Double)
+      Count.Fp64 += Weight * It->second;
+    Counted = true;
+  }
+  if (!Counted)
+    return std::nullopt;
+  return Count;
+}
+
 ProfileMetrics metricsFromCounters(const std::map<std::string, double, std::less<>> &Counters) {
   ProfileMetrics Out;
   auto Get = [&](llvm::StringRef Name) -> const double * {
@@ -47,23 +71,10 @@ ProfileMetrics metricsFromCounters(const std::map<std::string, double, std::less
   const double *Branches = Get("smsp__sass_branch_targets.sum");
   if (Uniform && Branches && *Branches > 0)
     Out["branch_efficiency_pct"] = *Uniform;
-  // Floating-point operations (an FMA is two) per DRAM byte.
-  double Flops = 0;
-  bool Counted = false;
-  for (auto [Op, Weight] : {std::pair{"fadd", 1.0},
-                            {"fmul", 1.0},
-                            {"ffma", 2.0},
-                            {"dadd", 1.0},
-                            {"dmul", 1.0},
-                            {"dfma", 2.0}})
-    if (const double *V =
-            Get(("smsp__sass_thread_inst_executed_op_" + llvm::Twine(Op) + "_pred_on.sum").str())) {
-      Flops += Weight * *V;
-      Counted = true;
-    }
+  // Floating-point operations per DRAM byte.
   const double *Bytes = Get("dram__bytes.sum");
-  if (Counted && Bytes && *Bytes > 0)
-    Out["arithmetic_intensity"] = Flops / *Bytes;
+  if (std::optional<FlopCount> Flops = flopsFromCounters(Counters); Flops && Bytes && *Bytes > 0)
+    Out["arithmetic_intensity"] = Flops->All / *Bytes;
   const double *Sectors = Get("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
   const double *Requests = Get("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
   if (Sectors && Requests && *Requests > 0) // No global loads: no ratio.

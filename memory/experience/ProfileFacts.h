@@ -6,6 +6,7 @@
 #include "memory/experience/KernelFacts.h"
 
 #include <map>
+#include <optional>
 #include <string>
 
 namespace kopt::memory {
@@ -13,5 +14,13 @@ namespace kopt::memory {
 // The facts Counters (CUPTI metric name -> value) give; a fact whose counters
 // are missing is left out, so it stays unknown to predicates.
 ProfileMetrics metricsFromCounters(const std::map<std::string, double, std::less<>> &Counters);
+
+// Floating-point operations the counters count (an FMA is two), all and of
+// those double precision; empty where the profile has no instruction counts.
+struct FlopCount {
+  double All = 0, Fp64 = 0;
+};
+std::optional<FlopCount>
+flopsFromCounters(const std::map<std::string, double, std::less<>> &Counters);
 
 } // namespace kopt::memory

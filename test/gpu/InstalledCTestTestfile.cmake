@@ -20,3 +20,7 @@ add_test(gpu.multi-gpu-optimize "multi-gpu-optimize.sh" "../../../bin/kopt" "par
 set_tests_properties(gpu.multi-gpu-optimize PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300)
 add_test(gpu.model-entries "model-entries.sh" "../../../bin/kopt" "slow")
 set_tests_properties(gpu.model-entries PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300)
+add_test(gpu.verify-check "verify-check.sh" "../../../bin/kopt" "verify-check")
+set_tests_properties(gpu.verify-check PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300)
+add_test(gpu.app-kernels "app-kernels.sh" "../../../bin/kopt" "app-kernels/template-kernels.cu" "app-kernels/params.cu")
+set_tests_properties(gpu.app-kernels PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300)

@@ -130,3 +130,31 @@ TEST(KernelProfile, WorkloadOverTheLimitIsNotProfiled) {
   EXPECT_NE(B->Counters.Error.find("over the profiler's limit"), std::string::npos)
       << B->Counters.Error;
 }
+
+// The chosen variant's profile (VariantEvaluator::profile) reads the same
+// metrics as the original's, on the variant's own launch; the copy rate is
+// measured once and lies below the DRAM peak the clocks give.
+TEST(KernelProfile, VariantProfileAndCopyRate) {
+  EvaluatorOptions Options;
+  Options.Seeds = 1;
+  Options.Timing.MaxSeconds = 0.5;
+  auto E = Evaluator::start(Options);
+  ASSERT_TRUE(bool(E)) << llvm::toString(E.takeError());
+  const int N = 1 << 25;
+  auto B = (*E)->setOriginal(KernelSource{Burn, "burn", "burn", {}}, workload(N));
+  ASSERT_TRUE(bool(B)) << llvm::toString(B.takeError());
+  ASSERT_TRUE(B->Counters.available()) << B->Counters.Error;
+  std::printf("  copy rate %.0f GB/s (peak from clocks %.0f GB/s), FP32 peak %.0f GFLOP/s\n",
+              B->CopyGBs, B->Device.peakDramGBs(), B->Device.peakFp32Gflops());
+  EXPECT_GT(B->CopyGBs, 0.5 * B->Device.peakDramGBs()) << B->CopyRateMissing;
+  EXPECT_LT(B->CopyGBs, 1.02 * B->Device.peakDramGBs());
+  EXPECT_GT(B->Device.peakFp32Gflops(), 1000);
+  // The copy kernel as a "variant" of the burn: DRAM-bound where the original is not.
+  Profile V =
+      (*E)->profile(KernelSource{Copy, "copy", "copy", {}}, VariantLaunch(workload(N).Launch));
+  ASSERT_TRUE(V.available()) << V.Error;
+  EXPECT_GT(metric(V, Dram), metric(B->Counters, Dram));
+  EXPECT_GT(metric(V, Dram), 50);
+  EXPECT_EQ(V.Metrics.count("gpu__time_duration.sum"), 1u);
+  EXPECT_EQ(B->Counters.Metrics.size(), V.Metrics.size()) << "the same metrics for both";
+}

@@ -9,6 +9,9 @@
 set -u
 kopt=$1 templates=$2 params=$3 work=${4:-$(mktemp -d)} arch=${5:-sm_90}
 [ -x "$kopt" ] || { echo "app-kernels: no kopt at $kopt" >&2; exit 1; }
+for f in "$templates" "$params"; do
+  [ -f "$f" ] || { echo "app-kernels: no input $f" >&2; exit 1; }
+done
 if ! "$kopt" device > /dev/null 2>&1; then
   echo "app-kernels: no usable GPU ($("$kopt" device 2>&1 | head -1)): skipped"
   exit 77

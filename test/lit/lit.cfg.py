@@ -63,6 +63,20 @@ if shutil.which("redis-server"):
 if shutil.which("nginx") or os.access("/usr/sbin/nginx", os.X_OK):
     config.available_features.add("nginx")
 
+# A real browser for the report's page (test/lit/report): Debian's chromium,
+# headless. Tests that need it are UNSUPPORTED only where it cannot start.
+chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+if chromium:
+    import subprocess
+    try:
+        started = subprocess.run([chromium, "--headless", "--no-sandbox", "--version"],
+                                 capture_output=True, timeout=60).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        started = False
+    if started:
+        config.available_features.add("chromium")
+        config.substitutions.append(("%chromium", chromium))
+
 # clang++ in CUDA mode for CUDA 13, as kopt's own front end parses (see
 # clang-plugin/parse/CudaParseSetup.cpp): kopt's shims, CUDA's cccl headers, and no
 # warning that the toolkit is newer than clang knows.

@@ -16,6 +16,10 @@
 // its own copy of the verdicts, for the spreading of kernels over GPUs;
 // "evaluation_sleep": seconds each evaluation really takes there;
 // "verdicts_per_kernel": true starts the verdicts over for each kernel.
+// Optional hardware figures: "profile": {"original": {CUPTI metric: value},
+// "variant": {...}} (the chosen variant's), "device_info": {"compute": [9, 0],
+// "sm_count": N, "clock_khz": N, "memory_clock_khz": N, "memory_bus_bits": N}
+// and "copy_gbs": the worker's copy rate; without them, no counters.
 #include "driver/Diagnostics.h"
 #include "driver/commands/OptimizeCommand.h"
 #include "test/tools/ToolFiles.h"
@@ -61,8 +65,26 @@ public:
     B.Device.Name = DeviceName;
     B.Timing.MedianMs = OriginalMs = Script.value("original_ms", 1.0);
     B.Timing.Samples = 10;
-    B.Counters = evaluator::Profile::unavailable("the scripted evaluator has no counters");
+    B.Counters = scriptedProfile("original");
+    if (const nlohmann::json D = Script.value("device_info", nlohmann::json()); D.is_object()) {
+      std::vector<int> Compute = D.value("compute", std::vector<int>{9, 0});
+      B.Device.ComputeMajor = Compute.at(0);
+      B.Device.ComputeMinor = Compute.at(1);
+      B.Device.MultiprocessorCount = D.value("sm_count", 0);
+      B.Device.ClockKHz = D.value("clock_khz", 0);
+      B.Device.MemoryClockKHz = D.value("memory_clock_khz", 0);
+      B.Device.MemoryBusWidthBits = D.value("memory_bus_bits", 0);
+    }
+    B.CopyGBs = Script.value("copy_gbs", 0.0);
+    if (B.CopyGBs <= 0)
+      B.CopyRateMissing = "the scripted evaluator times no copy";
     return B;
+  }
+
+  evaluator::Profile profile(const evaluator::KernelSource &Variant,
+                             const evaluator::VariantLaunch &) override {
+    writeFile(OutDir + "/profiled.cu", Variant.Code);
+    return scriptedProfile("variant");
   }
 
   llvm::Expected<evaluator::VariantOutcome> evaluate(const evaluator::KernelSource &Variant,
@@ -95,6 +117,17 @@ public:
   }
 
 private:
+  evaluator::Profile scriptedProfile(const char *Which) const {
+    const nlohmann::json Metrics =
+        Script.value("profile", nlohmann::json::object()).value(Which, nlohmann::json());
+    if (!Metrics.is_object())
+      return evaluator::Profile::unavailable("the scripted evaluator has no counters");
+    evaluator::Profile P;
+    for (const auto &[Name, Value] : Metrics.items())
+      P.Metrics[Name] = Value.get<double>();
+    return P;
+  }
+
   static Verdict verdictNamed(const std::string &Name) {
     for (Verdict V : {Verdict::Faster, Verdict::NotFaster, Verdict::Wrong, Verdict::CompileError,
                       Verdict::LaunchRejected, Verdict::Crashed, Verdict::TimedOut})

@@ -65,6 +65,7 @@ OriginalAnswer originalAnswer() {
   Profile P;
   P.Metrics = {{"dram__bytes.sum", 4096}};
   A.Counters = P;
+  A.CopyRate = CopyRateRecord{4210.5, uint64_t(256) << 20, 10, ""};
   A.ProfileSeconds = 0.75;
   A.Weighted = {{"mean_ms", 0.1}};
   return A;
@@ -96,9 +97,14 @@ template <typename T> void expectEveryFieldRequired(const T &Value) {
   const json Full = Value;
   ASSERT_TRUE(bool(decodeMessage<T>(Full, "the message")));
   for (const std::string &Path : fieldPaths(Full)) {
-    if (Path == "peak_dram_gbs" || Path == "arch" || Path.ends_with(".peak_dram_gbs") ||
-        Path.ends_with(".arch"))
-      continue; // Derived on the way out, for readers of the JSON; never read back.
+    // Derived on the way out (from the clocks, bus and SMs), for readers of the
+    // JSON; never read back.
+    llvm::StringRef Field = llvm::StringRef(Path).rsplit('.').second;
+    if (Field.empty())
+      Field = Path;
+    if (Field == "arch" || Field == "peak_dram_gbs" || Field == "peak_fp32_gflops" ||
+        Field == "peak_fp64_gflops")
+      continue;
     auto Decoded = decodeMessage<T>(without(Full, Path), "the message");
     ASSERT_FALSE(bool(Decoded)) << "a message without '" << Path << "' was accepted";
     std::string Error = llvm::toString(Decoded.takeError());
@@ -150,6 +156,13 @@ TEST(WorkerProtocol, RequestsRoundTrip) {
     EXPECT_EQ(Decoded->RecordedLaunches.has_value(), Remapped);
   }
   EXPECT_EQ(*requestOp(helloRequest()), RequestOp::Hello);
+
+  ProfileRequest P{R.Source, R.Work.Launch};
+  json ProfileSent = requestJson(P);
+  EXPECT_EQ(*requestOp(ProfileSent), RequestOp::Profile);
+  auto ProfileBack = decodeMessage<ProfileRequest>(ProfileSent, "the request");
+  ASSERT_TRUE(bool(ProfileBack)) << llvm::toString(ProfileBack.takeError());
+  EXPECT_EQ(json(*ProfileBack), json(P));
 }
 
 TEST(WorkerProtocol, AnswersRoundTrip) {
@@ -163,11 +176,22 @@ TEST(WorkerProtocol, AnswersRoundTrip) {
   ASSERT_TRUE(Measured->Counters);
   EXPECT_EQ(Measured->Counters->Metrics.at("dram__bytes.sum"), 4096);
 
+  ASSERT_TRUE(Measured->CopyRate);
+  EXPECT_EQ(Measured->CopyRate->GBs, 4210.5);
+  EXPECT_EQ(Measured->CopyRate->Copies, 10u);
+
   OriginalAnswer Unprofiled = originalAnswer();
   Unprofiled.Counters.reset();
+  Unprofiled.CopyRate.reset();
   auto NoProfile = decodeMessage<OriginalAnswer>(okAnswer(Unprofiled), "the answer");
   ASSERT_TRUE(bool(NoProfile));
   EXPECT_FALSE(NoProfile->Counters);
+  EXPECT_FALSE(NoProfile->CopyRate);
+
+  ProfileAnswer Variant{*originalAnswer().Counters, 0.5};
+  auto VariantProfile = decodeMessage<ProfileAnswer>(okAnswer(Variant), "the answer");
+  ASSERT_TRUE(bool(VariantProfile)) << llvm::toString(VariantProfile.takeError());
+  EXPECT_EQ(json(*VariantProfile), json(Variant));
 
   auto Outcome = decodeMessage<VariantOutcome>(okAnswer(wrongOutcome()), "the answer");
   ASSERT_TRUE(bool(Outcome)) << llvm::toString(Outcome.takeError());
@@ -181,10 +205,14 @@ TEST(WorkerProtocol, AnswersRoundTrip) {
   DeviceInfo D;
   D.Name = "NVIDIA H200";
   D.ComputeMajor = 9;
+  D.MultiprocessorCount = 132;
+  D.ClockKHz = 1980000;
   auto Hello = decodeMessage<HelloAnswer>(okAnswer(HelloAnswer{D}), "the answer");
   ASSERT_TRUE(bool(Hello));
   EXPECT_EQ(Hello->Device.Name, "NVIDIA H200");
   EXPECT_EQ(Hello->Device.smArch(), "sm_90");
+  EXPECT_EQ(Hello->Device.ClockKHz, 1980000);
+  EXPECT_EQ(Hello->Device.peakFp32Gflops(), D.peakFp32Gflops());
 }
 
 // A wrong variant's element is often NaN (the poison it left) or infinite,
@@ -214,6 +242,8 @@ TEST(WorkerProtocol, AMissingFieldIsAnErrorNamingIt) {
   expectEveryFieldRequired(originalAnswer());
   expectEveryFieldRequired(wrongOutcome());
   expectEveryFieldRequired(HelloAnswer{});
+  expectEveryFieldRequired(ProfileAnswer{*originalAnswer().Counters, 0.5});
+  expectEveryFieldRequired(ProfileRequest{originalRequest().Source, originalRequest().Work.Launch});
   expectEveryFieldRequired(originalRequest());
   VariantRequest V;
   expectEveryFieldRequired(V);
