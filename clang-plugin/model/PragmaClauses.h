@@ -53,7 +53,7 @@
 //   instantiation := 'instantiation' '(' template-args ')'
 //                 A kernel template's instantiation to optimize, its arguments as between
 //                 '<' and '>' (instantiation(float, 128)); without it, the one the file
-//                 launches (driver/optimize/InstantiationChoice.h).
+//                 launches (clang-plugin/units/InstantiationChoice.h).
 //
 // A pragma without launch, args and buffers ('#pragma kopt optimize' alone, or with
 // only tol, budget, skills, noalias, fastmath, repeat or engine) is accepted: its

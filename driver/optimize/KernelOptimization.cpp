@@ -9,9 +9,9 @@
 #include "clang-plugin/pragma/PragmaJson.h"
 #include "clang-plugin/pragma/WorkloadCheck.h"
 #include "clang-plugin/transforms/framework/TransformPipeline.h"
+#include "clang-plugin/units/InstantiationChoice.h"
 #include "driver/nvcc/NvccDeviceFlags.h"
 #include "driver/optimize/BaselineFacts.h"
-#include "driver/optimize/InstantiationChoice.h"
 #include "driver/optimize/NumericsPolicy.h"
 #include "driver/optimize/ProfileFigures.h"
 #include "driver/optimize/SkillRetrieval.h"
@@ -273,7 +273,8 @@ std::string timingWithoutTheApplicationsTripCounts(const frontend::KernelSummary
 memory::OriginalKernel originalKernelOf(const KernelJob &Job) {
   const frontend::KernelSummary &K = *Job.Kernel;
   memory::OriginalKernel O{K.HeaderFile.empty() ? Job.File : K.HeaderFile, K.Line, ""};
-  auto Unit = transform::summarizeUnit(K.Unit.Text, K.Name, Job.ClangArgs, K.Pragma);
+  auto Unit = transform::summarizeUnit(K.Unit.Text, K.Name, Job.ClangArgs, K.Pragma,
+                                       transform::analysedInstantiation(K));
   if (!Unit) {
     llvm::consumeError(Unit.takeError());
     return O;

@@ -2,8 +2,8 @@
 
 #include "clang-plugin/model/VerificationChain.h"
 #include "clang-plugin/parse/CudaParseSetup.h"
+#include "clang-plugin/units/InstantiationChoice.h"
 #include "driver/optimize/BufferShape.h"
-#include "driver/optimize/InstantiationChoice.h"
 
 #include <cmath>
 #include <llvm/Support/Path.h>

@@ -47,7 +47,7 @@ std::vector<std::string> unitCompileOptions(const std::vector<std::string> &Nvcc
 
 // The kernel's unit (or UnitText in its place, for a variant) as the
 // evaluator compiles it; a template kernel is instantiated as the one
-// chosenInstantiation picks (InstantiationChoice.h).
+// chosenInstantiation picks (clang-plugin/units/InstantiationChoice.h).
 evaluator::KernelSource kernelSourceFor(const frontend::KernelSummary &Kernel,
                                         const std::string &UnitText,
                                         const std::vector<std::string> &Options);
