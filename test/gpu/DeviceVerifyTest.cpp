@@ -106,6 +106,36 @@ TEST_F(DeviceVerify, RangedGeneratorMatchesTheHostBytewise) {
   }
 }
 
+TEST_F(DeviceVerify, OffsetsGeneratorMatchesTheHostBytewise) {
+  // CSR row offsets (Workload.h's OffsetsLayout): element i depends on i
+  // itself, so the comparison's regeneration must use the element's index.
+  const uint64_t Count = 256 * 65536 + 77;
+  const std::pair<ScalarType, OffsetsLayout> Cases[] = {
+      {ScalarType::I32, {11, 11}}, {ScalarType::I64, {1000, 3}}, {ScalarType::U32, {7, 0}}};
+  for (const auto &[T, Layout] : Cases) {
+    BufferArg B{T, Count, Direction::In};
+    B.Offsets = Layout;
+    auto Host = generateBufferInput(B, 5, 1);
+    CUdeviceptr P = upload(std::vector<uint8_t>(Host.size(), 0));
+    ASSERT_FALSE(
+        bool(generateOnDevice(context(), P, T, Count, inputStreamKey(5, 1), std::nullopt, Layout)));
+    auto Device = download(P, Host.size());
+    size_t Differ = 0;
+    for (size_t I = 0; I < Host.size(); ++I)
+      Differ += Host[I] != Device[I];
+    EXPECT_EQ(Differ, 0u) << spelling(T).str() << " offsets " << Layout.Mean << " +- "
+                          << Layout.Jitter;
+    auto Same = compareOnDevice(context(), P, 0, inputStreamKey(5, 1), T, Count, Tolerance{0, 0},
+                                true, std::nullopt, Layout);
+    ASSERT_TRUE(bool(Same)) << llvm::toString(Same.takeError());
+    EXPECT_TRUE(Same->passed()) << spelling(T).str();
+    auto Plain =
+        compareOnDevice(context(), P, 0, inputStreamKey(5, 1), T, Count, Tolerance{0, 0}, true);
+    ASSERT_TRUE(bool(Plain)) << llvm::toString(Plain.takeError());
+    EXPECT_FALSE(Plain->passed()) << spelling(T).str();
+  }
+}
+
 TEST_F(DeviceVerify, GeneratorMatchesTheHostBytewise) {
   // An odd count and more elements than one grid pass: the stride loop and the tail.
   const uint64_t Count = 256 * 65536 + 77;
