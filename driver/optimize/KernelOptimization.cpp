@@ -243,8 +243,9 @@ nlohmann::json evaluationSummary(const agents::OptimizeResult &O) {
 
 // Why timing on this workload cannot rank variants, or "": a loop takes its
 // bounds from random integers (WorkloadCheck.h) and no recording gives the
-// application's. spmv_csr's search measured a variant 1.10x faster on empty
-// rows that made the program 2.3x slower (bench/RESULTS.md).
+// application's (counts per row; CSR offsets are generated as well-formed
+// rows). spmv_csr's search, before offsets were, measured a variant 1.10x
+// faster on empty rows that made the program 2.3x slower (bench/RESULTS.md).
 std::string timingWithoutTheApplicationsTripCounts(const frontend::KernelSummary &K,
                                                    const evaluator::Workload &W) {
   if (!W.Recorded.empty() || !K.Pragma)
