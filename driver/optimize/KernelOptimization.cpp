@@ -287,11 +287,16 @@ optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::
                                            : memory::ExperienceStore::open(Job.ExperiencePath);
   const frontend::KernelSummary &K = *Job.Kernel;
   std::string RecordingWarning;
-  auto W = workloadWithRecording(K, Job.File, Job.RecordingDirs, &RecordingWarning);
+  std::vector<std::string> WorkloadNotes;
+  auto W =
+      workloadWithRecording(K, Job.File, Job.RecordingDirs, &RecordingWarning, {}, &WorkloadNotes);
   if (!W)
     return W.takeError();
   if (Log && !RecordingWarning.empty())
     *Log << "  warning: " << RecordingWarning << "\n";
+  for (const std::string &Note : WorkloadNotes)
+    if (Log)
+      *Log << "  note: " << Note << "\n";
   if (Log && !W->Recorded.empty())
     *Log << "  verifying on " << W->Recorded.size() << " launches recorded from the application ("
          << W->RecordingFile << ")\n";

@@ -19,9 +19,9 @@ using evaluator::BufferArg;
 using evaluator::OffsetsLayout;
 using evaluator::ScalarType;
 
-std::string spmv(const std::string &RowPtr, const std::string &Val = "val[rows * 8] in") {
+std::string spmv(const std::string &RowPtr, const std::string &Val = "val[rows * 16] in") {
   return "#pragma kopt optimize launch(grid: 16; block: 256) args(rows = 4000) buffers(" + Val +
-         ", col[rows * 8] in range(0, rows), " + RowPtr +
+         ", col[rows * 16] in range(0, rows), " + RowPtr +
          ", x[rows] in, y[rows] out)\n"
          "__global__ void spmv(int rows, const float *val, const int *col, const int *rowptr,\n"
          "                     const float *x, float *y) {\n"
@@ -103,7 +103,7 @@ TEST(OffsetsWorkload, RowPointersAreGeneratedAsRows) {
     EXPECT_LE(Max, 20); // Mean + jitter.
     EXPECT_LT(Min, 6);  // Spread, not one length.
     EXPECT_GT(Max, 18);
-    EXPECT_LE(P.back(), 4000 * 8); // Inside val and col.
+    EXPECT_LE(P.back(), 4000 * 16); // Inside val and col.
     EXPECT_NEAR(double(P.back()) / 4000, 12.0, 0.5);
     // The host's bytes are the formula the device reproduces.
     uint64_t Key = evaluator::inputStreamKey(Seed, 2);
