@@ -177,7 +177,8 @@ private:
 
   // An integer buffer that bounds a loop, with the default inputs: random
   // values in [0, 16) make its trip counts, so the timing the search ranks
-  // variants by may not be the application's (a CSR kernel's empty rows).
+  // variants by may not be the application's (a count per row; CSR offsets
+  // are generated as rows and do not count here).
   void checkDataBoundLoops() {
     if (!K.Body)
       return;
@@ -418,9 +419,12 @@ KernelBodyUse bodyUseOf(const KernelFeatures &F) {
     else
       Use.MaybeWritten.try_emplace(E.Param, E.How + " at " + Line(E.Line));
   }
+  // Offsets (a CSR row's P[I] to P[I + 1]) are generated as well-formed rows
+  // (Workload.h's OffsetsLayout): their loops' trip counts are not random values.
   for (const LoopFeature &L : F.Loops)
     for (const std::string &Param : L.BoundParams)
-      Use.LoopBoundsFrom.try_emplace(Param, L.Line);
+      if (Param != L.OffsetsParam)
+        Use.LoopBoundsFrom.try_emplace(Param, L.Line);
   Use.MayUseThreadYZ = Use.MayUseBlockYZ = false;
   for (llvm::StringRef B : F.IndexBuiltins) {
     if (B.ends_with(".x"))

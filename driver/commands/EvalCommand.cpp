@@ -139,9 +139,13 @@ llvm::Error runEval(const std::vector<std::string> &Arguments) {
   if (Cache->ProjectDir)
     RecordingDirs.push_back(memory::recordingsDir(*Cache->ProjectDir));
   std::string RecordingWarning;
-  auto W = workloadWithRecording(*Kernel, Loaded->File, RecordingDirs, &RecordingWarning);
+  std::vector<std::string> WorkloadNotes;
+  auto W = workloadWithRecording(*Kernel, Loaded->File, RecordingDirs, &RecordingWarning, {},
+                                 &WorkloadNotes);
   if (!RecordingWarning.empty())
     Reporter("kopt eval").warning(RecordingWarning);
+  for (const std::string &Note : WorkloadNotes)
+    Reporter("kopt eval").note(Note);
   if (!W) { // The workload's diagnostics name the pragma's file and line.
     writeToStderr(llvm::toString(W.takeError()) + "\n");
     return failWithStatus(1);

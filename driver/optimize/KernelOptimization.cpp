@@ -250,8 +250,9 @@ nlohmann::json evaluationSummary(const agents::OptimizeResult &O) {
 
 // Why timing on this workload cannot rank variants, or "": a loop takes its
 // bounds from random integers (WorkloadCheck.h) and no recording gives the
-// application's. spmv_csr's search measured a variant 1.10x faster on empty
-// rows that made the program 2.3x slower (bench/RESULTS.md).
+// application's (counts per row; CSR offsets are generated as well-formed
+// rows). spmv_csr's search, before offsets were, measured a variant 1.10x
+// faster on empty rows that made the program 2.3x slower (bench/RESULTS.md).
 std::string timingWithoutTheApplicationsTripCounts(const frontend::KernelSummary &K,
                                                    const evaluator::Workload &W) {
   if (!W.Recorded.empty() || !K.Pragma)
@@ -304,11 +305,16 @@ optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::
                                            : memory::ExperienceStore::open(Job.ExperiencePath);
   const frontend::KernelSummary &K = *Job.Kernel;
   std::string RecordingWarning;
-  auto W = workloadWithRecording(K, Job.File, Job.RecordingDirs, &RecordingWarning);
+  std::vector<std::string> WorkloadNotes;
+  auto W =
+      workloadWithRecording(K, Job.File, Job.RecordingDirs, &RecordingWarning, {}, &WorkloadNotes);
   if (!W)
     return W.takeError();
   if (Log && !RecordingWarning.empty())
     *Log << "  warning: " << RecordingWarning << "\n";
+  for (const std::string &Note : WorkloadNotes)
+    if (Log)
+      *Log << "  note: " << Note << "\n";
   if (Log && !W->Recorded.empty())
     *Log << "  verifying on " << W->Recorded.size() << " launches recorded from the application ("
          << W->RecordingFile << ")\n";

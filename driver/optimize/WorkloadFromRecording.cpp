@@ -166,20 +166,21 @@ std::optional<KernelRecording> readKernelRecording(const frontend::KernelSummary
   return Out;
 }
 
-llvm::Expected<evaluator::Workload> workloadWithRecording(const frontend::KernelSummary &K,
-                                                          llvm::StringRef File,
-                                                          llvm::ArrayRef<std::string> RecordingDirs,
-                                                          std::string *Warning,
-                                                          llvm::ArrayRef<uint32_t> Only) {
+llvm::Expected<evaluator::Workload>
+workloadWithRecording(const frontend::KernelSummary &K, llvm::StringRef File,
+                      llvm::ArrayRef<std::string> RecordingDirs, std::string *Warning,
+                      llvm::ArrayRef<uint32_t> Only, std::vector<std::string> *Notes) {
   if (!K.Pragma)
-    return workloadFor(K, File);
+    return workloadFor(K, File, Notes);
   const frontend::PragmaClauses &P = *K.Pragma;
   const bool Bare = !P.Launch && !P.Args && !P.Buffers;
   const bool Complete = P.Launch.has_value();
   auto Fallback = [&]() -> llvm::Expected<evaluator::Workload> {
     if (Bare)
       return noWorkload(K, File);
-    return workloadFor(K, File);
+    if (Notes) // Those of a workloadFor before the recording was ignored.
+      Notes->clear();
+    return workloadFor(K, File, Notes);
   };
   std::optional<std::string> Path = findRecording(K, RecordingDirs);
   if (!Path)
@@ -196,7 +197,7 @@ llvm::Expected<evaluator::Workload> workloadWithRecording(const frontend::Kernel
 
   evaluator::Workload W;
   if (Complete) {
-    auto FromPragma = workloadFor(K, File);
+    auto FromPragma = workloadFor(K, File, Notes);
     if (!FromPragma)
       return FromPragma.takeError();
     W = std::move(*FromPragma);

@@ -208,7 +208,8 @@ llvm::Error GpuSession::upload(uint64_t Seed) {
                                  "cuMemcpyHtoD"))
         return E;
     } else if (auto E = generateOnDevice(deviceContext(), B.Base + GuardBytes, A.Element, A.Count,
-                                         inputStreamKey(Seed, static_cast<unsigned>(I)), A.Range)) {
+                                         inputStreamKey(Seed, static_cast<unsigned>(I)), A.Range,
+                                         A.Offsets)) {
       return E;
     }
     if (B.Pristine && B.Bytes)
@@ -290,7 +291,7 @@ llvm::Expected<BufferComparison> GpuSession::compareBuffer(size_t BufferIndex, u
   if (A.Dir == Direction::In)
     return compareOnDevice(deviceContext(), Got, 0,
                            inputStreamKey(Seed, static_cast<unsigned>(BufferIndex)), A.Element,
-                           A.Count, Tol, /*Bytewise=*/true, A.Range);
+                           A.Count, Tol, /*Bytewise=*/true, A.Range, A.Offsets);
   for (const ReferenceSet &R : References)
     if (R.Seed == Seed)
       return compareOnDevice(deviceContext(), Got, R.Copies[BufferIndex], 0, A.Element, A.Count,

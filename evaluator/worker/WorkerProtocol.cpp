@@ -27,6 +27,12 @@ void from_json(const json &J, ValueRange &R) {
   J.at(1).get_to(R.Hi);
 }
 
+void to_json(json &J, const OffsetsLayout &L) { J = {{"mean", L.Mean}, {"jitter", L.Jitter}}; }
+void from_json(const json &J, OffsetsLayout &L) {
+  readField(J, "mean", L.Mean);
+  readField(J, "jitter", L.Jitter);
+}
+
 namespace {
 ScalarType scalarTypeFrom(const json &J, const char *Key) {
   std::string Name;
@@ -46,7 +52,8 @@ json argsJson(const std::vector<KernelArg> &Args) {
                      {"count", B->Count},
                      {"dir", directionName(B->Dir)},
                      {"tol", optionalJson(B->Tol)},
-                     {"range", optionalJson(B->Range)}});
+                     {"range", optionalJson(B->Range)},
+                     {"offsets", optionalJson(B->Offsets)}});
     else
       Out.push_back({{"name", A.Name},
                      {"scalar", spelling(A.scalar()->Type).str()},
@@ -69,6 +76,7 @@ std::vector<KernelArg> argsFrom(const json &J) {
       B.Dir = Dir == "in" ? Direction::In : Dir == "out" ? Direction::Out : Direction::InOut;
       readField(A, "tol", B.Tol);
       readField(A, "range", B.Range);
+      readField(A, "offsets", B.Offsets);
       Arg.Value = B;
     } else {
       ScalarArg S;

@@ -81,6 +81,8 @@ void to_json(nlohmann::json &J, const Tolerance &T);
 void from_json(const nlohmann::json &J, Tolerance &T);
 void to_json(nlohmann::json &J, const ValueRange &R);
 void from_json(const nlohmann::json &J, ValueRange &R);
+void to_json(nlohmann::json &J, const OffsetsLayout &L);
+void from_json(const nlohmann::json &J, OffsetsLayout &L);
 void to_json(nlohmann::json &J, const Workload &W);
 void from_json(const nlohmann::json &J, Workload &W);
 void to_json(nlohmann::json &J, const LaunchGeometry &L);
