@@ -10,6 +10,8 @@
 set -u
 kopt=$1 inputs=$2 work=${3:-$(mktemp -d)} arch=${4:-sm_90}
 [ -x "$kopt" ] || { echo "chain-verify: no kopt at $kopt" >&2; exit 1; }
+# The installed test names kopt relative to its directory, and this script cds into WORK_DIR.
+kopt=$(cd "$(dirname "$kopt")" && pwd)/$(basename "$kopt")
 [ -f "$inputs/chain/logistic.cu" ] || { echo "chain-verify: no chain/logistic.cu in $inputs" >&2; exit 1; }
 if ! "$kopt" device > /dev/null 2>&1; then
   echo "chain-verify: no usable GPU ($("$kopt" device 2>&1 | head -1)): skipped"
