@@ -232,7 +232,9 @@ private:
                             .str();
   }
   evaluator::KernelSource source(const std::string &Code) const {
-    return evaluator::KernelSource{Code, K.Name, K.MangledName, R.CompileOptions};
+    return evaluator::KernelSource{Code, R.NameExpression.empty() ? K.Name : R.NameExpression,
+                                   R.NameExpression.empty() ? K.MangledName : R.MangledName,
+                                   R.CompileOptions};
   }
   // Adds a node and its candidate steps (the transforms' points on its code,
   // in the planner's order, PointsPerStep of each).

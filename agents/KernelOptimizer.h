@@ -37,7 +37,11 @@ struct OptimizeRequest {
   const frontend::KernelSummary *Kernel = nullptr;
   evaluator::Workload Work;
   std::vector<std::string> CompileOptions; // For the evaluator's compile (WorkloadFromKernel.h).
-  std::vector<std::string> ClangArgs;      // For the transforms' parses.
+  // The original's NVRTC name expression and mangled name as kernelSourceFor
+  // gives them: a kernel template's carry its launched instantiation (box<2>).
+  // Empty: the kernel's own name.
+  std::string NameExpression, MangledName;
+  std::vector<std::string> ClangArgs; // For the transforms' parses.
   OptimizeBudget Budget;
   std::vector<std::string> Disabled; // Transform ids the pragma's skills(-id) turned off.
   std::vector<std::string> Forced;   // skills(+id): tried first.

@@ -24,7 +24,9 @@ fi
 echo "check-tidy: ${#files[@]} changed sources since $base"
 failed=0
 for f in "${files[@]}"; do
-  if ! out=$("$tidy" -p "$build" --quiet "$f" 2>&1); then
+  # libstdc++ 12's std::stable_sort calls its own get_temporary_buffer, which it
+  # marks deprecated in C++20: clang reports that inside the system header.
+  if ! out=$("$tidy" -p "$build" --quiet --extra-arg=-Wno-deprecated-declarations "$f" 2>&1); then
     echo "$out"
     failed=1
   fi

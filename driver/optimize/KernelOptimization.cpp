@@ -175,6 +175,10 @@ runSkillsEngine(const KernelJob &Job, const evaluator::Workload &W, const JobBud
   R.Kernel = &K;
   R.Work = W;
   R.CompileOptions = unitCompileOptions(Job.NvccFlags, Job.File);
+  // The evaluator compiles what kernelSourceFor names: a template's instantiation.
+  evaluator::KernelSource Original = kernelSourceFor(K, K.Unit.Text, R.CompileOptions);
+  R.NameExpression = Original.NameExpression;
+  R.MangledName = Original.MangledName;
   R.ClangArgs = Job.ClangArgs;
   R.Budget.Seconds = Budget.Seconds;
   R.Budget.Evaluations = Budget.Evaluations;
