@@ -135,12 +135,14 @@ llvm::Expected<frontend::KernelVariant>
 variantFromUnit(const frontend::KernelSummary &Original, llvm::StringRef UnitText,
                 const std::optional<frontend::LaunchMapping> &Launch,
                 const std::vector<std::string> &ClangArgs) {
-  auto Summary = transform::summarizeUnit(UnitText, Original.Name, ClangArgs, Original.Pragma);
+  auto Summary = transform::summarizeUnit(UnitText, Original.Name, ClangArgs, Original.Pragma,
+                                          transform::analysedInstantiation(Original));
   if (!Summary)
     return Summary.takeError();
   const frontend::SourceSpan &New = Summary->Unit.Definition;
   auto OriginalSummary =
-      transform::summarizeUnit(Original.Unit.Text, Original.Name, ClangArgs, Original.Pragma);
+      transform::summarizeUnit(Original.Unit.Text, Original.Name, ClangArgs, Original.Pragma,
+                               transform::analysedInstantiation(Original));
   if (!OriginalSummary)
     return OriginalSummary.takeError();
   const frontend::SourceSpan &Old = OriginalSummary->Unit.Definition;
@@ -170,7 +172,8 @@ llvm::Expected<std::string> unitFromVariant(const frontend::KernelSummary &Origi
                                             const frontend::KernelVariant &V,
                                             const std::vector<std::string> &ClangArgs) {
   auto Summary =
-      transform::summarizeUnit(Original.Unit.Text, Original.Name, ClangArgs, Original.Pragma);
+      transform::summarizeUnit(Original.Unit.Text, Original.Name, ClangArgs, Original.Pragma,
+                               transform::analysedInstantiation(Original));
   if (!Summary)
     return Summary.takeError();
   const frontend::SourceSpan &Old = Summary->Unit.Definition;
@@ -304,7 +307,8 @@ private:
 };
 
 void Search::addNode(Node N) {
-  auto View = transform::summarizeUnit(N.Made.UnitText, K.Name, R.ClangArgs, N.Made.Pragma);
+  auto View = transform::summarizeUnit(N.Made.UnitText, K.Name, R.ClangArgs, N.Made.Pragma,
+                                       transform::analysedInstantiation(K));
   if (!View) {
     llvm::consumeError(View.takeError());
     return;

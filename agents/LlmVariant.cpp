@@ -188,7 +188,8 @@ std::string signatureType(llvm::StringRef Type) {
 
 llvm::Expected<UnitLayout> unitLayoutOf(const frontend::KernelSummary &K,
                                         const std::vector<std::string> &ClangArgs) {
-  auto Summary = transform::summarizeUnit(K.Unit.Text, K.Name, ClangArgs, K.Pragma);
+  auto Summary = transform::summarizeUnit(K.Unit.Text, K.Name, ClangArgs, K.Pragma,
+                                          transform::analysedInstantiation(K));
   if (!Summary)
     return Summary.takeError();
   return UnitLayout{K.Unit.Text, Summary->Unit.Definition.Begin, Summary->Unit.Definition.End};
@@ -227,7 +228,8 @@ std::string codeHash(llvm::StringRef Unit) { return variantHash(normalized(Unit)
 
 std::string signatureChange(const frontend::KernelSummary &Original, llvm::StringRef Unit,
                             const std::vector<std::string> &ClangArgs) {
-  auto Summary = transform::summarizeUnit(Unit, Original.Name, ClangArgs, Original.Pragma);
+  auto Summary = transform::summarizeUnit(Unit, Original.Name, ClangArgs, Original.Pragma,
+                                          transform::analysedInstantiation(Original));
   if (!Summary)
     return "The variant does not compile (clang): " + llvm::toString(Summary.takeError());
   bool Same = Summary->Params.size() == Original.Params.size();

@@ -4,6 +4,7 @@
 
 #include <llvm/Support/FormatVariadic.h>
 
+#include <algorithm>
 #include <chrono>
 
 namespace kopt::evaluator {
@@ -74,6 +75,8 @@ llvm::Expected<Baseline> Evaluator::setOriginal(const KernelSource &Source, cons
     return Answer.takeError();
   Original = Request;
   Original->Profile = false; // A restarted worker needs no second profile.
+  // A restarted worker's references chain as many launches as this one's did.
+  Original->Work.Chain = std::max(Answer->Chain, 1u);
   Baseline B;
   B.Device = Device;
   B.Compile = Answer->Compile;
@@ -82,6 +85,7 @@ llvm::Expected<Baseline> Evaluator::setOriginal(const KernelSource &Source, cons
   B.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Begin).count();
   B.ProfileSeconds = Answer->ProfileSeconds;
   B.Weighted = Answer->Weighted;
+  B.Chain = Answer->Chain;
   if (Answer->Counters)
     B.Counters = *Answer->Counters;
   else if (!Options.Profile)

@@ -54,6 +54,9 @@ struct Baseline {
   // (GpuSession::measureCopyRate); 0 with the reason where it was not measured.
   double CopyGBs = 0;
   std::string CopyRateMissing;
+  // The launches each verification chains (Workload::Chain, shortened where
+  // the original's launches would take too long; never silently: compare).
+  unsigned Chain = 1;
   // With recorded launches: the launches timing is weighted over, each one's
   // share of the application's time in the kernel (WeightedTiming.h); null
   // where variants are timed on the workload's one launch.

@@ -26,7 +26,7 @@ __global__ void prContrib(const float *rank, const int *outDeg, float *contrib, 
 }
 
 #pragma kopt optimize launch(grid: (n + 255) / 256; block: 256) args(n = NV, damping = DAMPING) \
-    buffers(rowPtr[n + 1] in range(0, 24), colIdx[12 * n] in range(0, n), contrib[n] in range(0, 1), rankNew[n] out) \
+    buffers(rowPtr[n + 1] in range(4, 21), colIdx[13 * n] in range(0, n), contrib[n] in range(0, 1), rankNew[n] out) \
     tol(rtol = 1e-5, atol = 1e-7)
 __global__ void prPull(const int *rowPtr, const int *colIdx, const float *contrib, float *rankNew, int n, float damping)
 {

@@ -15,7 +15,8 @@
 #define BLOCK_SIZE 128
 
 #pragma kopt optimize launch(grid: (dim + BLOCK_SIZE - 1) / BLOCK_SIZE; block: BLOCK_SIZE) args(dim = ROWS) \
-    buffers(val[dim * NNZ_PER_ROW] in, cols[dim * NNZ_PER_ROW] in, rowDelimiters[dim + 1] in, vec[dim] in, \
+    buffers(val[dim * NNZ_PER_ROW] in, cols[dim * NNZ_PER_ROW] in range(0, dim), \
+            rowDelimiters[dim + 1] in range(NNZ_PER_ROW, NNZ_PER_ROW + 1), vec[dim] in, \
             out[dim] out) tol(rtol = 1e-4, atol = 1e-5) noalias
 __global__ void spmv_csr_scalar_kernel(const float *val, const int *cols, const int *rowDelimiters,
                                        const float *vec, const int dim, float *out)

@@ -32,8 +32,8 @@ double seconds(std::chrono::steady_clock::time_point Since) {
 
 // One summary and one rewrite of the kernel's unit; false where either fails.
 bool parseTwice(const frontend::KernelSummary &K, const std::vector<std::string> &ClangArgs) {
-  llvm::Expected<frontend::KernelSummary> View =
-      transform::summarizeUnit(K.Unit.Text, K.Name, ClangArgs, K.Pragma);
+  llvm::Expected<frontend::KernelSummary> View = transform::summarizeUnit(
+      K.Unit.Text, K.Name, ClangArgs, K.Pragma, transform::analysedInstantiation(K));
   if (!View) {
     llvm::errs() << llvm::toString(View.takeError()) << "\n";
     return false;

@@ -7,12 +7,13 @@
 
 namespace kopt::frontend {
 
-void analyzeKernel(const clang::FunctionDecl &Kernel, clang::ASTContext &Ctx,
-                   const LaunchSiteIndex &Launches, KernelSummary &Summary) {
+void analyzeKernel(const clang::FunctionDecl &Kernel, const clang::FunctionDecl *Instance,
+                   clang::ASTContext &Ctx, const LaunchSiteIndex &Launches,
+                   KernelSummary &Summary) {
   if (auto It = Launches.find(Kernel.getCanonicalDecl()); It != Launches.end())
     Summary.LaunchSites = It->second;
   Summary.Instantiations = findInstantiations(Kernel, Ctx);
-  Summary.Features = analyzeKernelFeatures(Kernel, Ctx);
+  Summary.Features = analyzeKernelFeatures(Instance ? *Instance : Kernel, Ctx);
 }
 
 } // namespace kopt::frontend

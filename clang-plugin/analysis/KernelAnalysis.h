@@ -13,8 +13,12 @@ class FunctionDecl;
 namespace kopt::frontend {
 
 // Kernel is the definition that Summary describes (a template's pattern for a
-// template); Launches is the TU's findLaunchSites.
-void analyzeKernel(const clang::FunctionDecl &Kernel, clang::ASTContext &Ctx,
-                   const LaunchSiteIndex &Launches, KernelSummary &Summary);
+// template); Launches is the TU's findLaunchSites. Instance, for a template,
+// is the instantiation whose features Summary states: its body has concrete
+// types and constants where the pattern's is dependent, and the same source
+// locations, so features read from it point into the pattern's text. Null:
+// the features are the pattern's.
+void analyzeKernel(const clang::FunctionDecl &Kernel, const clang::FunctionDecl *Instance,
+                   clang::ASTContext &Ctx, const LaunchSiteIndex &Launches, KernelSummary &Summary);
 
 } // namespace kopt::frontend

@@ -270,6 +270,7 @@ public:
   void finish() {
     F.IndexBuiltins.assign(Builtins.begin(), Builtins.end());
     findRepeatedAccesses();
+    findRowParams();
   }
 
 private:
@@ -295,9 +296,11 @@ private:
     } else if (auto *Do = llvm::dyn_cast<clang::DoStmt>(S)) {
       noteBoundParams(Do->getCond(), L);
     }
+    const clang::VarDecl *RowVar = findOffsetsBounds(S, L);
     int Index = static_cast<int>(F.Loops.size());
     F.Loops.push_back(std::move(L));
     InductionVars.push_back(IV);
+    OffsetsVars.push_back(RowVar);
     ParentLoop.push_back(LoopStack.empty() ? -1 : LoopStack.back());
     LoopStack.push_back(Index);
     bool Continue = TraverseChildren();
@@ -328,6 +331,91 @@ private:
         }
       return false;
     });
+  }
+
+  // A CSR row's bounds: a for or while loop whose condition compares a local
+  // J below P[I + 1] (J < E, E > J, J != E) and whose J starts at P[I], the same
+  // integer pointer parameter P and index I; E and the start may be locals
+  // initialized from those elements. Sets L.OffsetsParam; returns J.
+  const clang::VarDecl *findOffsetsBounds(const clang::Stmt *Loop, LoopFeature &L) {
+    const clang::Expr *Cond = nullptr;
+    const clang::Stmt *Init = nullptr;
+    if (const auto *For = llvm::dyn_cast<clang::ForStmt>(Loop)) {
+      Cond = For->getCond();
+      Init = For->getInit();
+    } else if (const auto *While = llvm::dyn_cast<clang::WhileStmt>(Loop)) {
+      Cond = While->getCond();
+    }
+    const auto *Cmp =
+        llvm::dyn_cast_or_null<clang::BinaryOperator>(Cond ? Cond->IgnoreParenImpCasts() : nullptr);
+    if (!Cmp)
+      return nullptr;
+    const clang::Expr *Var = nullptr, *End = nullptr;
+    if (Cmp->getOpcode() == clang::BO_LT || Cmp->getOpcode() == clang::BO_NE)
+      std::tie(Var, End) = std::pair(Cmp->getLHS(), Cmp->getRHS());
+    else if (Cmp->getOpcode() == clang::BO_GT)
+      std::tie(Var, End) = std::pair(Cmp->getRHS(), Cmp->getLHS());
+    const clang::VarDecl *J = Var ? namedVar(Var) : nullptr;
+    if (!J || llvm::isa<clang::ParmVarDecl>(J))
+      return nullptr;
+    const clang::Expr *Start = J->getInit();
+    if (const auto *Decl = llvm::dyn_cast_or_null<clang::DeclStmt>(Init)) {
+      if (!llvm::is_contained(Decl->decls(), J))
+        return nullptr;
+    } else if (const auto *Assign = llvm::dyn_cast_or_null<clang::BinaryOperator>(Init)) {
+      if (Assign->getOpcode() != clang::BO_Assign || namedVar(Assign->getLHS()) != J)
+        return nullptr;
+      Start = Assign->getRHS();
+    } else if (Init) {
+      return nullptr;
+    }
+    std::optional<OffsetsElement> First = offsetsElement(Start), Last = offsetsElement(End);
+    if (!First || !Last || First->Param != Last->Param || !isPlusOne(Last->Index, First->Index))
+      return nullptr;
+    L.OffsetsParam = First->Param->getNameAsString();
+    return J;
+  }
+
+  // P[I] for an integer pointer parameter P, or a local initialized from one.
+  struct OffsetsElement {
+    const clang::ParmVarDecl *Param = nullptr;
+    const clang::Expr *Index = nullptr;
+  };
+  std::optional<OffsetsElement> offsetsElement(const clang::Expr *E, unsigned Depth = 0) {
+    if (!E || Depth > 4)
+      return std::nullopt;
+    E = E->IgnoreParenImpCasts();
+    if (const clang::VarDecl *V = namedVar(E))
+      return llvm::isa<clang::ParmVarDecl>(V) ? std::nullopt
+                                              : offsetsElement(V->getInit(), Depth + 1);
+    const auto *Subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(E);
+    if (!Subscript || !Subscript->getType()->isIntegerType())
+      return std::nullopt;
+    std::optional<PointerBase> Base = resolvePointerParam(Subscript->getBase());
+    if (!Base || !Base->Offsets.empty())
+      return std::nullopt;
+    return OffsetsElement{Base->Param, Subscript->getIdx()->IgnoreParenImpCasts()};
+  }
+
+  // Next is First + 1 (or 1 + First), First as written there.
+  bool isPlusOne(const clang::Expr *Next, const clang::Expr *First) const {
+    const auto *Sum = llvm::dyn_cast<clang::BinaryOperator>(Next->IgnoreParenImpCasts());
+    if (!Sum || Sum->getOpcode() != clang::BO_Add)
+      return false;
+    for (auto [One, Other] :
+         {std::pair(Sum->getRHS(), Sum->getLHS()), std::pair(Sum->getLHS(), Sum->getRHS())}) {
+      std::optional<llvm::APSInt> Value = One->getIntegerConstantExpr(Ctx);
+      if (Value && *Value == 1 && sameExpr(Other, First))
+        return true;
+    }
+    return false;
+  }
+
+  bool sameExpr(const clang::Expr *A, const clang::Expr *B) const {
+    llvm::FoldingSetNodeID IdA, IdB;
+    A->IgnoreParenImpCasts()->Profile(IdA, Ctx, /*Canonical=*/true);
+    B->IgnoreParenImpCasts()->Profile(IdB, Ctx, /*Canonical=*/true);
+    return IdA == IdB;
   }
 
   // Induction variable, init, comparison, bound and step of a for loop.
@@ -559,6 +647,36 @@ private:
     }
   }
 
+  // For each loop over a CSR row, the buffers an access in it (or in a loop
+  // inside it) indexes with the row's variable.
+  void findRowParams() {
+    for (size_t I = 0; I < F.Accesses.size(); ++I)
+      for (int Loop = F.Accesses[I].Loop; Loop >= 0; Loop = ParentLoop[Loop]) {
+        const clang::VarDecl *J = OffsetsVars[Loop];
+        LoopFeature &L = F.Loops[Loop];
+        if (!J || F.Accesses[I].Param == L.OffsetsParam ||
+            llvm::is_contained(L.RowParams, F.Accesses[I].Param))
+          continue;
+        if (llvm::any_of(AccessTerms[I],
+                         [&](const IndexTerm &T) { return indexedByRow(T.Expr, J); }))
+          L.RowParams.push_back(F.Accesses[I].Param);
+      }
+  }
+
+  // Whether E names J itself outside any load: val[j], not x[col[j]] (indexed
+  // by col's values) nor x[c] for a local c = col[j].
+  static bool indexedByRow(const clang::Expr *E, const clang::VarDecl *J) {
+    const auto *U = llvm::dyn_cast<clang::UnaryOperator>(E);
+    if (llvm::isa<clang::ArraySubscriptExpr>(E) || (U && U->getOpcode() == clang::UO_Deref))
+      return false;
+    if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(E))
+      return Ref->getDecl() == J;
+    return llvm::any_of(E->children(), [&](const clang::Stmt *Child) {
+      const auto *C = llvm::dyn_cast_or_null<clang::Expr>(Child);
+      return C && indexedByRow(C, J);
+    });
+  }
+
   clang::ASTContext &Ctx;
   KernelFeatures &F;
   std::set<std::string> Builtins;
@@ -567,6 +685,7 @@ private:
   std::vector<int> LoopStack;
   std::vector<int> ParentLoop;                       // Per loop.
   std::vector<const clang::VarDecl *> InductionVars; // Per loop; null where unknown.
+  std::vector<const clang::VarDecl *> OffsetsVars;   // Per loop: a CSR row's variable, or null.
   std::vector<std::vector<IndexTerm>> AccessTerms;   // Per access.
 };
 } // namespace

@@ -34,6 +34,13 @@ struct LoopFeature {
   // directly or through locals: a CSR row's `for (j = rowptr[r]; j <
   // rowptr[r + 1]; ...)`. Its trip counts are data.
   std::vector<std::string> BoundParams{};
+  // An integer pointer parameter P that gives the loop's start as P[I] and its
+  // end as P[I + 1] (CSR row offsets), directly or through locals; empty where
+  // none does. RowParams: the pointer parameters the loop (or a loop inside
+  // it) indexes with its induction variable, the row's column indices and
+  // values: P's last element must not exceed their element counts.
+  std::string OffsetsParam{};
+  std::vector<std::string> RowParams{};
 };
 
 enum class AccessPattern : uint8_t {

@@ -8,7 +8,7 @@
 //
 //   pragma     := '#pragma' 'kopt' 'optimize' (clause (','? clause)*)?
 //   clause     := launch | args | buffers | tol | budget | skills | engine | 'noalias'
-//               | 'fastmath' | instantiation
+//               | 'fastmath' | instantiation | repeat
 //
 //   launch     := 'launch' '(' section (';' section)* ';'? ')'
 //   section    := 'grid' ':' dims | 'block' ':' dims | 'smem' ':' expr
@@ -43,15 +43,22 @@
 //                 (__expf, __fdividef, rsqrtf), as nvcc's -use_fast_math does. Without it
 //                 (or --kopt-fast-math, or -use_fast_math on the compile) only exact
 //                 rewrites and reassociation within tol are tried.
+//   repeat     := 'repeat' '(' constant ')'              an integer, at least 1
+//                 Verification runs the original and each variant this many times
+//                 back to back on the same inputs, every launch on what the last one
+//                 left, and compares the final state: error that accumulates over a
+//                 time-stepped kernel's launches shows. Default: 20 where the kernel
+//                 has an inout buffer (declared, or inferred from a non-const
+//                 pointer), else 1; repeat(1) verifies one launch (docs/pragma.md).
 //   instantiation := 'instantiation' '(' template-args ')'
 //                 A kernel template's instantiation to optimize, its arguments as between
 //                 '<' and '>' (instantiation(float, 128)); without it, the one the file
-//                 launches (driver/optimize/InstantiationChoice.h).
+//                 launches (clang-plugin/units/InstantiationChoice.h).
 //
 // A pragma without launch, args and buffers ('#pragma kopt optimize' alone, or with
-// only tol, budget, skills, noalias, fastmath or engine) is accepted: its workload is to come
-// from a recording of the application (kopt record); without one, optimizing it
-// fails with "kernel K has no workload".
+// only tol, budget, skills, noalias, fastmath, repeat or engine) is accepted: its
+// workload is to come from a recording of the application (kopt record); without
+// one, optimizing it fails with "kernel K has no workload".
 //
 // expr is an arithmetic expression over literals, the kernel's (template) parameters
 // and enumerators, with casts, ceil, floor, log, exp, sqrt, pow, min, max and sizeof
@@ -139,9 +146,12 @@ struct PragmaClauses {
   // instantiation(...): which instantiation of a kernel template to optimize,
   // as its template arguments ("float, 128"); unset: the one the file launches.
   std::optional<std::string> Instantiation;
+  // repeat(N): the length of the verification's chains of launches; unset:
+  // the default (clang-plugin/model/VerificationChain.h).
+  std::optional<int64_t> Repeat;
   unsigned Line = 0, Column = 0; // Of the pragma; set by the front end.
   // The clause names among the pragma's tokens (0, the verb, where absent).
-  unsigned ArgsToken = 0, BuffersToken = 0, InstantiationToken = 0;
+  unsigned ArgsToken = 0, BuffersToken = 0, InstantiationToken = 0, RepeatToken = 0;
 
   // No launch, args or buffers: the workload must come from elsewhere (a recording).
   bool hasWorkload() const { return Launch || Args || Buffers; }

@@ -97,7 +97,7 @@ public:
     if (Detail == KernelDetail::Analyzed) {
       if (!Launches) // One pass over the TU serves every kernel.
         Launches = findLaunchSites(Ctx);
-      analyzeKernel(*FD, Ctx, *Launches, K);
+      analyzeKernel(*FD, Instance, Ctx, *Launches, K);
       K.Unit = buildKernelUnit(*FD, Ctx, PP, MacroTests);
     } else {
       K.Instantiations = findInstantiations(*FD, Ctx);

@@ -14,9 +14,9 @@ namespace {
 using TokKind = ClauseToken::Kind;
 using Diag = PragmaDiagKind;
 
-constexpr llvm::StringRef ClauseNames[] = {"launch", "args",         "buffers", "tol",
-                                           "budget", "skills",       "noalias", "fastmath",
-                                           "engine", "instantiation"};
+constexpr llvm::StringRef ClauseNames[] = {"launch", "args",          "buffers", "tol",
+                                           "budget", "skills",        "noalias", "fastmath",
+                                           "engine", "instantiation", "repeat"};
 
 // What an expression is for, and what it may contain.
 struct ExprContext {
@@ -219,6 +219,9 @@ private:
     else if (Name == "instantiation") {
       Into.InstantiationToken = unsigned(NameTok);
       OK = parseInstantiation(Into.Instantiation);
+    } else if (Name == "repeat") {
+      Into.RepeatToken = unsigned(NameTok);
+      OK = parseRepeat(Into.Repeat);
     }
     if (!OK)
       Pos = skipParens(Open); // Go on after the clause.
@@ -542,6 +545,24 @@ private:
     consume();
     if (!consumePunct(")"))
       return expectedIn("')'", "engine");
+    return true;
+  }
+
+  // repeat(N): a constant integer, at least 1 (its upper limit is the
+  // workload check's, WorkloadCheck.h).
+  bool parseRepeat(std::optional<int64_t> &Launches) {
+    size_t Start = Pos;
+    std::optional<ClauseNumber> V = parseConstant("'repeat'", true);
+    if (!V)
+      return false;
+    int64_t Value = std::get<int64_t>(*V); // An integer expression has an integer value.
+    if (Value < 1) {
+      diag(Diag::ValueOutOfRange, Start, {"'repeat'", "at least 1", textOf(Start, Pos)});
+      return false;
+    }
+    if (!consumePunct(")"))
+      return expectedIn("')'", "repeat");
+    Launches = Value;
     return true;
   }
 

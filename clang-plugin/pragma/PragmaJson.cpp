@@ -31,6 +31,8 @@ public:
     Out["engine"] = P.Engine ? Json(spelling(*P.Engine).str()) : Json();
     if (P.Instantiation) // Only where given: keys of kernels without it stay as they were.
       Out["instantiation"] = *P.Instantiation;
+    if (P.Repeat) // Only where given, as instantiation.
+      Out["repeat"] = *P.Repeat;
     return Out;
   }
 

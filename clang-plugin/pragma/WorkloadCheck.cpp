@@ -1,5 +1,7 @@
 #include "clang-plugin/pragma/WorkloadCheck.h"
 
+#include "clang-plugin/model/VerificationChain.h"
+
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FormatVariadic.h>
@@ -49,6 +51,7 @@ public:
 
   ResolvedWorkload run() {
     checkSkills();
+    checkRepeat();
     if (P.hasWorkload() && checkComplete()) {
       checkDirections();
       checkDataBoundLoops();
@@ -93,6 +96,14 @@ private:
       else
         diag(Diag::UnknownSkill, T.Token, {T.Id});
     }
+  }
+
+  // repeat(N) beyond any time-stepped program's need is a mistake (1 << 30):
+  // every verification would run it.
+  void checkRepeat() {
+    if (P.Repeat && *P.Repeat > MaxRepeat)
+      diag(Diag::RepeatTooLong, P.RepeatToken,
+           {std::to_string(*P.Repeat), std::to_string(MaxRepeat)});
   }
 
   // A launch, a value for every scalar, a buffer for every pointer.
@@ -166,7 +177,8 @@ private:
 
   // An integer buffer that bounds a loop, with the default inputs: random
   // values in [0, 16) make its trip counts, so the timing the search ranks
-  // variants by may not be the application's (a CSR kernel's empty rows).
+  // variants by may not be the application's (a count per row; CSR offsets
+  // are generated as rows and do not count here).
   void checkDataBoundLoops() {
     if (!K.Body)
       return;
@@ -407,9 +419,12 @@ KernelBodyUse bodyUseOf(const KernelFeatures &F) {
     else
       Use.MaybeWritten.try_emplace(E.Param, E.How + " at " + Line(E.Line));
   }
+  // Offsets (a CSR row's P[I] to P[I + 1]) are generated as well-formed rows
+  // (Workload.h's OffsetsLayout): their loops' trip counts are not random values.
   for (const LoopFeature &L : F.Loops)
     for (const std::string &Param : L.BoundParams)
-      Use.LoopBoundsFrom.try_emplace(Param, L.Line);
+      if (Param != L.OffsetsParam)
+        Use.LoopBoundsFrom.try_emplace(Param, L.Line);
   Use.MayUseThreadYZ = Use.MayUseBlockYZ = false;
   for (llvm::StringRef B : F.IndexBuiltins) {
     if (B.ends_with(".x"))

@@ -33,7 +33,8 @@ struct KernelBodyUse {
   // ("passed to 'helper' at line 9"): they may be written.
   std::map<std::string, std::string> MaybeWritten;
   // Pointer parameters whose elements bound a loop, with the loop's line
-  // (CSR row pointers): the evaluator's random inputs set its trip counts.
+  // (counts: `k < cnt[i]`): the evaluator's random inputs set its trip counts.
+  // Not a loop's offsets (CSR row pointers): the evaluator generates those as rows.
   std::map<std::string, unsigned> LoopBoundsFrom;
   bool MayUseThreadYZ = true; // False: only x components of threadIdx/blockDim.
   bool MayUseBlockYZ = true;  // False: only x components of blockIdx/gridDim.
@@ -47,7 +48,7 @@ KernelBodyUse bodyUseOf(const KernelFeatures &F);
 
 // A loop of the body bounded by an integer buffer that the pragma gives no
 // range: the evaluator's random integers in [0, 16) set its trip counts, not
-// the application's (a CSR kernel's empty rows).
+// the application's (a count per row: `k < cnt[r]`).
 struct RandomlyBoundedLoop {
   const BufferSpec *Buffer = nullptr; // In Pragma's buffers clause.
   unsigned Line = 0;                  // The loop's.

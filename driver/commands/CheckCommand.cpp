@@ -59,7 +59,11 @@ llvm::Error runCheck(const std::vector<std::string> &Args) {
     std::string Verdict = verdictOf(K);
     if (K.Pragma->Launch) {
       // The workload eval would run, built by the same code: what it refuses, check does.
-      llvm::Expected<evaluator::Workload> W = workloadFor(K, Loaded->File);
+      std::vector<std::string> Notes;
+      llvm::Expected<evaluator::Workload> W = workloadFor(K, Loaded->File, &Notes);
+      for (const std::string &Note : Notes)
+        llvm::errs() << Where << ":" << K.Pragma->Line << ":" << K.Pragma->Column
+                     << ": note: kernel '" << K.Name << "': " << Note << "\n";
       if (!W) {
         llvm::errs() << llvm::toString(W.takeError()) << "\n";
         Verdict = "the evaluator would refuse its workload (see the error above)";

@@ -81,12 +81,14 @@ void printProfile(const evaluator::Profile &P) {
     llvm::outs() << "            (not on this GPU: " << llvm::join(P.Skipped, ", ") << ")\n";
 }
 
-void printOutcome(const evaluator::VariantOutcome &O) {
+// Chain: the launches each verification chained (Baseline::Chain).
+void printOutcome(const evaluator::VariantOutcome &O, unsigned Chain) {
   llvm::outs() << "  variant:  " << spelling(O.Result);
   if (O.Result == evaluator::Verdict::Faster || O.Result == evaluator::Verdict::NotFaster)
-    llvm::outs() << " (verified on " << O.SeedsVerified << " input sets, worst element at "
-                 << llvm::format("%.2f", O.WorstToleranceRatio) << " of the tolerance); "
-                 << llvm::format("%.4f", O.Variant.MedianMs) << " ms vs "
+    llvm::outs() << " (verified on " << O.SeedsVerified << " input sets"
+                 << (Chain > 1 ? ", " + std::to_string(Chain) + "-launch chains" : std::string())
+                 << ", worst element at " << llvm::format("%.2f", O.WorstToleranceRatio)
+                 << " of the tolerance); " << llvm::format("%.4f", O.Variant.MedianMs) << " ms vs "
                  << llvm::format("%.4f", O.Original.MedianMs)
                  << " ms: " << llvm::format("%.2f", O.Speedup)
                  << "x, p = " << llvm::format("%.2g", O.PValue);
@@ -137,9 +139,13 @@ llvm::Error runEval(const std::vector<std::string> &Arguments) {
   if (Cache->ProjectDir)
     RecordingDirs.push_back(memory::recordingsDir(*Cache->ProjectDir));
   std::string RecordingWarning;
-  auto W = workloadWithRecording(*Kernel, Loaded->File, RecordingDirs, &RecordingWarning);
+  std::vector<std::string> WorkloadNotes;
+  auto W = workloadWithRecording(*Kernel, Loaded->File, RecordingDirs, &RecordingWarning, {},
+                                 &WorkloadNotes);
   if (!RecordingWarning.empty())
     Reporter("kopt eval").warning(RecordingWarning);
+  for (const std::string &Note : WorkloadNotes)
+    Reporter("kopt eval").note(Note);
   if (!W) { // The workload's diagnostics name the pragma's file and line.
     writeToStderr(llvm::toString(W.takeError()) + "\n");
     return failWithStatus(1);
@@ -187,7 +193,10 @@ llvm::Error runEval(const std::vector<std::string> &Arguments) {
                           {"compiler", Base->Compile.Compiler},
                           {"achieved_dram_gbs", Base->AchievedDramGBs},
                           {"profile", Base->Counters},
+                          {"chain", Base->Chain},
                           {"weighted", Base->Weighted}}}};
+  if (std::string Why = shortenedChain(*W, *Base); !Why.empty())
+    Reporter("kopt eval").warning(Why);
   if (!Json) {
     printBaseline(*Base);
     if (!Base->Weighted.is_null())
@@ -201,7 +210,7 @@ llvm::Error runEval(const std::vector<std::string> &Arguments) {
       return Outcome.takeError();
     Out["variant"] = outcomeJson(*Outcome);
     if (!Json)
-      printOutcome(*Outcome);
+      printOutcome(*Outcome, Base->Chain);
     bool Verified = Outcome->Result == evaluator::Verdict::Faster ||
                     Outcome->Result == evaluator::Verdict::NotFaster;
     Unverified = !Verified;

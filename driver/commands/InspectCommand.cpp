@@ -20,7 +20,8 @@ namespace {
 // The buffers the evaluator would allocate from the pragma's clauses (flat, in
 // scalar elements), or why it could not run the kernel.
 nlohmann::ordered_json workloadJson(const frontend::KernelSummary &K, const std::string &File) {
-  llvm::Expected<evaluator::Workload> W = workloadFor(K, File);
+  std::vector<std::string> Notes;
+  llvm::Expected<evaluator::Workload> W = workloadFor(K, File, &Notes);
   if (!W)
     return {{"error", llvm::toString(W.takeError())}};
   nlohmann::ordered_json Buffers = nlohmann::ordered_json::array();
@@ -38,11 +39,17 @@ nlohmann::ordered_json workloadJson(const frontend::KernelSummary &K, const std:
                                      {"direction", evaluator::directionName(B->Dir)}};
     if (B->Range) // What the inputs are drawn from, where range(...) gives it.
       Buffer["range"] = {B->Range->Lo, B->Range->Hi};
+    if (B->Offsets) // CSR row offsets, generated as rows (Workload.h).
+      Buffer["offsets"] = {{"mean", B->Offsets->Mean}, {"jitter", B->Offsets->Jitter}};
     if (B->Tol) // The buffer's own tol(...), over the workload's.
       Buffer["tol"] = {{"rtol", B->Tol->Rtol}, {"atol", B->Tol->Atol}};
     Buffers.push_back(std::move(Buffer));
   }
-  return {{"buffers", Buffers}, {"scalars", Scalars}};
+  // chain: the launches each verification chains (clang-plugin/model/VerificationChain.h).
+  nlohmann::ordered_json Out = {{"buffers", Buffers}, {"scalars", Scalars}, {"chain", W->Chain}};
+  if (!Notes.empty())
+    Out["notes"] = Notes;
+  return Out;
 }
 } // namespace
 

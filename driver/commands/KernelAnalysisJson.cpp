@@ -77,7 +77,9 @@ Json featuresToJson(const frontend::KernelFeatures &F) {
                      {"canonical", L.Canonical},
                      {"unroll", L.Unroll},
                      {"unroll_count", optionalText(L.UnrollCount)},
-                     {"bound_params", L.BoundParams}});
+                     {"bound_params", L.BoundParams},
+                     {"offsets_param", optionalText(L.OffsetsParam)},
+                     {"row_params", L.RowParams}});
   Json Accesses = Json::array();
   for (const frontend::MemoryAccess &A : F.Accesses)
     Accesses.push_back({{"param", A.Param},

@@ -190,7 +190,8 @@ llvm::Error run(const TransformOptions &O) {
   if (O.List || !O.Try.empty()) {
     // The space as the transforms see the unit (what --apply would transform).
     llvm::Expected<frontend::KernelSummary> Unit =
-        transform::summarizeUnit(Start.Unit.Text, Start.Name, ClangArgs, Start.Pragma);
+        transform::summarizeUnit(Start.Unit.Text, Start.Name, ClangArgs, Start.Pragma,
+                                 transform::analysedInstantiation(Start));
     if (!Unit)
       return Unit.takeError();
     transform::TransformPolicy Policy = numericsPolicy(*Unit, O.FastMath, O.Flags);

@@ -5,12 +5,13 @@
 #include "memory/cache/CacheLayout.h"
 
 #include "agents/LlmOptimizer.h"
+#include "clang-plugin/model/VerificationChain.h"
 #include "clang-plugin/pragma/PragmaJson.h"
 #include "clang-plugin/pragma/WorkloadCheck.h"
 #include "clang-plugin/transforms/framework/TransformPipeline.h"
+#include "clang-plugin/units/InstantiationChoice.h"
 #include "driver/nvcc/NvccDeviceFlags.h"
 #include "driver/optimize/BaselineFacts.h"
-#include "driver/optimize/InstantiationChoice.h"
 #include "driver/optimize/NumericsPolicy.h"
 #include "driver/optimize/ProfileFigures.h"
 #include "driver/optimize/SkillRetrieval.h"
@@ -42,11 +43,17 @@ std::string cudaVersion() {
 
 // The clauses without their position: moving a pragma does not change the result.
 // A kernel template's key is its chosen instantiation's: <16> and <32> differ.
+// The verification chain is keyed by its length, where it is more than one
+// launch: entries of kernels without an inout buffer keep their keys, and
+// repeat(20) keys as the default of a kernel with one.
 std::string canonicalClauses(const frontend::KernelSummary &K) {
   nlohmann::ordered_json J = frontend::pragmaToJson(K.Pragma);
   if (J.is_object()) {
     J.erase("line");
     J.erase("column");
+    J.erase("repeat");
+    if (unsigned Chain = frontend::verificationChain(*K.Pragma, K.Params); Chain > 1)
+      J["repeat"] = Chain;
     if (auto Chosen = chosenInstantiation(K); !Chosen)
       llvm::consumeError(Chosen.takeError()); // No workload either: never stored.
     else if (*Chosen)
@@ -247,8 +254,9 @@ nlohmann::json evaluationSummary(const agents::OptimizeResult &O) {
 
 // Why timing on this workload cannot rank variants, or "": a loop takes its
 // bounds from random integers (WorkloadCheck.h) and no recording gives the
-// application's. spmv_csr's search measured a variant 1.10x faster on empty
-// rows that made the program 2.3x slower (bench/RESULTS.md).
+// application's (counts per row; CSR offsets are generated as well-formed
+// rows). spmv_csr's search, before offsets were, measured a variant 1.10x
+// faster on empty rows that made the program 2.3x slower (bench/RESULTS.md).
 std::string timingWithoutTheApplicationsTripCounts(const frontend::KernelSummary &K,
                                                    const evaluator::Workload &W) {
   if (!W.Recorded.empty() || !K.Pragma)
@@ -270,7 +278,8 @@ std::string timingWithoutTheApplicationsTripCounts(const frontend::KernelSummary
 memory::OriginalKernel originalKernelOf(const KernelJob &Job) {
   const frontend::KernelSummary &K = *Job.Kernel;
   memory::OriginalKernel O{K.HeaderFile.empty() ? Job.File : K.HeaderFile, K.Line, ""};
-  auto Unit = transform::summarizeUnit(K.Unit.Text, K.Name, Job.ClangArgs, K.Pragma);
+  auto Unit = transform::summarizeUnit(K.Unit.Text, K.Name, Job.ClangArgs, K.Pragma,
+                                       transform::analysedInstantiation(K));
   if (!Unit) {
     llvm::consumeError(Unit.takeError());
     return O;
@@ -282,6 +291,16 @@ memory::OriginalKernel originalKernelOf(const KernelJob &Job) {
 
 } // namespace
 
+std::string shortenedChain(const evaluator::Workload &W, const evaluator::Baseline &B) {
+  if (B.Chain >= W.Chain)
+    return "";
+  return llvm::formatv("verification chains are {0} launches, not {1}: {1} launches of the "
+                       "original ({2:F1} ms each) would take longer than the evaluator allows a "
+                       "chain; repeat(N) in the pragma sets a shorter one",
+                       B.Chain, W.Chain, B.Timing.MedianMs)
+      .str();
+}
+
 llvm::Expected<KernelJobResult>
 optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::raw_ostream *Log) {
   memory::ExperienceStore Experience = Job.Experience ? *Job.Experience
@@ -290,11 +309,16 @@ optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::
                                            : memory::ExperienceStore::open(Job.ExperiencePath);
   const frontend::KernelSummary &K = *Job.Kernel;
   std::string RecordingWarning;
-  auto W = workloadWithRecording(K, Job.File, Job.RecordingDirs, &RecordingWarning);
+  std::vector<std::string> WorkloadNotes;
+  auto W =
+      workloadWithRecording(K, Job.File, Job.RecordingDirs, &RecordingWarning, {}, &WorkloadNotes);
   if (!W)
     return W.takeError();
   if (Log && !RecordingWarning.empty())
     *Log << "  warning: " << RecordingWarning << "\n";
+  for (const std::string &Note : WorkloadNotes)
+    if (Log)
+      *Log << "  note: " << Note << "\n";
   if (Log && !W->Recorded.empty())
     *Log << "  verifying on " << W->Recorded.size() << " launches recorded from the application ("
          << W->RecordingFile << ")\n";
@@ -336,6 +360,8 @@ optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::
         *Log << "  " << Id << ": " << Why << "\n";
     if (!Optimized->BudgetNote.empty())
       *Log << "  note: " << Optimized->BudgetNote << "\n";
+    if (std::string Why = shortenedChain(*W, Optimized->Original); !Why.empty())
+      *Log << "  note: " << Why << "\n";
   }
 
   // Long-term memory learns from the attempts: their last step's skill and
@@ -360,6 +386,11 @@ optimizeForCache(const KernelJob &Job, evaluator::VariantEvaluator &Eval, llvm::
     E.Timing["p_value"] = O.BestOutcome.PValue;
     E.Verification = {{"seeds", O.BestOutcome.SeedsVerified},
                       {"worst_tolerance_ratio", O.BestOutcome.WorstToleranceRatio}};
+    // Launches each verification chained (memory::describeEntry says so).
+    if (W->Chain > 1) {
+      E.Verification["chain"] = O.Original.Chain;
+      E.Verification["chain_requested"] = W->Chain;
+    }
     if (!O.BestOutcome.Weighted.is_null())
       E.Timing["weighted"] = O.BestOutcome.Weighted;
   }

@@ -101,4 +101,8 @@ std::string describeWeighted(const nlohmann::json &Weighted);
 // without that summary (written before it existed).
 std::string describeEvaluations(const memory::CacheEntry &Entry);
 
+// Where the evaluator shortened W's verification chain (Baseline::Chain):
+// what it did and why; else "".
+std::string shortenedChain(const evaluator::Workload &W, const evaluator::Baseline &B);
+
 } // namespace kopt::driver

@@ -1,10 +1,13 @@
 #include "driver/optimize/WorkloadFromKernel.h"
 
+#include "clang-plugin/model/VerificationChain.h"
 #include "clang-plugin/parse/CudaParseSetup.h"
+#include "clang-plugin/units/InstantiationChoice.h"
 #include "driver/optimize/BufferShape.h"
-#include "driver/optimize/InstantiationChoice.h"
 
+#include <algorithm>
 #include <cmath>
+#include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/Path.h>
 
 #include <map>
@@ -54,9 +57,75 @@ forEachNamedBuffer(const frontend::PragmaClauses &P, std::vector<KernelArg> &Arg
             return E;
   return llvm::Error::success();
 }
+
+// The largest value an integer type holds.
+uint64_t largestValue(evaluator::ScalarType T) {
+  unsigned Bits = 8 * evaluator::sizeOf(T);
+  bool Signed = T == evaluator::ScalarType::I8 || T == evaluator::ScalarType::I16 ||
+                T == evaluator::ScalarType::I32 || T == evaluator::ScalarType::I64;
+  return Bits == 64 ? (Signed ? uint64_t(INT64_MAX) : UINT64_MAX)
+                    : (uint64_t(1) << (Signed ? Bits - 1 : Bits)) - 1;
+}
+
+// The offsets buffers the analysis found (a loop from P[I] to P[I + 1]):
+// generated as rows of the lengths their range gives, instead of random values.
+void setBufferOffsets(const frontend::KernelSummary &K, std::vector<KernelArg> &Args,
+                      std::vector<std::string> *Notes) {
+  auto BufferNamed = [&](const std::string &Name) -> BufferArg * {
+    for (KernelArg &A : Args)
+      if (A.Name == Name)
+        return std::get_if<BufferArg>(&A.Value);
+    return nullptr;
+  };
+  for (const frontend::LoopFeature &L : K.Features.Loops) {
+    BufferArg *B = L.OffsetsParam.empty() ? nullptr : BufferNamed(L.OffsetsParam);
+    if (!B || B->Offsets || B->Count == 0 || evaluator::isFloating(B->Element) ||
+        B->Element == evaluator::ScalarType::Bool)
+      continue;
+    uint64_t Cap = largestValue(B->Element);
+    std::string CappedBy;
+    for (const std::string &Row : L.RowParams)
+      if (const BufferArg *R = BufferNamed(Row); R && R->Count < Cap) {
+        Cap = R->Count;
+        CappedBy = Row;
+      }
+    evaluator::ValueRange Lengths = B->Range.value_or(evaluator::ValueRange{0, 16});
+    OffsetsChoice Choice = offsetsLayout(Lengths, B->Count - 1, Cap);
+    B->Offsets = Choice.Layout;
+    B->Range.reset(); // The range gave the rows' lengths, not the values.
+    if (Choice.Capped && Notes)
+      Notes->push_back(
+          llvm::formatv("'{0}' is generated as the offsets of {1} rows of {2} +- {3} "
+                        "elements, shorter than the lengths [{4}, {5}) ask for: the "
+                        "last offset must not exceed {6} ({7})",
+                        L.OffsetsParam, B->Count - 1, Choice.Layout.Mean, Choice.Layout.Jitter,
+                        int64_t(Lengths.Lo), int64_t(Lengths.Hi), Cap,
+                        CappedBy.empty() ? "its type's largest value" : "'" + CappedBy + "'")
+              .str());
+  }
+}
 } // namespace
 
-llvm::Expected<Workload> workloadFor(const frontend::KernelSummary &K, llvm::StringRef File) {
+OffsetsChoice offsetsLayout(const evaluator::ValueRange &Lengths, uint64_t Rows, uint64_t Cap) {
+  // Lengths are counts: below 0 they are 0.
+  int64_t Lo = std::max<int64_t>(static_cast<int64_t>(Lengths.Lo), 0);
+  int64_t Hi = std::max<int64_t>(static_cast<int64_t>(Lengths.Hi), Lo + 1);
+  OffsetsChoice C;
+  C.Layout.Mean = static_cast<uint64_t>((Lo + Hi - 1) / 2);
+  C.Layout.Jitter = std::min(C.Layout.Mean, static_cast<uint64_t>((Hi - 1 - Lo) / 2));
+  if (Rows == 0)
+    return C;
+  bool Fits = C.Layout.Mean <= Cap / Rows && C.Layout.Jitter <= Cap - Rows * C.Layout.Mean;
+  if (!Fits) {
+    C.Capped = true;
+    C.Layout.Mean = Cap / Rows;
+    C.Layout.Jitter = std::min({C.Layout.Jitter, C.Layout.Mean, Cap - Rows * C.Layout.Mean});
+  }
+  return C;
+}
+
+llvm::Expected<Workload> workloadFor(const frontend::KernelSummary &K, llvm::StringRef File,
+                                     std::vector<std::string> *Notes) {
   if (!K.Pragma)
     return llvm::createStringError("kernel '%s' has no '#pragma kopt optimize'", K.Name.c_str());
   const frontend::PragmaClauses &P = *K.Pragma;
@@ -150,9 +219,11 @@ llvm::Expected<Workload> workloadFor(const frontend::KernelSummary &K, llvm::Str
     W.Args.push_back(std::move(Arg));
   }
   W.Tol = pragmaTolerance(P, W.Args);
+  W.Chain = frontend::verificationChain(P, K.Params);
   setBufferTolerances(P, W.Args, W.Tol);
   if (llvm::Error E = setBufferRanges(P, W.Args))
     return pragmaError(K, File, llvm::toString(std::move(E)));
+  setBufferOffsets(K, W.Args, Notes);
   return W;
 }
 

@@ -18,8 +18,23 @@ namespace kopt::driver {
 // Fails, naming File:line:col of the pragma, where a clause the evaluator
 // needs is missing: no launch(...), a scalar without a value in args(...), a
 // pointer without an entry in buffers(...), a type kopt cannot generate.
+// Notes: where given, what the workload changed from what the pragma asks
+// (offsets rows shortened to fit their row buffers), one sentence each.
 llvm::Expected<evaluator::Workload> workloadFor(const frontend::KernelSummary &Kernel,
-                                                llvm::StringRef File);
+                                                llvm::StringRef File,
+                                                std::vector<std::string> *Notes = nullptr);
+
+// An offsets buffer's layout (Workload.h's OffsetsLayout) for Rows rows whose
+// lengths the pragma gives as Lengths (range(LO, HI) on the buffer; [0, 16)
+// without one): mean (LO + HI - 1) / 2, jitter min(mean, (HI - 1 - LO) / 2).
+// Its last element, Rows * Mean + Jitter at most, must not exceed Cap (the
+// smallest row buffer's element count, the type's largest value): where it
+// would, Mean and Jitter are lowered so it does and Capped is set.
+struct OffsetsChoice {
+  evaluator::OffsetsLayout Layout;
+  bool Capped = false;
+};
+OffsetsChoice offsetsLayout(const evaluator::ValueRange &Lengths, uint64_t Rows, uint64_t Cap);
 
 // The pragma's tol(...) clause over Args' defaults; none without the clause.
 // buffers(y[n] out tol(rtol = F, atol = F)) on each written buffer of Args
@@ -47,7 +62,7 @@ std::vector<std::string> unitCompileOptions(const std::vector<std::string> &Nvcc
 
 // The kernel's unit (or UnitText in its place, for a variant) as the
 // evaluator compiles it; a template kernel is instantiated as the one
-// chosenInstantiation picks (InstantiationChoice.h).
+// chosenInstantiation picks (clang-plugin/units/InstantiationChoice.h).
 evaluator::KernelSource kernelSourceFor(const frontend::KernelSummary &Kernel,
                                         const std::string &UnitText,
                                         const std::vector<std::string> &Options);

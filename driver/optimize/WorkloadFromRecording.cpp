@@ -1,4 +1,5 @@
 #include "driver/optimize/WorkloadFromRecording.h"
+#include "clang-plugin/model/VerificationChain.h"
 
 #include "driver/optimize/BufferShape.h"
 #include "driver/optimize/WorkloadFromKernel.h"
@@ -165,20 +166,21 @@ std::optional<KernelRecording> readKernelRecording(const frontend::KernelSummary
   return Out;
 }
 
-llvm::Expected<evaluator::Workload> workloadWithRecording(const frontend::KernelSummary &K,
-                                                          llvm::StringRef File,
-                                                          llvm::ArrayRef<std::string> RecordingDirs,
-                                                          std::string *Warning,
-                                                          llvm::ArrayRef<uint32_t> Only) {
+llvm::Expected<evaluator::Workload>
+workloadWithRecording(const frontend::KernelSummary &K, llvm::StringRef File,
+                      llvm::ArrayRef<std::string> RecordingDirs, std::string *Warning,
+                      llvm::ArrayRef<uint32_t> Only, std::vector<std::string> *Notes) {
   if (!K.Pragma)
-    return workloadFor(K, File);
+    return workloadFor(K, File, Notes);
   const frontend::PragmaClauses &P = *K.Pragma;
   const bool Bare = !P.Launch && !P.Args && !P.Buffers;
   const bool Complete = P.Launch.has_value();
   auto Fallback = [&]() -> llvm::Expected<evaluator::Workload> {
     if (Bare)
       return noWorkload(K, File);
-    return workloadFor(K, File);
+    if (Notes) // Those of a workloadFor before the recording was ignored.
+      Notes->clear();
+    return workloadFor(K, File, Notes);
   };
   std::optional<std::string> Path = findRecording(K, RecordingDirs);
   if (!Path)
@@ -195,7 +197,7 @@ llvm::Expected<evaluator::Workload> workloadWithRecording(const frontend::Kernel
 
   evaluator::Workload W;
   if (Complete) {
-    auto FromPragma = workloadFor(K, File);
+    auto FromPragma = workloadFor(K, File, Notes);
     if (!FromPragma)
       return FromPragma.takeError();
     W = std::move(*FromPragma);
@@ -227,6 +229,7 @@ llvm::Expected<evaluator::Workload> workloadWithRecording(const frontend::Kernel
     W.Args = It->Args;
     W.Launch = It->Launch;
     W.Tol = pragmaTolerance(P, W.Args);
+    W.Chain = frontend::verificationChain(P, K.Params);
     setBufferTolerances(P, W.Args, W.Tol);
     if (llvm::Error E = setBufferRanges(P, W.Args))
       return E;

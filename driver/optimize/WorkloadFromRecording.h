@@ -39,12 +39,13 @@ std::optional<std::string> findRecording(const frontend::KernelSummary &Kernel,
 //  - without: the pragma's (workloadFor), and for a bare pragma (no launch,
 //    args or buffers clause) the error "kernel K has no workload: ...".
 // Warning gets a note about an unusable recording. Only (not empty): the
-// recorded launches verified on are these distinct launches' alone.
-llvm::Expected<evaluator::Workload> workloadWithRecording(const frontend::KernelSummary &Kernel,
-                                                          llvm::StringRef File,
-                                                          llvm::ArrayRef<std::string> RecordingDirs,
-                                                          std::string *Warning = nullptr,
-                                                          llvm::ArrayRef<uint32_t> Only = {});
+// recorded launches verified on are these distinct launches' alone. Notes:
+// workloadFor's, where the pragma's workload is used.
+llvm::Expected<evaluator::Workload>
+workloadWithRecording(const frontend::KernelSummary &Kernel, llvm::StringRef File,
+                      llvm::ArrayRef<std::string> RecordingDirs, std::string *Warning = nullptr,
+                      llvm::ArrayRef<uint32_t> Only = {},
+                      std::vector<std::string> *Notes = nullptr);
 
 // Every distinct launch of the kernel's recording (with contents or not),
 // typed by its signature; none where there is no usable recording.

@@ -1,7 +1,7 @@
 #include "driver/rewrite/RewriteStages.h"
 
+#include "clang-plugin/units/InstantiationChoice.h"
 #include "clang-plugin/units/TemplateSpecialization.h"
-#include "driver/optimize/InstantiationChoice.h"
 
 #include <llvm/Support/MemoryBuffer.h>
 

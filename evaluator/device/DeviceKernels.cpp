@@ -32,6 +32,17 @@ __device__ __forceinline__ unsigned short exactHalf(float v) {
 
 enum { Bool, I8, U8, I16, U16, I32, U32, I64, U64, F16, BF16, F32, F64 };
 
+// Two's complement in the type's width (little-endian: the low bytes).
+__device__ __forceinline__ void storeInteger(unsigned char *out, u64 i, int type, i64 n) {
+  switch (type) {
+  case Bool: out[i] = n != 0; break;
+  case I8: case U8: out[i] = (unsigned char)n; break;
+  case I16: case U16: ((unsigned short *)out)[i] = (unsigned short)n; break;
+  case I32: case U32: ((unsigned *)out)[i] = (unsigned)n; break;
+  default: ((u64 *)out)[i] = (u64)n; break;
+  }
+}
+
 // InputGenerator.cpp's generateInRange (--fmad=false: the same roundings).
 __device__ __forceinline__ void generateInRange(unsigned char *out, u64 i, u64 h, int type,
                                                 double lo, double hi) {
@@ -45,21 +56,29 @@ __device__ __forceinline__ void generateInRange(unsigned char *out, u64 i, u64 h
     ((double *)out)[i] = lo + t * span;
     return;
   }
-  i64 n = (i64)lo + (i64)floor(t * span);
-  switch (type) {
-  case Bool: out[i] = n != 0; break;
-  case I8: case U8: out[i] = (unsigned char)n; break;
-  case I16: case U16: ((unsigned short *)out)[i] = (unsigned short)n; break;
-  case I32: case U32: ((unsigned *)out)[i] = (unsigned)n; break;
-  default: ((u64 *)out)[i] = (u64)n; break;
-  }
+  storeInteger(out, i, type, (i64)lo + (i64)floor(t * span));
 }
 
-__device__ __forceinline__ void generateOne(unsigned char *out, u64 i, u64 key, int type,
-                                            int ranged, double lo, double hi) {
-  u64 h = mixBits(key + (i + 1) * 0x9E3779B97F4A7C15ull);
-  if (ranged) {
-    generateInRange(out, i, h, type, lo, hi);
+// How a buffer's elements are drawn: InputGenerator.h's generateElement with
+// its range (ranged, lo, hi) and offsets layout (offsets, mean, jitter).
+struct Layout {
+  int ranged;
+  double lo, hi;
+  int offsets;
+  u64 mean, jitter;
+};
+
+// Element `index` of the stream, stored at out[i].
+__device__ __forceinline__ void generateOne(unsigned char *out, u64 i, u64 index, u64 key,
+                                            int type, const Layout &l) {
+  u64 h = mixBits(key + (index + 1) * 0x9E3779B97F4A7C15ull);
+  if (l.offsets && type != F16 && type != BF16 && type != F32 && type != F64) {
+    // InputGenerator.h's offsetsElement.
+    storeInteger(out, i, type, (i64)(index == 0 ? 0 : index * l.mean + h % (l.jitter + 1)));
+    return;
+  }
+  if (l.ranged) {
+    generateInRange(out, i, h, type, l.lo, l.hi);
     return;
   }
   u64 small = h >> 60;
@@ -80,10 +99,10 @@ __device__ __forceinline__ void generateOne(unsigned char *out, u64 i, u64 key, 
 }
 
 extern "C" __global__ void kopt_generate(unsigned char *out, u64 count, u64 key, int type,
-                                         int ranged, double lo, double hi) {
+                                         Layout layout) {
   u64 stride = (u64)gridDim.x * blockDim.x;
   for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride)
-    generateOne(out, i, key, type, ranged, lo, hi);
+    generateOne(out, i, i, key, type, layout);
 }
 
 __device__ __forceinline__ int sizeOf(int type) {
@@ -171,8 +190,7 @@ __device__ __forceinline__ void merge(Partial &a, const Partial &b) {
 
 extern "C" __global__ void __launch_bounds__(256)
 kopt_compare(const unsigned char *got, const unsigned char *expected, u64 key, u64 count,
-             int type, double rtol, double atol, int bytewise, Partial *partials, int ranged,
-             double lo, double hi) {
+             int type, double rtol, double atol, int bytewise, Partial *partials, Layout layout) {
   const double inf = __longlong_as_double(0x7ff0000000000000ll);
   bool exact = bytewise || !(type == F16 || type == BF16 || type == F32 || type == F64);
   int size = sizeOf(type);
@@ -184,7 +202,7 @@ kopt_compare(const unsigned char *got, const unsigned char *expected, u64 key, u
       e = rawBits(expected, i, size);
     } else {
       u64 slot = 0;
-      generateOne((unsigned char *)&slot, 0, key + i * 0x9E3779B97F4A7C15ull, type, ranged, lo, hi);
+      generateOne((unsigned char *)&slot, 0, i, key, type, layout);
       e = slot;
     }
     if (g == e)

@@ -7,6 +7,7 @@
 
 #include <llvm/Support/Error.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -28,13 +29,24 @@ inline constexpr unsigned CompareBlocks = 1024, CompareThreads = 256;
 // The kernels' cubin for Arch ("sm_90"): needs NVRTC, no GPU.
 llvm::Expected<CompiledKernel> compileDeviceKernels(const std::string &Arch);
 
+// How the generator draws a buffer's elements (InputGenerator.h's
+// generateElement with its range and offsets layout), passed by value: the
+// device source's struct Layout, field for field.
+struct GeneratorLayout {
+  int32_t Ranged = 0;
+  double Lo = 0, Hi = 0;
+  int32_t Offsets = 0;
+  uint64_t Mean = 0, Jitter = 0;
+};
+static_assert(sizeof(GeneratorLayout) == 48 && offsetof(GeneratorLayout, Mean) == 32);
+
 struct DeviceKernels {
   CUmodule Module = nullptr;
-  // generate(unsigned char *out, u64 count, u64 key, int type)
+  // generate(unsigned char *out, u64 count, u64 key, int type, GeneratorLayout layout)
   CUfunction Generate = nullptr;
   // compare(const unsigned char *got, const unsigned char *expected (null: the
   // generator's stream key), u64 key, u64 count, int type, double rtol,
-  // double atol, int bytewise, ComparePartial *partials)
+  // double atol, int bytewise, ComparePartial *partials, GeneratorLayout layout)
   CUfunction Compare = nullptr;
 
   // Compiles for Arch ("sm_90") and loads into the current context.

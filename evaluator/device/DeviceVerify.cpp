@@ -39,7 +39,8 @@ unsigned blocksFor(uint64_t Count, unsigned Threads, unsigned Max) {
 llvm::Expected<ElementMismatch> describeElement(const DeviceContext &C, CUdeviceptr Got,
                                                 CUdeviceptr Expected, uint64_t Key, ScalarType Type,
                                                 uint64_t Index, const Tolerance &Tol, bool Bytewise,
-                                                const std::optional<ValueRange> &Range) {
+                                                const std::optional<ValueRange> &Range,
+                                                const std::optional<OffsetsLayout> &Offsets) {
   size_t Size = sizeOf(Type);
   uint8_t G[8] = {}, E[8] = {};
   if (auto Err = C.Driver.check(C.Driver.MemcpyDtoH(G, Got + Index * Size, Size), "cuMemcpyDtoH"))
@@ -49,7 +50,7 @@ llvm::Expected<ElementMismatch> describeElement(const DeviceContext &C, CUdevice
             C.Driver.check(C.Driver.MemcpyDtoH(E, Expected + Index * Size, Size), "cuMemcpyDtoH"))
       return Err;
   } else {
-    generateElement(Type, Key, Index, E, Range);
+    generateElement(Type, Key, Index, E, Range, Offsets);
   }
   ElementMismatch M{Index, loadAsDouble(Type, G), loadAsDouble(Type, E),
                     std::numeric_limits<double>::infinity()};
@@ -60,15 +61,28 @@ llvm::Expected<ElementMismatch> describeElement(const DeviceContext &C, CUdevice
   }
   return M;
 }
+
+GeneratorLayout generatorLayout(const std::optional<ValueRange> &Range,
+                                const std::optional<OffsetsLayout> &Offsets) {
+  GeneratorLayout L;
+  L.Ranged = Range.has_value();
+  L.Lo = Range ? Range->Lo : 0;
+  L.Hi = Range ? Range->Hi : 0;
+  L.Offsets = Offsets.has_value();
+  L.Mean = Offsets ? Offsets->Mean : 0;
+  L.Jitter = Offsets ? Offsets->Jitter : 0;
+  return L;
+}
 } // namespace
 
 llvm::Error generateOnDevice(const DeviceContext &C, CUdeviceptr Out, ScalarType Type,
-                             uint64_t Count, uint64_t Key, const std::optional<ValueRange> &Range) {
+                             uint64_t Count, uint64_t Key, const std::optional<ValueRange> &Range,
+                             const std::optional<OffsetsLayout> &Offsets) {
   if (Count == 0)
     return llvm::Error::success();
-  int TypeCode = static_cast<int>(Type), Ranged = Range.has_value();
-  double Lo = Range ? Range->Lo : 0, Hi = Range ? Range->Hi : 0;
-  void *Params[] = {&Out, &Count, &Key, &TypeCode, &Ranged, &Lo, &Hi};
+  int TypeCode = static_cast<int>(Type);
+  GeneratorLayout Layout = generatorLayout(Range, Offsets);
+  void *Params[] = {&Out, &Count, &Key, &TypeCode, &Layout};
   return C.Driver.check(C.Driver.LaunchKernel(C.Kernels.Generate, blocksFor(Count, 256, 65536), 1,
                                               1, 256, 1, 1, 0, C.Stream, Params, nullptr),
                         "cuLaunchKernel (input generation)");
@@ -78,7 +92,8 @@ llvm::Expected<BufferComparison> compareOnDevice(const DeviceContext &C, CUdevic
                                                  CUdeviceptr Expected, uint64_t Key,
                                                  ScalarType Type, uint64_t Count,
                                                  const Tolerance &Tol, bool Bytewise,
-                                                 const std::optional<ValueRange> &Range) {
+                                                 const std::optional<ValueRange> &Range,
+                                                 const std::optional<OffsetsLayout> &Offsets) {
   BufferComparison Result;
   if (Count == 0)
     return Result;
@@ -86,10 +101,9 @@ llvm::Expected<BufferComparison> compareOnDevice(const DeviceContext &C, CUdevic
   double Rtol = Tol.Rtol, Atol = Tol.Atol;
   CUdeviceptr Partials = C.Partials;
   unsigned Blocks = blocksFor(Count, CompareThreads, CompareBlocks);
-  int Ranged = Range.has_value();
-  double Lo = Range ? Range->Lo : 0, Hi = Range ? Range->Hi : 0;
-  void *Params[] = {&Got,  &Expected,     &Key,      &Count,  &TypeCode, &Rtol,
-                    &Atol, &BytewiseFlag, &Partials, &Ranged, &Lo,       &Hi};
+  GeneratorLayout Layout = generatorLayout(Range, Offsets);
+  void *Params[] = {&Got,  &Expected, &Key,          &Count,    &TypeCode,
+                    &Rtol, &Atol,     &BytewiseFlag, &Partials, &Layout};
   if (auto E = C.Driver.check(C.Driver.LaunchKernel(C.Kernels.Compare, Blocks, 1, 1, CompareThreads,
                                                     1, 1, 0, C.Stream, Params, nullptr),
                               "cuLaunchKernel (output comparison)"))
@@ -105,7 +119,7 @@ llvm::Expected<BufferComparison> compareOnDevice(const DeviceContext &C, CUdevic
   Result.Mismatches = R.Mismatches;
   for (auto [Index, Slot] : {std::pair{R.First, &Result.First}, std::pair{R.Worst, &Result.Worst}})
     if (Index) {
-      auto M = describeElement(C, Got, Expected, Key, Type, *Index, Tol, Bytewise, Range);
+      auto M = describeElement(C, Got, Expected, Key, Type, *Index, Tol, Bytewise, Range, Offsets);
       if (!M)
         return M.takeError();
       *Slot = *M;

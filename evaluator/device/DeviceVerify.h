@@ -34,18 +34,20 @@ struct DeviceContext {
 };
 
 // Fills Count elements at Out with the stream Key (InputGenerator.h), in
-// Range where given; queued on the stream.
+// Range or as Offsets where given; queued on the stream.
 llvm::Error generateOnDevice(const DeviceContext &C, CUdeviceptr Out, ScalarType Type,
                              uint64_t Count, uint64_t Key,
-                             const std::optional<ValueRange> &Range = std::nullopt);
+                             const std::optional<ValueRange> &Range = std::nullopt,
+                             const std::optional<OffsetsLayout> &Offsets = std::nullopt);
 
 // compareBuffers(Type, Got, Expected, Count, Tol) on the device. Expected 0:
-// the generator's stream Key (in Range where given) is the expectation.
+// the generator's stream Key (in Range or as Offsets where given) is the expectation.
 // Bytewise: any differing byte is a mismatch (for buffers that must stay as
 // they were). Waits for the stream.
 llvm::Expected<BufferComparison>
 compareOnDevice(const DeviceContext &C, CUdeviceptr Got, CUdeviceptr Expected, uint64_t Key,
                 ScalarType Type, uint64_t Count, const Tolerance &Tol, bool Bytewise,
-                const std::optional<ValueRange> &Range = std::nullopt);
+                const std::optional<ValueRange> &Range = std::nullopt,
+                const std::optional<OffsetsLayout> &Offsets = std::nullopt);
 
 } // namespace kopt::evaluator

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <thread>
 
 namespace kopt::evaluator {
@@ -207,7 +208,8 @@ llvm::Error GpuSession::upload(uint64_t Seed) {
                                  "cuMemcpyHtoD"))
         return E;
     } else if (auto E = generateOnDevice(deviceContext(), B.Base + GuardBytes, A.Element, A.Count,
-                                         inputStreamKey(Seed, static_cast<unsigned>(I)), A.Range)) {
+                                         inputStreamKey(Seed, static_cast<unsigned>(I)), A.Range,
+                                         A.Offsets)) {
       return E;
     }
     if (B.Pristine && B.Bytes)
@@ -289,7 +291,7 @@ llvm::Expected<BufferComparison> GpuSession::compareBuffer(size_t BufferIndex, u
   if (A.Dir == Direction::In)
     return compareOnDevice(deviceContext(), Got, 0,
                            inputStreamKey(Seed, static_cast<unsigned>(BufferIndex)), A.Element,
-                           A.Count, Tol, /*Bytewise=*/true, A.Range);
+                           A.Count, Tol, /*Bytewise=*/true, A.Range, A.Offsets);
   for (const ReferenceSet &R : References)
     if (R.Seed == Seed)
       return compareOnDevice(deviceContext(), Got, R.Copies[BufferIndex], 0, A.Element, A.Count,
@@ -344,26 +346,39 @@ RunFailure GpuSession::waitFor(CUevent Event, double DeadlineSeconds, std::strin
 }
 
 RunResult GpuSession::run(const LoadedKernel &Kernel, const LaunchGeometry &Launch, uint64_t Seed,
-                          double DeadlineSeconds) {
+                          double DeadlineSeconds, LaunchChain Chain) {
   RunResult R;
   if (llvm::Error E = upload(Seed)) {
     R.Failure = RunFailure::Fault;
     R.Message = llvm::toString(std::move(E));
     return R;
   }
+  // Launches Count more, then waits for them; false: R says why not.
+  auto LaunchAndWait = [&](unsigned Count) {
+    for (unsigned I = 0; I < Count; ++I)
+      if (llvm::Error E = launch(Kernel, Launch)) {
+        R.Message = llvm::toString(std::move(E));
+        R.Failure = Driver->CtxSynchronize() == CUDA_SUCCESS ? RunFailure::LaunchRejected
+                                                             : RunFailure::Fault;
+        return false;
+      }
+    Driver->EventRecord(Stop, Stream);
+    R.Failure = waitFor(Stop, DeadlineSeconds * Count, R.Message);
+    R.Launches += R.Failure == RunFailure::None ? Count : 0;
+    return R.Failure == RunFailure::None;
+  };
   Driver->EventRecord(Start, Stream);
-  if (llvm::Error E = launch(Kernel, Launch)) {
-    R.Message = llvm::toString(std::move(E));
-    R.Failure =
-        Driver->CtxSynchronize() == CUDA_SUCCESS ? RunFailure::LaunchRejected : RunFailure::Fault;
-    return R;
-  }
-  Driver->EventRecord(Stop, Stream);
-  if ((R.Failure = waitFor(Stop, DeadlineSeconds, R.Message)) != RunFailure::None)
+  if (!LaunchAndWait(1))
     return R;
   float Elapsed = 0;
   if (Driver->EventElapsedTime(&Elapsed, Start, Stop) == CUDA_SUCCESS)
     R.Ms = Elapsed;
+  unsigned Launches = std::max(Chain.Launches, 1u);
+  if (Chain.MaxSeconds > 0 && R.Ms > 0)
+    Launches = static_cast<unsigned>(
+        std::clamp(std::floor(Chain.MaxSeconds * 1000 / R.Ms), 1.0, double(Launches)));
+  if (Launches > 1 && !LaunchAndWait(Launches - 1))
+    return R;
   std::vector<uint8_t> Before(GuardBytes), After(GuardBytes);
   for (const DeviceBuffer &B : Buffers) { // Only the guards come back; the elements stay.
     for (auto [Guard, At] :

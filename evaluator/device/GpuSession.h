@@ -55,7 +55,16 @@ struct RunResult {
   RunFailure Failure = RunFailure::None;
   std::string Message;
   std::vector<BufferState> Buffers; // Workload order of the buffer arguments.
-  double Ms = 0;                    // The launch, by CUDA events (no L2 flush before it).
+  double Ms = 0;                    // The first launch, by CUDA events (no L2 flush before it).
+  unsigned Launches = 0;            // Made, the first included: the chain as run.
+};
+
+// A run's launches: Launches back to back, each on what the last one left.
+// With MaxSeconds (> 0), fewer where the first launch's time says that many
+// would take longer: the run says how many it made (RunResult::Launches).
+struct LaunchChain {
+  unsigned Launches = 1;
+  double MaxSeconds = 0;
 };
 
 class GpuSession {
@@ -83,9 +92,11 @@ public:
 
   // One run on the inputs drawn from Seed: inputs generated on the device,
   // output-only buffers poisoned, guards filled; then the launch, waited for
-  // at most Deadline seconds; then the guards read back.
+  // at most Deadline seconds, and the rest of Chain's launches (nothing
+  // restored between them), waited for at most Deadline seconds each; then
+  // the guards read back.
   RunResult run(const LoadedKernel &Kernel, const LaunchGeometry &Launch, uint64_t Seed,
-                double DeadlineSeconds);
+                double DeadlineSeconds, LaunchChain Chain = {});
 
   // Reference outputs: copies, on the device, of the written buffers as the
   // last run left them, one set per seed. keepReference evicts the oldest

@@ -36,6 +36,11 @@ constexpr double LongKernelMs = 20;
 constexpr size_t MinLongSamples = 3;
 bool longKernel(double Ms) { return Ms >= LongKernelMs; }
 
+// The longest chain of the original's launches one verification run makes
+// (Workload::Chain): a chain that would take longer is shortened, for the
+// original and every variant alike, and the answer says so.
+constexpr double MaxChainSeconds = 1;
+
 // Timed samples of the original alone on each recorded launch: the weights of
 // the weighted timing need its time there, not a test.
 constexpr unsigned RecordedBaselineSamples = 3;
@@ -64,7 +69,13 @@ private:
   // when the context is lost.
   AnswerHead failedRun(const RunResult &R, const char *Who);
   // Runs the original on Seed unless the session still holds its outputs.
+  // The first seed's run settles ChainLaunches.
   StepFailure reference(uint64_t Seed);
+  // The launches of a verification run on Seed: ChainLaunches on the seeds,
+  // one on a recorded launch (its recorded inputs are one launch's).
+  LaunchChain chainOn(uint64_t Seed) const;
+  // "inputs #2" or "inputs #2 after a chain of 20 launches".
+  std::string describeInputs(uint64_t Seed) const;
   // The variant's run on Seed against the original's; errors: the device failed.
   llvm::Expected<RunVerdict> verify(const RunResult &Got, uint64_t Seed);
   // Compiles, loads and verifies a variant on every seed. Where it fails
@@ -147,6 +158,7 @@ private:
   double OriginalMs = 0, Watchdog = 10, SlowdownCap = 20;
   std::vector<uint64_t> Seeds;
   std::map<uint64_t, double> ReferenceMs; // The original's run on each seed's inputs.
+  unsigned ChainLaunches = 0;             // Of every seed's runs; 0: not settled yet.
   bool RunTimedKernel = false;            // runTimed(): variants are timed on their runs...
   std::vector<double> Pool;               // ... against these runs of the original.
   GpuSession::TimingBudget Budget;
@@ -224,12 +236,30 @@ AnswerHead WorkerState::failedRun(const RunResult &R, const char *Who) {
   return {AnswerStatus::LaunchRejected, Message};
 }
 
+LaunchChain WorkerState::chainOn(uint64_t Seed) const {
+  if (Seed == GpuSession::RecordedSeed)
+    return {};
+  if (ChainLaunches == 0) // The original's first chain: as long as fits.
+    return {W.Chain, MaxChainSeconds};
+  return {ChainLaunches, 0};
+}
+
+std::string WorkerState::describeInputs(uint64_t Seed) const {
+  std::string Inputs = "inputs #" + std::to_string(Seed);
+  unsigned Launches = chainOn(Seed).Launches;
+  if (Launches > 1)
+    Inputs += " after a chain of " + std::to_string(Launches) + " launches";
+  return Inputs;
+}
+
 StepFailure WorkerState::reference(uint64_t Seed) {
   if (Session->hasReference(Seed))
     return std::nullopt;
-  RunResult R = Session->run(Original, W.Launch, Seed, Watchdog);
+  RunResult R = Session->run(Original, W.Launch, Seed, Watchdog, chainOn(Seed));
   if (R.Failure != RunFailure::None)
     return failedRun(R, "the original kernel");
+  if (Seed != GpuSession::RecordedSeed && ChainLaunches == 0)
+    ChainLaunches = R.Launches;
   ReferenceMs[Seed] = R.Ms;
   for (size_t I = 0; I < R.Buffers.size(); ++I)
     if (R.Buffers[I].DamagedBefore || R.Buffers[I].DamagedAfter)
@@ -412,6 +442,7 @@ void WorkerState::forgetVerified() {
 json WorkerState::setOriginal(const OriginalRequest &Request) {
   forgetVerified();
   ReferenceMs.clear();
+  ChainLaunches = 0;
   Pool.clear();
   Weighted = {};
   if (HasOriginal)
@@ -473,6 +504,7 @@ json WorkerState::setOriginal(const OriginalRequest &Request) {
   TimingSummary T = summarize(Baseline);
   OriginalMs = T.MedianMs;
   OriginalAnswer Answer;
+  Answer.Chain = ChainLaunches;
   Answer.Compile = compileRecord(*Compiled);
   Answer.Resources = Original.Resources;
   Answer.Timing = T;
@@ -610,7 +642,7 @@ bool WorkerState::compileAndVerify(const VariantRequest &Request,
       Answer = *Failure;
       return false;
     }
-    RunResult Got = Session->run(Variant, Launch, Seed, Deadline);
+    RunResult Got = Session->run(Variant, Launch, Seed, Deadline, chainOn(Seed));
     if (Got.Failure != RunFailure::None) {
       AnswerHead Rejected = failedRun(Got, "the variant");
       Session->unload(Variant);
@@ -628,7 +660,7 @@ bool WorkerState::compileAndVerify(const VariantRequest &Request,
     if (!V.Passed) {
       Session->unload(Variant);
       Out.Result = Verdict::Wrong;
-      Out.Detail = "inputs #" + std::to_string(Seed) + ": " + V.Failure;
+      Out.Detail = describeInputs(Seed) + ": " + V.Failure;
       if (V.Worst)
         Out.Worst = FailedElement{V.Buffer, V.Worst->Index, V.Worst->Got, V.Worst->Expected};
       if (V.First)

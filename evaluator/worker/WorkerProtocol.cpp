@@ -27,6 +27,12 @@ void from_json(const json &J, ValueRange &R) {
   J.at(1).get_to(R.Hi);
 }
 
+void to_json(json &J, const OffsetsLayout &L) { J = {{"mean", L.Mean}, {"jitter", L.Jitter}}; }
+void from_json(const json &J, OffsetsLayout &L) {
+  readField(J, "mean", L.Mean);
+  readField(J, "jitter", L.Jitter);
+}
+
 namespace {
 ScalarType scalarTypeFrom(const json &J, const char *Key) {
   std::string Name;
@@ -46,7 +52,8 @@ json argsJson(const std::vector<KernelArg> &Args) {
                      {"count", B->Count},
                      {"dir", directionName(B->Dir)},
                      {"tol", optionalJson(B->Tol)},
-                     {"range", optionalJson(B->Range)}});
+                     {"range", optionalJson(B->Range)},
+                     {"offsets", optionalJson(B->Offsets)}});
     else
       Out.push_back({{"name", A.Name},
                      {"scalar", spelling(A.scalar()->Type).str()},
@@ -69,6 +76,7 @@ std::vector<KernelArg> argsFrom(const json &J) {
       B.Dir = Dir == "in" ? Direction::In : Dir == "out" ? Direction::Out : Direction::InOut;
       readField(A, "tol", B.Tol);
       readField(A, "range", B.Range);
+      readField(A, "offsets", B.Offsets);
       Arg.Value = B;
     } else {
       ScalarArg S;
@@ -91,6 +99,7 @@ void to_json(json &J, const Workload &W) {
   J = json{{"args", argsJson(W.Args)},
            {"launch", W.Launch},
            {"tol", optionalJson(W.Tol)},
+           {"chain", W.Chain},
            {"recording", W.RecordingFile}};
   json Recorded = json::array();
   for (const RecordedLaunch &R : W.Recorded)
@@ -109,6 +118,9 @@ void from_json(const json &J, Workload &W) {
   W.Args = std::move(Args.Args);
   readField(J, "launch", W.Launch);
   readField(J, "tol", W.Tol);
+  readField(J, "chain", W.Chain);
+  if (W.Chain == 0)
+    throw std::runtime_error("'chain' is 0: a verification runs at least one launch");
   readField(J, "recording", W.RecordingFile);
   json Recorded;
   readField(J, "recorded", Recorded);
@@ -419,6 +431,7 @@ void to_json(json &J, const OriginalAnswer &A) {
            {"profile", optionalJson(A.Counters)},
            {"copy_rate", optionalJson(A.CopyRate)},
            {"profile_seconds", A.ProfileSeconds},
+           {"chain", A.Chain},
            {"weighted", A.Weighted}};
 }
 void from_json(const json &J, OriginalAnswer &A) {
@@ -428,6 +441,7 @@ void from_json(const json &J, OriginalAnswer &A) {
   readField(J, "profile", A.Counters);
   readField(J, "copy_rate", A.CopyRate);
   readField(J, "profile_seconds", A.ProfileSeconds);
+  readField(J, "chain", A.Chain);
   readField(J, "weighted", A.Weighted);
 }
 

@@ -81,6 +81,8 @@ void to_json(nlohmann::json &J, const Tolerance &T);
 void from_json(const nlohmann::json &J, Tolerance &T);
 void to_json(nlohmann::json &J, const ValueRange &R);
 void from_json(const nlohmann::json &J, ValueRange &R);
+void to_json(nlohmann::json &J, const OffsetsLayout &L);
+void from_json(const nlohmann::json &J, OffsetsLayout &L);
 void to_json(nlohmann::json &J, const Workload &W);
 void from_json(const nlohmann::json &J, Workload &W);
 void to_json(nlohmann::json &J, const LaunchGeometry &L);
@@ -191,6 +193,9 @@ struct OriginalAnswer {
   std::optional<Profile> Counters;        // None where the request asked for no profile.
   std::optional<CopyRateRecord> CopyRate; // Measured with the profile; none without one.
   double ProfileSeconds = 0;
+  // The launches each verification chains: the workload's Chain, or fewer
+  // where that many of the original's launches would take too long.
+  unsigned Chain = 1;
   nlohmann::json Weighted; // The weighted timing's plan, or null (WeightedTiming.h).
 };
 void to_json(nlohmann::json &J, const OriginalAnswer &A);

@@ -27,8 +27,16 @@ void generateInRange(ScalarType Type, uint64_t H, const ValueRange &R, uint8_t *
 } // namespace
 
 void generateElement(ScalarType Type, uint64_t Key, uint64_t I, uint8_t *Out,
-                     const std::optional<ValueRange> &Range) {
+                     const std::optional<ValueRange> &Range,
+                     const std::optional<OffsetsLayout> &Offsets) {
   uint64_t H = inputElementBits(Key, I);
+  if (Offsets && !isFloating(Type)) {
+    uint64_t N = offsetsElement(H, I, *Offsets);
+    if (Type == ScalarType::Bool)
+      N = N != 0;
+    std::memcpy(Out, &N, sizeOf(Type)); // The low bytes: little-endian, as the device.
+    return;
+  }
   if (Range)
     return generateInRange(Type, H, *Range, Out);
   switch (Type) {
@@ -56,7 +64,7 @@ std::vector<uint8_t> generateBufferInput(const BufferArg &Buffer, uint64_t Seed,
   std::vector<uint8_t> Bytes(Buffer.Count * Size);
   uint64_t Key = inputStreamKey(Seed, BufferIndex);
   for (uint64_t I = 0; I < Buffer.Count; ++I)
-    generateElement(Buffer.Element, Key, I, Bytes.data() + I * Size, Buffer.Range);
+    generateElement(Buffer.Element, Key, I, Bytes.data() + I * Size, Buffer.Range, Buffer.Offsets);
   return Bytes;
 }
 

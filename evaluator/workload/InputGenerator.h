@@ -36,8 +36,16 @@ constexpr uint64_t inputElementBits(uint64_t Key, uint64_t I) {
 // With a Range: Lo + t * (Hi - Lo) for t in [0, 1) on a 2^-53 grid, in double
 // and rounded once to the type (floats); Lo + floor(t * (Hi - Lo)) for
 // integers (the bounds integral), stored two's complement in the type's width.
+// With Offsets (integers only): offsetsElement's value, over Range.
 void generateElement(ScalarType Type, uint64_t Key, uint64_t I, uint8_t *Out,
-                     const std::optional<ValueRange> &Range = std::nullopt);
+                     const std::optional<ValueRange> &Range = std::nullopt,
+                     const std::optional<OffsetsLayout> &Offsets = std::nullopt);
+
+// Element I of an offsets buffer (Workload.h's OffsetsLayout): 0 for I = 0,
+// else I * Mean + (H mod (Jitter + 1)) for the element's random word H.
+constexpr uint64_t offsetsElement(uint64_t H, uint64_t I, const OffsetsLayout &L) {
+  return I == 0 ? 0 : I * L.Mean + H % (L.Jitter + 1);
+}
 
 // Bytes for Buffer's Count elements from the stream (Seed, BufferIndex).
 std::vector<uint8_t> generateBufferInput(const BufferArg &Buffer, uint64_t Seed,

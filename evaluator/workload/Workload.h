@@ -29,12 +29,23 @@ struct ValueRange {
   double Lo = -1, Hi = 1;
 };
 
+// An offsets buffer (CSR row pointers: row r's elements are [p[r], p[r + 1])),
+// the front end's analysis found one: element 0 is 0 and element i is
+// i * Mean + J(i), J(i) the stream's integer in [0, Jitter], so every row has
+// Mean - Jitter to Mean + Jitter elements (Jitter <= Mean) and the rows are
+// well-formed, as the application's are. Integer buffers only.
+struct OffsetsLayout {
+  uint64_t Mean = 0, Jitter = 0;
+  bool operator==(const OffsetsLayout &) const = default;
+};
+
 struct BufferArg {
   ScalarType Element = ScalarType::F32;
   uint64_t Count = 0;
   Direction Dir = Direction::InOut;
   std::optional<Tolerance> Tol; // buffers(y[n] out tol(...)): over Workload::Tol.
   std::optional<ValueRange> Range;
+  std::optional<OffsetsLayout> Offsets; // Over Range where both are set.
 
   BufferArg(ScalarType E = ScalarType::F32, uint64_t N = 0, Direction D = Direction::InOut,
             std::optional<Tolerance> T = std::nullopt)
@@ -95,6 +106,11 @@ struct Workload {
   std::optional<Tolerance> Tol;         // Absent: defaultTolerance per buffer.
   std::string RecordingFile;            // Where Recorded's contents are.
   std::vector<RecordedLaunch> Recorded; // Sampled from the recording; empty without one.
+  // Verification launches the kernel this many times back to back on each
+  // seed's inputs, every launch on what the last one left, and compares the
+  // final state (clang-plugin/model/VerificationChain.h); timing stays one
+  // launch. The worker shortens a chain that would take too long.
+  unsigned Chain = 1;
 
   // Bytes of all buffers (what one run reads and writes at most, for
   // bandwidth estimates and memory checks).

@@ -151,6 +151,20 @@ llvm::Expected<StoredEntry> parseEntry(llvm::StringRef Text) {
   return fromPayload(*Payload);
 }
 
+namespace {
+// " (verified on 3 seeds, 20-launch chains)" where the entry's variant was
+// verified over chains of launches (issue 31); else "".
+std::string verifiedChain(const nlohmann::json &Verification) {
+  if (!Verification.is_object())
+    return "";
+  auto Chain = Verification.find("chain");
+  if (Chain == Verification.end() || !Chain->is_number_unsigned() || Chain->get<unsigned>() < 2)
+    return "";
+  return " (verified on " + std::to_string(Verification.value("seeds", 0u)) + " seeds, " +
+         std::to_string(Chain->get<unsigned>()) + "-launch chains)";
+}
+} // namespace
+
 std::string describeEntry(const CacheEntry &E) {
   std::string Text;
   llvm::raw_string_ostream OS(Text);
@@ -162,7 +176,8 @@ std::string describeEntry(const CacheEntry &E) {
   }
   if (E.Variant)
     OS << "verified variant (" << llvm::join(E.Origin.Skills, " + ") << "), "
-       << llvm::format("%.2f", E.Speedup) << "x faster on " << E.Origin.Device;
+       << llvm::format("%.2f", E.Speedup) << "x faster on " << E.Origin.Device
+       << verifiedChain(E.Verification);
   else
     OS << "no variant beat the original on " << E.Origin.Device;
   // How close to the hardware: figures the entry has, else "not recorded".

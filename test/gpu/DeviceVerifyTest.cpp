@@ -75,6 +75,31 @@ public: // For the helpers below.
   std::vector<CUdeviceptr> Allocated;
 };
 
+// B's stream (5, 1) drawn on the device equals the host's bytes; the
+// comparison of an input buffer regenerates it as B says (equal), and the
+// plain stream differs (B's range or offsets are used).
+void expectDeviceDrawsAsTheHost(DeviceVerify &Fixture, const BufferArg &B,
+                                const std::string &What) {
+  auto Host = generateBufferInput(B, 5, 1);
+  CUdeviceptr P = Fixture.upload(std::vector<uint8_t>(Host.size(), 0));
+  uint64_t Key = inputStreamKey(5, 1);
+  ASSERT_FALSE(
+      bool(generateOnDevice(Fixture.context(), P, B.Element, B.Count, Key, B.Range, B.Offsets)));
+  auto Device = Fixture.download(P, Host.size());
+  size_t Differ = 0;
+  for (size_t I = 0; I < Host.size(); ++I)
+    Differ += Host[I] != Device[I];
+  EXPECT_EQ(Differ, 0u) << What;
+  auto Same = compareOnDevice(Fixture.context(), P, 0, Key, B.Element, B.Count, Tolerance{0, 0},
+                              true, B.Range, B.Offsets);
+  ASSERT_TRUE(bool(Same)) << llvm::toString(Same.takeError());
+  EXPECT_TRUE(Same->passed()) << What;
+  auto Plain =
+      compareOnDevice(Fixture.context(), P, 0, Key, B.Element, B.Count, Tolerance{0, 0}, true);
+  ASSERT_TRUE(bool(Plain)) << llvm::toString(Plain.takeError());
+  EXPECT_FALSE(Plain->passed()) << What;
+}
+
 TEST_F(DeviceVerify, RangedGeneratorMatchesTheHostBytewise) {
   // buffers(a[n] in range(LO, HI)): the device draws what the host draws, and
   // the comparison of an input buffer regenerates it in the same range.
@@ -86,23 +111,24 @@ TEST_F(DeviceVerify, RangedGeneratorMatchesTheHostBytewise) {
   for (const auto &[T, Range] : Cases) {
     BufferArg B{T, Count, Direction::In};
     B.Range = Range;
-    auto Host = generateBufferInput(B, 5, 1);
-    CUdeviceptr P = upload(std::vector<uint8_t>(Host.size(), 0));
-    ASSERT_FALSE(bool(generateOnDevice(context(), P, T, Count, inputStreamKey(5, 1), Range)));
-    auto Device = download(P, Host.size());
-    size_t Differ = 0;
-    for (size_t I = 0; I < Host.size(); ++I)
-      Differ += Host[I] != Device[I];
-    EXPECT_EQ(Differ, 0u) << spelling(T).str() << " in [" << Range.Lo << ", " << Range.Hi << ")";
-    auto Same = compareOnDevice(context(), P, 0, inputStreamKey(5, 1), T, Count, Tolerance{0, 0},
-                                true, Range);
-    ASSERT_TRUE(bool(Same)) << llvm::toString(Same.takeError());
-    EXPECT_TRUE(Same->passed()) << spelling(T).str();
-    // Against the unranged stream the same bytes differ: the range is used.
-    auto Plain =
-        compareOnDevice(context(), P, 0, inputStreamKey(5, 1), T, Count, Tolerance{0, 0}, true);
-    ASSERT_TRUE(bool(Plain)) << llvm::toString(Plain.takeError());
-    EXPECT_FALSE(Plain->passed()) << spelling(T).str();
+    expectDeviceDrawsAsTheHost(*this, B,
+                               spelling(T).str() + " in [" + std::to_string(Range.Lo) + ", " +
+                                   std::to_string(Range.Hi) + ")");
+  }
+}
+
+TEST_F(DeviceVerify, OffsetsGeneratorMatchesTheHostBytewise) {
+  // CSR row offsets (Workload.h's OffsetsLayout): element i depends on i
+  // itself, so the comparison's regeneration must use the element's index.
+  const uint64_t Count = 256 * 65536 + 77;
+  const std::pair<ScalarType, OffsetsLayout> Cases[] = {
+      {ScalarType::I32, {11, 11}}, {ScalarType::I64, {1000, 3}}, {ScalarType::U32, {7, 0}}};
+  for (const auto &[T, Layout] : Cases) {
+    BufferArg B{T, Count, Direction::In};
+    B.Offsets = Layout;
+    expectDeviceDrawsAsTheHost(*this, B,
+                               spelling(T).str() + " offsets " + std::to_string(Layout.Mean) +
+                                   " +- " + std::to_string(Layout.Jitter));
   }
 }
 

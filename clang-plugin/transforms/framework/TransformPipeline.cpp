@@ -1,5 +1,6 @@
 #include "clang-plugin/transforms/framework/TransformPipeline.h"
 #include "clang-plugin/parse/KernelFinder.h"
+#include "clang-plugin/units/InstantiationChoice.h"
 
 #include "clang-plugin/transforms/framework/LaunchCompose.h"
 #include "clang-plugin/transforms/framework/UnitRewriter.h"
@@ -20,11 +21,15 @@ frontend::ClauseExpr integerExpr(int64_t Value) {
 llvm::Expected<frontend::KernelSummary>
 summarizeUnit(llvm::StringRef UnitText, llvm::StringRef Name,
               const std::vector<std::string> &ClangArgs,
-              const std::optional<frontend::PragmaClauses> &Pragma) {
+              const std::optional<frontend::PragmaClauses> &Pragma,
+              const std::optional<frontend::KernelInstantiation> &Instance) {
   std::string Diagnostics;
   llvm::raw_string_ostream DiagStream(Diagnostics);
+  std::string Parsed = UnitText.str();
+  if (Instance)
+    Parsed += instantiationUse(Name, Instance->TemplateArgs);
   llvm::Expected<std::vector<frontend::KernelSummary>> Kernels =
-      frontend::findKernelsInCode(UnitText, UnitFileName, ClangArgs, DiagStream,
+      frontend::findKernelsInCode(Parsed, UnitFileName, ClangArgs, DiagStream,
                                   /*Accesses=*/nullptr, frontend::HeaderParse::Precompiled);
   if (!Kernels)
     return llvm::createStringError("the unit of '%s' does not parse:\n%s", Name.str().c_str(),
@@ -32,9 +37,24 @@ summarizeUnit(llvm::StringRef UnitText, llvm::StringRef Name,
   for (frontend::KernelSummary &K : *Kernels)
     if (K.Name == Name) {
       K.Pragma = Pragma;
+      // The appended use is no launch or explicit instantiation, which is what
+      // findInstantiations lists; rewriteUnit finds the instance through this.
+      if (Instance && K.IsTemplate && K.Instantiations.empty())
+        K.Instantiations = {*Instance};
       return std::move(K);
     }
   return llvm::createStringError("the unit has no kernel named '%s'", Name.str().c_str());
+}
+
+std::optional<frontend::KernelInstantiation>
+analysedInstantiation(const frontend::KernelSummary &Original) {
+  llvm::Expected<std::optional<frontend::KernelInstantiation>> Chosen =
+      frontend::chosenInstantiation(Original);
+  if (!Chosen) {
+    llvm::consumeError(Chosen.takeError()); // The workload reports it.
+    return std::nullopt;
+  }
+  return *Chosen;
 }
 
 frontend::PragmaClauses pragmaAfterLaunch(const frontend::PragmaClauses &Pragma,
@@ -80,9 +100,10 @@ llvm::Expected<ChainResult> applyChain(const frontend::KernelSummary &Kernel,
                                        const std::vector<std::string> &ClangArgs,
                                        const std::vector<Step> &Steps) {
   ChainResult Result{Kernel.Unit.Text, std::nullopt, {}, Kernel.Pragma};
+  std::optional<frontend::KernelInstantiation> Instance = analysedInstantiation(Kernel);
   for (const Step &S : Steps) {
     llvm::Expected<frontend::KernelSummary> Current =
-        summarizeUnit(Result.UnitText, Kernel.Name, ClangArgs, Result.Pragma);
+        summarizeUnit(Result.UnitText, Kernel.Name, ClangArgs, Result.Pragma, Instance);
     if (!Current)
       return Current.takeError();
     llvm::Expected<ChainResult> Next = applyStep(*Current, Result, ClangArgs, S);

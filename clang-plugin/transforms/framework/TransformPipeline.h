@@ -24,11 +24,22 @@ struct ChainResult {
 };
 
 // The front end's summary of the kernel named Name in UnitText, with Pragma
-// (the unit itself carries no pragma). Fails with clang's diagnostics.
+// (the unit itself carries no pragma). For a kernel template, Instance is the
+// instantiation the summary's features describe (frontend::chosenInstantiation
+// of the original kernel; the unit itself instantiates nothing): the summary
+// lists it as its one instantiation, and rewriteUnit analyses the kernel at it.
+// Fails with clang's diagnostics.
 llvm::Expected<frontend::KernelSummary>
 summarizeUnit(llvm::StringRef UnitText, llvm::StringRef Name,
               const std::vector<std::string> &ClangArgs,
-              const std::optional<frontend::PragmaClauses> &Pragma);
+              const std::optional<frontend::PragmaClauses> &Pragma,
+              const std::optional<frontend::KernelInstantiation> &Instance);
+
+// chosenInstantiation(Original) where there is one; std::nullopt for a plain
+// kernel and for a template without a chosen instantiation (the workload
+// reports why; the transforms that need an instantiation say so).
+std::optional<frontend::KernelInstantiation>
+analysedInstantiation(const frontend::KernelSummary &Original);
 
 // The pragma as it describes the launch after Launch: block dimensions that the
 // mapping sets to integer literals take those values; where a block dimension

@@ -79,8 +79,15 @@ Fit independentThreads(const frontend::KernelSummary &Kernel) {
   return Fit::yes();
 }
 
-Fit notTemplate(const frontend::KernelSummary &Kernel) {
-  return Kernel.IsTemplate ? Fit::no("the kernel is a template") : Fit::yes();
+Fit analysedAtInstantiation(const frontend::KernelSummary &Kernel) {
+  if (!Kernel.IsTemplate || !Kernel.Instantiations.empty())
+    return Fit::yes();
+  return Fit::no(templateWithoutInstantiation());
+}
+
+std::string templateWithoutInstantiation() {
+  return "the kernel template has no instantiation to analyse: launch it in the file or name "
+         "one with the pragma's instantiation(...)";
 }
 
 Fit dimensionsBetween(const frontend::KernelSummary &Kernel, unsigned Min, unsigned Max) {

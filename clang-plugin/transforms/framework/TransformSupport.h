@@ -22,8 +22,12 @@ std::optional<int64_t> pragmaIntValue(const frontend::KernelSummary &Kernel,
 // Shapes that many transforms need, each with the reason a kernel lacks it.
 // No shared memory, barriers or warp intrinsics: threads that do not work together.
 Fit independentThreads(const frontend::KernelSummary &Kernel);
-// Not a template (transforms that rewrite one instantiation's launch need its values).
-Fit notTemplate(const frontend::KernelSummary &Kernel);
+// A plain kernel, or a template with the instantiation its features describe
+// (summarizeUnit's Instance): transforms that need concrete trip counts, tile
+// sizes or element types analyse a template at that instantiation.
+Fit analysedAtInstantiation(const frontend::KernelSummary &Kernel);
+// Why: the words where a template's code is parsed without an instantiation.
+std::string templateWithoutInstantiation();
 // Threads that use between Min and Max dimensions of the thread geometry.
 Fit dimensionsBetween(const frontend::KernelSummary &Kernel, unsigned Min, unsigned Max);
 

@@ -2,11 +2,13 @@
 
 #include "clang-plugin/parse/NvccTolerantPrinter.h"
 #include "clang-plugin/parse/PrecompiledCudaHeaders.h"
+#include "clang-plugin/transforms/framework/TransformPipeline.h"
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>
 #include <clang/AST/Decl.h>
+#include <clang/AST/DeclTemplate.h>
 #include <clang/ASTMatchers/ASTMatchFinder.h>
 #include <clang/ASTMatchers/ASTMatchers.h>
 #include <clang/Frontend/CompilerInstance.h>
@@ -37,6 +39,12 @@ unsigned UnitAST::column(clang::SourceLocation Loc) const {
   return P.isValid() ? P.getColumn() : 0;
 }
 
+std::string instantiationUse(llvm::StringRef Kernel, llvm::StringRef Args) {
+  return ("\n[[maybe_unused]] static void *const kopt_analysed_instance = (void *)&" + Kernel +
+          "<" + Args + ">;\n")
+      .str();
+}
+
 namespace {
 using namespace clang::ast_matchers;
 
@@ -49,8 +57,8 @@ struct RewriteResult {
 class EditConsumer : public clang::ASTConsumer {
 public:
   EditConsumer(const TransformInput &Input, UnitEdit EditFn, RewriteResult &Sink,
-               const clang::Preprocessor &Preprocessor)
-      : In(Input), Edit(EditFn), Out(Sink), PP(Preprocessor) {}
+               const clang::Preprocessor &Preprocessor, bool Instantiated)
+      : In(Input), Edit(EditFn), Out(Sink), PP(Preprocessor), ByInstance(Instantiated) {}
 
   void HandleTranslationUnit(clang::ASTContext &Ctx) override {
     frontend::traverseParsedDeclsOnly(Ctx, PP);
@@ -71,7 +79,7 @@ public:
     if (const clang::RewriteBuffer *Buffer = Rewrite.getRewriteBufferFor(Main))
       Out.Text = std::string(Buffer->begin(), Buffer->end());
     else
-      Out.Text = In.UnitText;
+      Out.Text = Ctx.getSourceManager().getBufferData(Main).str();
   }
 
 private:
@@ -82,8 +90,15 @@ private:
         Ctx);
     for (const BoundNodes &M : Matches) {
       const auto *FD = M.getNodeAs<clang::FunctionDecl>("kernel");
-      if (FD && !FD->isTemplateInstantiation() && FD->getQualifiedNameAsString() == In.Kernel.Name)
+      if (!FD || FD->isTemplateInstantiation() || FD->getQualifiedNameAsString() != In.Kernel.Name)
+        continue;
+      const clang::FunctionTemplateDecl *Template = FD->getDescribedFunctionTemplate();
+      if (!ByInstance || !Template)
         return FD;
+      // The one instantiation the appended use made (instantiationUse).
+      for (const clang::FunctionDecl *Spec : Template->specializations())
+        if (Spec->isTemplateInstantiation() && Spec->hasBody())
+          return Spec;
     }
     return nullptr;
   }
@@ -92,19 +107,22 @@ private:
   UnitEdit Edit;
   RewriteResult &Out;
   const clang::Preprocessor &PP;
+  bool ByInstance; // The unit ends with instantiationUse: edit the kernel at it.
 };
 
 class EditAction : public clang::ASTFrontendAction {
 public:
   EditAction(const TransformInput &Input, UnitEdit EditFn, RewriteResult &Sink,
-             frontend::NvccTolerantPrinter &Diagnostics, llvm::raw_ostream &Summary)
-      : In(Input), Edit(EditFn), Out(Sink), Printer(Diagnostics), SummaryStream(Summary) {}
+             frontend::NvccTolerantPrinter &Diagnostics, llvm::raw_ostream &Summary,
+             bool Instantiated)
+      : In(Input), Edit(EditFn), Out(Sink), Printer(Diagnostics), SummaryStream(Summary),
+        ByInstance(Instantiated) {}
 
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
                                                         llvm::StringRef) override {
     CI.setVerboseOutputStream(SummaryStream);
     Printer.attach(CI);
-    return std::make_unique<EditConsumer>(In, Edit, Out, CI.getPreprocessor());
+    return std::make_unique<EditConsumer>(In, Edit, Out, CI.getPreprocessor(), ByInstance);
   }
 
 private:
@@ -113,15 +131,19 @@ private:
   RewriteResult &Out;
   frontend::NvccTolerantPrinter &Printer;
   llvm::raw_ostream &SummaryStream;
+  bool ByInstance;
 };
 } // namespace
 
 llvm::Expected<std::string> rewriteUnit(const TransformInput &In, UnitEdit Edit) {
+  std::string Use;
+  if (std::optional<frontend::KernelInstantiation> Instance = analysedInstantiation(In.Kernel))
+    Use = instantiationUse(In.Kernel.Name, Instance->TemplateArgs);
   auto Overlay =
       llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   Overlay->pushOverlay(Memory);
-  Memory->addFile(UnitFileName, 0, llvm::MemoryBuffer::getMemBufferCopy(In.UnitText));
+  Memory->addFile(UnitFileName, 0, llvm::MemoryBuffer::getMemBufferCopy(In.UnitText + Use));
   llvm::IntrusiveRefCntPtr<clang::FileManager> Files(
       new clang::FileManager(clang::FileSystemOptions(), Overlay));
 
@@ -137,7 +159,8 @@ llvm::Expected<std::string> rewriteUnit(const TransformInput &In, UnitEdit Edit)
   frontend::NvccTolerantPrinter Printer(DiagStream, Options.get());
   RewriteResult Result;
   clang::tooling::ToolInvocation Invocation(
-      CommandLine, std::make_unique<EditAction>(In, Edit, Result, Printer, DiagStream),
+      CommandLine,
+      std::make_unique<EditAction>(In, Edit, Result, Printer, DiagStream, !Use.empty()),
       Files.get());
   Invocation.setDiagnosticConsumer(&Printer);
   if (!Invocation.run())
@@ -145,6 +168,11 @@ llvm::Expected<std::string> rewriteUnit(const TransformInput &In, UnitEdit Edit)
                                    In.Kernel.Name.c_str(), Diagnostics.c_str());
   if (!Result.Failure.empty())
     return llvm::createStringError(Result.Failure);
+  if (!Use.empty() && !llvm::StringRef(Result.Text).consume_back(Use))
+    return llvm::createStringError("the edit of '%s' changed the instantiation kopt appends to "
+                                   "analyse the template",
+                                   In.Kernel.Name.c_str());
+  Result.Text.resize(Result.Text.size() - Use.size());
   return Result.Text;
 }
 

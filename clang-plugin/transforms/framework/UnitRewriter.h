@@ -22,8 +22,18 @@ namespace kopt::transform {
 
 struct UnitAST {
   clang::ASTContext &Ctx;
-  const clang::FunctionDecl &Kernel; // The definition named TransformInput::Kernel.Name.
-  clang::Rewriter &Rewrite;          // Over the unit's text.
+  // The definition named TransformInput::Kernel.Name; for a kernel template,
+  // its instantiation that the summary describes (analysedInstantiation).
+  // Transforms analyse that instantiation rather than the template's pattern:
+  // one analysis serves plain kernels and templates, as the instantiation has
+  // concrete types and constants where the pattern has dependent expressions
+  // (R, T, CXXDependentScopeMemberExpr ...) that each analysis would have to
+  // see through. Its nodes carry the pattern's source locations, so text() and
+  // the Rewriter read and edit the template as written; a transform that
+  // writes a value it computed (a tile of 2 * R + 16 cells as 20) makes the
+  // template right for that instantiation, the one a variant is spliced for.
+  const clang::FunctionDecl &Kernel;
+  clang::Rewriter &Rewrite; // Over the unit's text.
 
   // The text of a range as written (token range); empty where it comes from a
   // macro expansion, which transforms leave alone.
@@ -62,6 +72,10 @@ rewriteUnitWith(const TransformInput &In, llvm::function_ref<llvm::Expected<T>(U
     return Text.takeError();
   return RewrittenWith<T>{std::move(*Text), std::move(*Found)};
 }
+
+// Appended to a template's unit where it is parsed: a use of the instantiation
+// Args that makes clang instantiate it (the unit itself instantiates nothing).
+std::string instantiationUse(llvm::StringRef Kernel, llvm::StringRef Args);
 
 // The file name the unit is parsed under (diagnostics name it).
 inline constexpr llvm::StringLiteral UnitFileName = "/kopt/unit.cu";

@@ -208,7 +208,7 @@ protected:
   Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
     if (Fit F = fits1DGuarded(Kernel); !F)
       return F.offer();
-    if (Fit F = notTemplate(Kernel); !F)
+    if (Fit F = analysedAtInstantiation(Kernel); !F)
       return F.offer();
     return Offer::of({{{"bx", 16}, {"by", 16}}, {{"bx", 32}, {"by", 8}}, {{"bx", 32}, {"by", 4}}});
   }

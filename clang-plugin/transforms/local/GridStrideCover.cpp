@@ -252,7 +252,7 @@ protected:
       return F.offer();
     if (!mayHaveGridStrideLoop(Kernel))
       return Offer::no("the kernel has no grid-stride loop");
-    if (Fit F = notTemplate(Kernel); !F)
+    if (Fit F = analysedAtInstantiation(Kernel); !F)
       return F.offer();
     return Offer::of({ParamSet{}});
   }

@@ -79,7 +79,7 @@ protected:
     if (!F.WarpIntrinsics.empty())
       return Offer::no("the kernel uses warp intrinsics, which depend on which threads share a "
                        "warp");
-    if (Fit Fits = notTemplate(Kernel); !Fits)
+    if (Fit Fits = analysedAtInstantiation(Kernel); !Fits)
       return Fits.offer();
     // Accesses in loops weigh more: they are the hot ones.
     int Strided = 0, Coalesced = 0;

@@ -257,7 +257,7 @@ Fit fitsMatmul(const frontend::KernelSummary &Kernel) {
     return Fits;
   if (Fit Fits = independentThreads(Kernel); !Fits)
     return Fits;
-  if (Fit Fits = notTemplate(Kernel); !Fits)
+  if (Fit Fits = analysedAtInstantiation(Kernel); !Fits)
     return Fits;
   if (F.Guards.empty())
     return Fit::no("the kernel has no bounds check on its position");

@@ -393,7 +393,7 @@ llvm::Error Analysis::addEntries(Candidate &C) {
 
 llvm::Expected<StencilIdiom> Analysis::run() {
   if (U.Kernel.isTemplated())
-    return unsupported(U, U.Kernel.getLocation(), "a template kernel");
+    return unsupported(U, U.Kernel.getLocation(), templateWithoutInstantiation());
   StmtContents Contents = inspectStmt(*U.Kernel.getBody());
   if (Contents.Barrier || Contents.Shared || Contents.WarpIntrinsic)
     return unsupported(U, U.Kernel.getLocation(),
@@ -573,7 +573,7 @@ llvm::Error checkBoundedAccesses(const UnitAST &U, IndexPolyBuilder &B, unsigned
 }
 
 Fit fitsStencil(const frontend::KernelSummary &Kernel, bool Need3D) {
-  if (Fit F = notTemplate(Kernel); !F)
+  if (Fit F = analysedAtInstantiation(Kernel); !F)
     return F;
   if (Fit F = dimensionsBetween(Kernel, Need3D ? 3 : 2, 3); !F)
     return F;

@@ -331,6 +331,9 @@ bool isPure(const clang::Expr &Root, const frontend::IndexPolyBuilder &B) {
   if (llvm::isa<clang::IntegerLiteral, clang::FloatingLiteral, clang::CXXBoolLiteralExpr,
                 clang::CharacterLiteral, clang::UnaryExprOrTypeTraitExpr>(E))
     return true;
+  // A template argument where the kernel is analysed at an instantiation.
+  if (const auto *Arg = llvm::dyn_cast<clang::SubstNonTypeTemplateParmExpr>(E))
+    return isPure(*Arg->getReplacement(), B);
   if (const auto *Cast = llvm::dyn_cast<clang::CastExpr>(E))
     return Cast->getCastKind() != clang::CK_ArrayToPointerDecay &&
            Cast->getCastKind() != clang::CK_LValueToRValueBitCast && isPure(*Cast->getSubExpr(), B);
@@ -458,7 +461,7 @@ llvm::Expected<std::string> polyText(const UnitAST &U, const frontend::IndexPoly
 }
 
 Fit fitsRegrouping2D(const frontend::KernelSummary &Kernel) {
-  if (Fit F = notTemplate(Kernel); !F)
+  if (Fit F = analysedAtInstantiation(Kernel); !F)
     return F;
   if (Fit F = dimensionsBetween(Kernel, 2, 3); !F)
     return F;

@@ -157,10 +157,11 @@ TEST(ClauseParserDiagnostics, UnknownClausesWithSuggestions) {
             "'buffers'?\n");
   EXPECT_EQ(reject("optimize frobnicate"),
             "col 10: error: unknown clause 'frobnicate' in '#pragma kopt optimize'; expected "
-            "launch, args, buffers, tol, budget, skills, noalias, fastmath or engine\n");
+            "launch, args, buffers, tol, budget, skills, noalias, fastmath, engine, instantiation "
+            "or repeat\n");
   EXPECT_EQ(reject("optimize 42"),
             "col 10: error: expected a clause (launch, args, buffers, tol, budget, skills, "
-            "noalias, fastmath or engine), found '42'\n");
+            "noalias, fastmath, engine, instantiation or repeat), found '42'\n");
 }
 
 TEST(ClauseParserDiagnostics, RepeatedClausesAndKeys) {

@@ -218,6 +218,63 @@ TEST(KernelAnalysis, LoopsGuardsAndDimensions) {
   EXPECT_EQ(F.MathCalls[0].Name, "expf");
 }
 
+// A CSR row's loop (from P[I] to P[I + 1]) marks P as offsets and the buffers
+// it indexes with its variable as rows, however the bounds are spelled.
+struct OffsetsCase {
+  const char *Name, *Body;
+};
+class OffsetsLoops : public ::testing::TestWithParam<OffsetsCase> {};
+
+TEST_P(OffsetsLoops, MarkOffsetsAndRows) {
+  KernelFeatures F = features(std::string("__global__ void k(const int *rowptr, const int *col, "
+                                          "const float *val, const float *x, float *y, int n) {\n"
+                                          "  int r = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                          "  if (r >= n) return;\n"
+                                          "  float t = 0.0f;\n") +
+                              GetParam().Body + "  y[r] = t;\n}\n");
+  ASSERT_EQ(F.Loops.size(), 1u);
+  EXPECT_EQ(F.Loops[0].OffsetsParam, "rowptr");
+  EXPECT_EQ(F.Loops[0].RowParams, (std::vector<std::string>{"col", "val"}));
+  EXPECT_EQ(F.Loops[0].BoundParams, std::vector<std::string>{"rowptr"});
+}
+
+const OffsetsCase OffsetsSpellings[] = {
+    {"Direct", "  for (int j = rowptr[r]; j < rowptr[r + 1]; ++j) t += x[col[j]] * val[j];\n"},
+    {"ThroughLocals", "  int s = rowptr[r], e = rowptr[r + 1];\n"
+                      "  for (int j = s; j < e; j++) { int c = col[j]; t += x[c] * val[j]; }\n"},
+    {"AssignedStart",
+     "  int j;\n"
+     "  for (j = rowptr[r]; (rowptr[1 + r]) > j; j += 1) t += x[col[j]] * val[j];\n"},
+    {"While", "  int j = rowptr[r];\n"
+              "  int end = rowptr[r + 1];\n"
+              "  while (j != end) { t += x[col[j]] * val[j]; ++j; }\n"},
+};
+INSTANTIATE_TEST_SUITE_P(KernelAnalysis, OffsetsLoops, ::testing::ValuesIn(OffsetsSpellings),
+                         [](const auto &Info) { return std::string(Info.param.Name); });
+
+TEST(KernelAnalysis, NotOffsets) {
+  // A count (k < cnt[r]), bounds from two buffers, a start one row off, and a
+  // stencil reading idx at i and i + 1 outside any bound: no offsets.
+  KernelFeatures F =
+      features("__global__ void k(const int *cnt, const int *lo, const int *hi, const int *idx,\n"
+               "                  const float *a, float *y, int n) {\n"
+               "  int r = blockIdx.x * blockDim.x + threadIdx.x;\n"
+               "  float t = 0.0f;\n"
+               "  for (int k = 0; k < cnt[r]; ++k) t += a[k];\n"
+               "  for (int k = lo[r]; k < hi[r + 1]; ++k) t += a[k];\n"
+               "  for (int k = lo[r + 1]; k < lo[r + 1]; ++k) t += a[k];\n"
+               "  for (int i = 0; i < n; ++i) t += a[idx[i]] - a[idx[i + 1]];\n"
+               "  y[r] = t;\n"
+               "}\n");
+  ASSERT_EQ(F.Loops.size(), 4u);
+  for (const LoopFeature &L : F.Loops) {
+    EXPECT_EQ(L.OffsetsParam, "") << L.Line;
+    EXPECT_TRUE(L.RowParams.empty()) << L.Line;
+  }
+  EXPECT_EQ(F.Loops[0].BoundParams, std::vector<std::string>{"cnt"});
+  EXPECT_TRUE(F.Loops[3].BoundParams.empty());
+}
+
 TEST(KernelAnalysis, LaunchSitesWithOffsets) {
   std::string Code = withPrelude("#define BLOCK 128\n"
                                  "__global__ void k(int n, float *p) {}\n"

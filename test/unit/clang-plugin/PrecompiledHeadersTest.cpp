@@ -66,7 +66,8 @@ std::optional<Parsed> parse(const std::vector<std::string> &Args) {
     return std::nullopt;
   }
   const frontend::KernelSummary &K = Kernels->front();
-  auto View = transform::summarizeUnit(K.Unit.Text, K.Name, Args, K.Pragma);
+  auto View = transform::summarizeUnit(K.Unit.Text, K.Name, Args, K.Pragma,
+                                       transform::analysedInstantiation(K));
   if (!View) {
     ADD_FAILURE() << llvm::toString(View.takeError());
     return std::nullopt;
@@ -156,7 +157,7 @@ TEST_F(PrecompiledHeaders, AnErrorInAUsersIncludeIsStillReported) {
   auto Args = cudaArgs({"-DSCALE=1.0f", "-include", Include});
   if (!Args)
     GTEST_SKIP() << "no CUDA toolkit here";
-  auto Summary = transform::summarizeUnit(RowSums, "row_sums", *Args, std::nullopt);
+  auto Summary = transform::summarizeUnit(RowSums, "row_sums", *Args, std::nullopt, std::nullopt);
   llvm::sys::fs::remove(Include);
   ASSERT_FALSE(Summary);
   std::string Why = llvm::toString(Summary.takeError());
@@ -182,7 +183,8 @@ TEST_F(PrecompiledHeaders, AUsersIncludeIsNotCopiedIntoTheUnit) {
       << (Kernels ? "" : llvm::toString(Kernels.takeError())) << Diagnostics;
   const frontend::KernelSummary &K = Kernels->front();
   EXPECT_EQ(K.Unit.Text.find("prelude_twice(float v)"), std::string::npos) << K.Unit.Text;
-  auto View = transform::summarizeUnit(K.Unit.Text, K.Name, *Args, std::nullopt);
+  auto View = transform::summarizeUnit(K.Unit.Text, K.Name, *Args, std::nullopt,
+                                       transform::analysedInstantiation(K));
   llvm::sys::fs::remove(Include);
   EXPECT_TRUE(bool(View)) << (View ? "" : llvm::toString(View.takeError()));
 }

@@ -1,10 +1,10 @@
-#include "driver/optimize/InstantiationChoice.h"
+#include "clang-plugin/units/InstantiationChoice.h"
 
 #include "clang-plugin/pragma/ClauseParser.h"
 
 #include <gtest/gtest.h>
 
-using kopt::driver::chosenInstantiation;
+using kopt::frontend::chosenInstantiation;
 using kopt::frontend::KernelInstantiation;
 using kopt::frontend::KernelSummary;
 using kopt::frontend::LaunchSite;

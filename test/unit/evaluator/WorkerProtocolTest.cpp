@@ -27,6 +27,7 @@ OriginalRequest originalRequest() {
   R.Work.Launch.Grid = {2, 1, 1};
   R.Work.Launch.Block = {32, 1, 1};
   R.Work.RecordingFile = "/tmp/app.kopt-rec";
+  R.Work.Chain = 20;
   RecordedLaunch Launch;
   Launch.Id = 7;
   Launch.Count = 100;
@@ -67,6 +68,7 @@ OriginalAnswer originalAnswer() {
   A.Counters = P;
   A.CopyRate = CopyRateRecord{4210.5, uint64_t(256) << 20, 10, ""};
   A.ProfileSeconds = 0.75;
+  A.Chain = 7; // Shortened from the workload's 20.
   A.Weighted = {{"mean_ms", 0.1}};
   return A;
 }
@@ -142,6 +144,7 @@ TEST(WorkerProtocol, RequestsRoundTrip) {
   EXPECT_EQ(Back->Work.Recorded[0].Weight, 60u);
   EXPECT_EQ(Back->Work.Args[0].buffer()->Range->Hi, 8);
   EXPECT_EQ(Back->Timing.ScreenSeconds, 0.5);
+  EXPECT_EQ(Back->Work.Chain, 20u);
 
   VariantRequest V;
   V.Source = R.Source;
@@ -175,6 +178,7 @@ TEST(WorkerProtocol, AnswersRoundTrip) {
   EXPECT_EQ(json(*Measured), json(originalAnswer()));
   ASSERT_TRUE(Measured->Counters);
   EXPECT_EQ(Measured->Counters->Metrics.at("dram__bytes.sum"), 4096);
+  EXPECT_EQ(Measured->Chain, 7u);
 
   ASSERT_TRUE(Measured->CopyRate);
   EXPECT_EQ(Measured->CopyRate->GBs, 4210.5);
@@ -256,6 +260,17 @@ TEST(WorkerProtocol, AMissingFieldInsideAListNamesTheList) {
   ASSERT_FALSE(bool(Decoded));
   EXPECT_EQ(llvm::toString(Decoded.takeError()),
             "the request set_original has no 'workload.args.count'");
+}
+
+TEST(WorkerProtocol, AChainOfNoLaunchesIsRefused) {
+  EXPECT_EQ(Workload().Chain, 1u); // One launch unless the front end says otherwise.
+  json Request = originalRequest();
+  Request["workload"]["chain"] = 0;
+  auto Decoded = decodeMessage<OriginalRequest>(Request, "the request set_original");
+  ASSERT_FALSE(bool(Decoded));
+  EXPECT_EQ(llvm::toString(Decoded.takeError()),
+            "the request set_original is malformed: 'chain' is 0: a verification runs at least "
+            "one launch");
 }
 
 TEST(WorkerProtocol, AnAnswerWithoutAStatusIsRefused) {

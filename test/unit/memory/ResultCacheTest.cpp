@@ -173,6 +173,22 @@ TEST(CacheEntryFormat, RejectionRoundTripsAndIsAbsentUntilSet) {
             "variant (block-size) rejected by the application's check (./app --check)");
 }
 
+TEST(CacheEntryFormat, TheSummarySaysWhereVerificationChainedLaunches) {
+  CacheKey Key = makeCacheKey(inputs());
+  CacheEntry E = sampleEntry(); // No profile: the % of peak part says so.
+  const std::string NoPeak = "; % of peak not recorded (the entry predates it)";
+  EXPECT_EQ(describeEntry(E),
+            "verified variant (block-size), 1.75x faster on NVIDIA H100 80GB HBM3" + NoPeak);
+  E.Verification = {{"seeds", 3}, {"chain", 1}};
+  EXPECT_EQ(describeEntry(E),
+            "verified variant (block-size), 1.75x faster on NVIDIA H100 80GB HBM3" + NoPeak);
+  E.Verification = {{"seeds", 3}, {"chain", 20}, {"chain_requested", 20}};
+  StoredEntry S = llvm::cantFail(parseEntry(serializeEntry(Key, E)));
+  EXPECT_EQ(describeEntry(S.Entry), "verified variant (block-size), 1.75x faster on NVIDIA H100 "
+                                    "80GB HBM3 (verified on 3 seeds, 20-launch chains)" +
+                                        NoPeak);
+}
+
 TEST(VariantJson, MistypedLaunchMappingIsAnError) {
   nlohmann::json J = {{"grid", {"1", "1"}}, {"block", {"1", "1", "1"}}, {"smem", "0"}};
   llvm::Expected<kopt::frontend::LaunchMapping> M = launchMappingFromJson(J);

@@ -1,8 +1,8 @@
 // Loops whose trip counts come from an integer buffer: CSR row pointers read
-// into locals (SHOC's scalar kernel), read in the loop header itself, and a
-// count array bounding a while loop (a bucket walk). With the evaluator's
-// default integers in [0, 16) they time other trip counts than the
-// application's.
+// into locals (SHOC's scalar kernel) and read in the loop header itself,
+// which the evaluator generates as rows (offsets), and a count array bounding
+// a while loop (a bucket walk), whose default integers in [0, 16) time other
+// trip counts than the application's.
 #pragma kopt optimize launch(grid: (rows + 127) / 128; block: 128) args(rows = 4096) \
     buffers(val[rows * 8] in, cols[rows * 8] in, rowptr[rows + 1] in, x[rows] in, y[rows] out) noalias
 __global__ void csr_locals(const float *val, const int *cols, const int *rowptr, const float *x,

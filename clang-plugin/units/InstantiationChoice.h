@@ -10,12 +10,11 @@
 
 #include <optional>
 
-namespace kopt::driver {
+namespace kopt::frontend {
 
 // std::nullopt for a kernel that is not a template. Fails for a template whose
 // clause names no instantiation the file uses, or that the file neither launches
 // nor uses just once (the message says how to name one).
-llvm::Expected<std::optional<frontend::KernelInstantiation>>
-chosenInstantiation(const frontend::KernelSummary &K);
+llvm::Expected<std::optional<KernelInstantiation>> chosenInstantiation(const KernelSummary &K);
 
-} // namespace kopt::driver
+} // namespace kopt::frontend

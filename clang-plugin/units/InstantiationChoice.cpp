@@ -1,34 +1,33 @@
-#include "driver/optimize/InstantiationChoice.h"
+#include "clang-plugin/units/InstantiationChoice.h"
 
 #include "clang-plugin/units/TemplateSpecialization.h"
 
 #include <llvm/ADT/StringExtras.h>
 
-namespace kopt::driver {
+namespace kopt::frontend {
 
 namespace {
-const frontend::KernelInstantiation *
-instantiationWithArgs(const std::vector<frontend::KernelInstantiation> &All, llvm::StringRef Args) {
-  for (const frontend::KernelInstantiation &I : All)
-    if (frontend::sameTemplateArgs(I.TemplateArgs, Args))
+const KernelInstantiation *instantiationWithArgs(const std::vector<KernelInstantiation> &All,
+                                                 llvm::StringRef Args) {
+  for (const KernelInstantiation &I : All)
+    if (sameTemplateArgs(I.TemplateArgs, Args))
       return &I;
   return nullptr;
 }
 
-std::string listOf(const std::vector<frontend::KernelInstantiation> &All) {
+std::string listOf(const std::vector<KernelInstantiation> &All) {
   std::vector<std::string> Names;
-  for (const frontend::KernelInstantiation &I : All)
+  for (const KernelInstantiation &I : All)
     Names.push_back("<" + I.TemplateArgs + ">");
   return Names.empty() ? "none" : llvm::join(Names, ", ");
 }
 } // namespace
 
-llvm::Expected<std::optional<frontend::KernelInstantiation>>
-chosenInstantiation(const frontend::KernelSummary &K) {
+llvm::Expected<std::optional<KernelInstantiation>> chosenInstantiation(const KernelSummary &K) {
   if (!K.IsTemplate)
     return std::nullopt;
   if (K.Pragma && K.Pragma->Instantiation) {
-    if (const frontend::KernelInstantiation *I =
+    if (const KernelInstantiation *I =
             instantiationWithArgs(K.Instantiations, *K.Pragma->Instantiation))
       return *I;
     return llvm::createStringError("%s: instantiation(%s) names no instantiation this file uses "
@@ -38,9 +37,8 @@ chosenInstantiation(const frontend::KernelSummary &K) {
   }
   // A launch's arguments as written may be dependent (a template launching
   // itself); only those naming an instantiation count.
-  for (const frontend::LaunchSite &Site : K.LaunchSites)
-    if (const frontend::KernelInstantiation *I =
-            instantiationWithArgs(K.Instantiations, Site.TemplateArgs))
+  for (const LaunchSite &Site : K.LaunchSites)
+    if (const KernelInstantiation *I = instantiationWithArgs(K.Instantiations, Site.TemplateArgs))
       return *I;
   if (K.Instantiations.size() == 1)
     return K.Instantiations.front();
@@ -50,4 +48,4 @@ chosenInstantiation(const frontend::KernelSummary &K) {
       K.Name.c_str(), listOf(K.Instantiations).c_str());
 }
 
-} // namespace kopt::driver
+} // namespace kopt::frontend
