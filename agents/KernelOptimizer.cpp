@@ -421,7 +421,8 @@ llvm::Expected<transform::ChainResult> Search::replay(transform::ChainResult Mad
                                                       const std::vector<transform::Step> &Tail) {
   for (const transform::Step &S : Tail) {
     double Before = elapsed();
-    auto View = transform::summarizeUnit(Made.UnitText, K.Name, R.ClangArgs, Made.Pragma);
+    auto View = transform::summarizeUnit(Made.UnitText, K.Name, R.ClangArgs, Made.Pragma,
+                                         transform::analysedInstantiation(K));
     auto Next = View ? transform::applyStep(*View, Made, R.ClangArgs, S)
                      : llvm::Expected<transform::ChainResult>(View.takeError());
     ++Result.Applies;
