@@ -2,8 +2,8 @@
 // std::pow; 2, 2.0, 2.0f): nvcc calls its general pow for these (a logarithm
 // and an exponential, ~130 PTX instructions in double, ~200 for powf:
 // measured on CUDA 13 at -O3), where squarings and products (at most 6 for
-// n <= 16) give the result within a few ulp. The front end counts them (KernelFeatures::IntegerPowers)
-// and strength-reduction expands them: one recogniser for both.
+// n <= 16) give the result within a few ulp. The front end counts them
+// (KernelFeatures::IntegerPowers) and strength-reduction expands them: one recogniser for both.
 #pragma once
 
 #include <optional>

@@ -4,6 +4,11 @@
 
 namespace kopt::evaluator {
 
+Tolerance chainTolerance(const Tolerance &PerLaunch, unsigned Launches) {
+  double N = std::max(Launches, 1u);
+  return Tolerance{PerLaunch.Rtol * N, PerLaunch.Atol * N};
+}
+
 llvm::Expected<RunVerdict> compareRuns(const Workload &W, const RunResult &Candidate,
                                        BufferComparer Compare) {
   RunVerdict V;
@@ -26,7 +31,10 @@ llvm::Expected<RunVerdict> compareRuns(const Workload &W, const RunResult &Candi
     if (Got.DamagedAfter)
       return Fail("wrote out of bounds: byte " + std::to_string(*Got.DamagedAfter) +
                   " past the end of buffer '" + A.Name + "'");
-    Tolerance Tol = B->Tol ? *B->Tol : W.Tol ? *W.Tol : defaultTolerance(B->Element);
+    Tolerance Tol = chainTolerance(B->Tol  ? *B->Tol
+                                   : W.Tol ? *W.Tol
+                                           : defaultTolerance(B->Element),
+                                   Candidate.Launches);
     if (B->Dir == Direction::In)
       Tol = Tolerance{0, 0}; // Inputs must stay byte for byte as they were.
     auto C = Compare(This, *B, Tol);

@@ -372,7 +372,10 @@ TEST(EvaluatorTiming, LongKernelIsConfirmedOnItsRuns) {
   EXPECT_EQ(C->Result, Verdict::Faster) << C->TimingCall;
   EXPECT_TRUE(C->Compile.Compiler.empty()) << "confirmed without a second compile";
   EXPECT_EQ(C->SeedsVerified, 3u);
-  EXPECT_EQ(C->Samples, 4u) << C->TimingCall; // 3 verification runs and one timed.
+  // Its 3 verification runs and at most 3 timed ones: one where the first
+  // settles it, more where its time varies (on an H200: 6, p = 2.5e-3).
+  EXPECT_GE(C->Samples, 4u) << C->TimingCall;
+  EXPECT_LE(C->Samples, 6u) << C->TimingCall;
   EXPECT_EQ(C->Original.Samples, PooledBaselineRuns);
   EXPECT_NEAR(C->Speedup, 2, 0.2);
   // The original's own loop as a variant: not faster, within PooledMaxRuns runs.

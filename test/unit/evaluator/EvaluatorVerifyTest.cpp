@@ -219,6 +219,31 @@ TEST(RunComparison, VerdictTextsFromBufferComparisons) {
   llvm::consumeError(Failed.takeError());
 }
 
+// A chain's final state is compared within its launches times the tolerance
+// of one (chainTolerance); inputs stay exact; one launch keeps the pragma's.
+TEST(RunComparison, ChainsScaleTheToleranceOfWrittenBuffers) {
+  Workload W = twoBuffers();
+  W.Tol = Tolerance{1e-4, 1e-5};
+  std::vector<Tolerance> Seen;
+  auto Record = [&](size_t, const BufferArg &, const Tolerance &Tol) {
+    Seen.push_back(Tol);
+    return llvm::Expected<BufferComparison>(BufferComparison());
+  };
+  RunResult Chained;
+  Chained.Buffers.resize(2);
+  Chained.Launches = 20;
+  ASSERT_TRUE(bool(compareRuns(W, Chained, Record)));
+  ASSERT_EQ(Seen.size(), 2u);
+  EXPECT_EQ(Seen[0].Rtol + Seen[0].Atol, 0.0);
+  EXPECT_DOUBLE_EQ(Seen[1].Rtol, 2e-3);
+  EXPECT_DOUBLE_EQ(Seen[1].Atol, 2e-4);
+  Seen.clear();
+  Chained.Launches = 1;
+  ASSERT_TRUE(bool(compareRuns(W, Chained, Record)));
+  EXPECT_DOUBLE_EQ(Seen[1].Rtol, 1e-4);
+  EXPECT_DOUBLE_EQ(chainTolerance({1e-4, 1e-5}, 0).Rtol, 1e-4);
+}
+
 TEST(DeviceKernels, SourceCompilesWithNvrtc) {
   // The device half of this file's definitions: it must at least compile
   // (running it needs a GPU: test/gpu/DeviceVerifyTest.cpp).
