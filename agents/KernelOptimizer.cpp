@@ -258,6 +258,8 @@ private:
   std::optional<size_t> pickCandidate();
   // Step S applied to node N's code; a refusal is counted, with its time.
   llvm::Expected<transform::ChainResult> applyCounted(const Node &N, const transform::Step &S);
+  // Counts one apply that began at Before (elapsed()), and whether it fitted.
+  void countApply(double Before, bool Fitted);
   // S on node NodeIndex: what its probe made, where addNode probed it, else applied now.
   llvm::Expected<transform::ChainResult> probedOrApplied(size_t NodeIndex,
                                                          const transform::Step &S);
@@ -425,13 +427,9 @@ llvm::Expected<transform::ChainResult> Search::replay(transform::ChainResult Mad
                                          transform::analysedInstantiation(K));
     auto Next = View ? transform::applyStep(*View, Made, R.ClangArgs, S)
                      : llvm::Expected<transform::ChainResult>(View.takeError());
-    ++Result.Applies;
-    Result.ApplySeconds += elapsed() - Before;
-    if (!Next) {
-      ++Result.UnfitSteps;
-      Result.UnfitSeconds += elapsed() - Before;
+    countApply(Before, bool(Next));
+    if (!Next)
       return Next.takeError();
-    }
     Made = std::move(*Next);
   }
   return Made;
@@ -469,13 +467,18 @@ llvm::Expected<transform::ChainResult> Search::applyCounted(const Node &N,
                                                             const transform::Step &S) {
   double Before = elapsed();
   auto Made = transform::applyStep(*N.View, N.Made, R.ClangArgs, S);
-  ++Result.Applies;
-  Result.ApplySeconds += elapsed() - Before;
-  if (!Made) {
-    ++Result.UnfitSteps;
-    Result.UnfitSeconds += elapsed() - Before;
-  }
+  countApply(Before, bool(Made));
   return Made;
+}
+
+void Search::countApply(double Before, bool Fitted) {
+  double Seconds = elapsed() - Before;
+  ++Result.Applies;
+  Result.ApplySeconds += Seconds;
+  if (!Fitted) {
+    ++Result.UnfitSteps;
+    Result.UnfitSeconds += Seconds;
+  }
 }
 
 std::optional<size_t> Search::pickCandidate() {

@@ -28,6 +28,9 @@
 namespace kopt::transform {
 
 namespace {
+constexpr llvm::StringLiteral NoPower =
+    "the kernel calls no pow with a literal integer exponent from 2 to 16";
+
 // Operands that need no parentheses when repeated around '*'.
 bool isPrimary(const clang::Expr *E) {
   E = E->IgnoreImpCasts();
@@ -87,9 +90,7 @@ public:
       }
     if (Changes > 0)
       return llvm::Error::success();
-    return llvm::createStringError(
-        FirstWhy.empty() ? "the kernel calls no pow with a literal integer exponent from 2 to 16"
-                         : FirstWhy);
+    return llvm::createStringError(FirstWhy.empty() ? NoPower.str() : FirstWhy);
   }
 
   unsigned changes() const { return Changes; }
@@ -136,7 +137,7 @@ public:
 protected:
   Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
     if (Kernel.Features.IntegerPowers == 0)
-      return Offer::no("the kernel calls no pow with a literal integer exponent from 2 to 16");
+      return Offer::no(NoPower.str());
     return Offer::of({ParamSet{}});
   }
 
