@@ -2,6 +2,7 @@
 
 #include "clang-plugin/analysis/IndexAnalysis.h"
 #include "clang-plugin/analysis/ast/AstWalk.h"
+#include "clang-plugin/analysis/ast/Mentions.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/ExprCXX.h>
@@ -273,7 +274,7 @@ std::optional<CountedLoop> countedLoopWith(const clang::ForStmt &For, const Unit
   const auto *Cond = llvm::dyn_cast_or_null<clang::BinaryOperator>(
       For.getCond() ? For.getCond()->IgnoreParenImpCasts() : nullptr);
   if (!Cond || (Cond->getOpcode() != clang::BO_LT && Cond->getOpcode() != clang::BO_LE) ||
-      !frontend::referencesVar(Cond->getLHS(), V) ||
+      !mentionsThroughLocals(Cond->getLHS(), V) ||
       !llvm::isa<clang::DeclRefExpr>(Cond->getLHS()->IgnoreParenImpCasts()))
     return std::nullopt;
   L.Bound = Cond->getRHS();
@@ -301,7 +302,7 @@ std::optional<CountedLoop> countedLoopWith(const clang::ForStmt &For, const Unit
                 (IsOne(Add->getLHS()) && IsV(Add->getRHS()));
   }
   if (!StepOne || L.Init->HasSideEffects(U.Ctx) || L.Bound->HasSideEffects(U.Ctx) ||
-      frontend::referencesVar(L.Bound, V))
+      mentionsThroughLocals(L.Bound, V))
     return std::nullopt;
   return L;
 }
