@@ -5,7 +5,7 @@
 // range the search runs as usual.
 #include "driver/optimize/KernelOptimization.h"
 #include "test/unit/agents/RuleEvaluator.h"
-#include "test/unit/agents/SnippetKernel.h"
+#include "test/unit/common/SnippetKernel.h"
 
 #include <gtest/gtest.h>
 
