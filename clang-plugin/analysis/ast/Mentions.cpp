@@ -26,3 +26,13 @@ bool mentionsThroughLocals(const clang::Expr *E, const clang::VarDecl *V) {
 }
 
 } // namespace kopt::transform
+
+namespace kopt::frontend {
+
+// The old spelling (IndexAnalysis.h), kept until the branches that call it
+// are merged.
+bool referencesVar(const clang::Expr *E, const clang::VarDecl *V) {
+  return transform::mentionsThroughLocals(E, V);
+}
+
+} // namespace kopt::frontend
