@@ -5,6 +5,7 @@
 #include "clang-plugin/transforms/parallel/LoopWrites.h"
 #include "test/unit/common/SnippetAst.h"
 
+#include <clang/AST/Decl.h>
 #include <clang/AST/Stmt.h>
 
 #include <gtest/gtest.h>

@@ -8,6 +8,7 @@
 #include "test/unit/common/SnippetKernel.h"
 
 #include <llvm/ADT/STLFunctionalExtras.h>
+#include <llvm/Support/Casting.h>
 
 #include <gtest/gtest.h>
 
