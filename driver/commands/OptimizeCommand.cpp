@@ -258,8 +258,9 @@ llvm::Error runOptimizeWith(const std::vector<std::string> &Arguments, const Opt
     if (Weighted)
       Out << "  weighted: " << describeWeighted(O.BestOutcome.Weighted) << "\n";
   };
+  // Lines carry their GPU's name only where several kernels run at once.
   const size_t Workers = std::min(Devices.size(), Jobs.size());
-  if (Devices.size() == 1) {
+  if (Workers == 1) {
     for (size_t I = 0; I < Jobs.size(); ++I)
       RunOne(I, llvm::outs(), nullptr);
   } else {

@@ -6,8 +6,8 @@
 #include "driver/nvcc/NvccLocator.h"
 #include "kopt/Version.h"
 #include "memory/cache/OnceWarnings.h"
-#include "support/TextFile.h"
 #include "memory/cache/ResultCache.h"
+#include "support/TextFile.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/raw_ostream.h>

@@ -14,12 +14,12 @@ namespace {
 // What rewrite-tu's last line says when it fails (exit 2).
 constexpr llvm::StringLiteral FailurePrefix = "kopt rewrite-tu: error: ";
 // The options kopt's side reads; the rest (keep) are kcc's own.
-constexpr llvm::StringLiteral Passed[] = {
-    "mode",         "engine",           "budget",          "build_budget",
-    "cache_dir",    "cache_max_size",   "project_cache",   "llm_provider",
-    "llm_base_url", "llm_model",        "llm_api_key_env", "llm_timeout",
-    "llm_retries",  "llm_token_budget", "strict",          "verbose",
-    "fast_math"};
+constexpr llvm::StringLiteral Passed[] = {"mode",          "engine",           "budget",
+                                          "build_budget",  "cache_dir",        "cache_max_size",
+                                          "project_cache", "llm_provider",     "llm_base_url",
+                                          "llm_model",     "llm_api_key_env",  "llm_timeout",
+                                          "llm_retries",   "llm_token_budget", "strict",
+                                          "verbose",       "fast_math"};
 } // namespace
 
 std::string koptToolPath(const GetEnvFn &GetEnv) {

@@ -9,9 +9,9 @@
 #include "driver/kcc/FrontEndStage.h"
 #include "driver/kcc/SourceRewrite.h"
 #include "support/Exec.h"
-#include "support/TextFile.h"
 #include "support/TemporaryFiles.h"
 #include "support/TerminationSignals.h"
+#include "support/TextFile.h"
 
 #include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>

@@ -20,16 +20,18 @@ std::string declared(const frontend::KernelParam &P) {
 }
 } // namespace
 
-llvm::Expected<evaluator::ScalarType> bufferElementType(const frontend::KernelParam &P) {
+llvm::Expected<BufferElement> bufferElementType(const frontend::KernelParam &P) {
   if (!P.ExtentsConstant)
     return llvm::createStringError("the array extents of '%s' ('%s') are not constants",
                                    P.Name.c_str(), P.Type.c_str());
   llvm::StringRef Element = P.ElementType.empty() ? llvm::StringRef(P.Type) : P.ElementType;
-  std::optional<evaluator::ScalarType> T = evaluator::scalarTypeOfCType(Element);
-  if (!T)
-    return llvm::createStringError("cannot generate elements of type '%s' for buffer '%s'",
-                                   P.Type.c_str(), P.Name.c_str());
-  return *T;
+  if (std::optional<evaluator::ScalarType> T = evaluator::scalarTypeOfCType(Element))
+    return BufferElement{*T, 1};
+  if (std::optional<evaluator::VectorType> V = evaluator::vectorTypeOfCType(Element);
+      V && P.RowExtents.empty())
+    return BufferElement{V->Scalar, V->Lanes};
+  return llvm::createStringError("cannot generate elements of type '%s' for buffer '%s'",
+                                 P.Type.c_str(), P.Name.c_str());
 }
 
 llvm::Error checkBufferCount(const frontend::KernelParam &P, uint64_t Count) {

@@ -1,7 +1,8 @@
 // How a pointer parameter becomes one of the evaluator's flat buffers. A
 // pointer to arrays ("float A[K][N][M]", "float A[][N][M]", "float (*A)[N][M]")
 // is a buffer of its innermost scalar; buffers(A[count]) gives the count in
-// those scalars (K*N*M here), as for a plain pointer, never in rows.
+// those scalars (K*N*M here), as for a plain pointer, never in rows. A pointer
+// to a CUDA vector type (float4 *) counts vectors, each its lanes' scalars.
 #pragma once
 
 #include "clang-plugin/model/KernelParam.h"
@@ -13,9 +14,14 @@
 
 namespace kopt::driver {
 
-// The scalar type of P's elements; an error that names the type where the
+// P's elements: a scalar type, or a CUDA vector type (float4: 4 F32 lanes,
+// buffers(pos[n]) counting float4s); an error that names the type where the
 // evaluator cannot generate it or an array extent is not a constant.
-llvm::Expected<evaluator::ScalarType> bufferElementType(const frontend::KernelParam &P);
+struct BufferElement {
+  evaluator::ScalarType Scalar;
+  unsigned Lanes = 1; // Scalars an element.
+};
+llvm::Expected<BufferElement> bufferElementType(const frontend::KernelParam &P);
 
 // Checks a buffers(...) element count against P's declared extents: a whole
 // number of rows (N*M scalars each, for "float A[][N][M]"), and exactly K rows

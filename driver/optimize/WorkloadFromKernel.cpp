@@ -112,7 +112,7 @@ llvm::Expected<Workload> workloadFor(const frontend::KernelSummary &K, llvm::Str
         return pragmaError(K, File,
                            "pointer parameter '" + Param.Name +
                                "' needs its element count in buffers(" + Param.Name + "[N])");
-      llvm::Expected<evaluator::ScalarType> Element = bufferElementType(Param);
+      llvm::Expected<BufferElement> Element = bufferElementType(Param);
       if (!Element)
         return pragmaError(K, File, llvm::toString(Element.takeError()));
       auto Count = integerValue(It->second->Size, Values);
@@ -123,8 +123,8 @@ llvm::Expected<Workload> workloadFor(const frontend::KernelSummary &K, llvm::Str
       if (llvm::Error E = checkBufferCount(Param, static_cast<uint64_t>(*Count)))
         return pragmaError(K, File, llvm::toString(std::move(E)));
       BufferArg B;
-      B.Element = *Element;
-      B.Count = static_cast<uint64_t>(*Count);
+      B.Element = Element->Scalar;
+      B.Count = static_cast<uint64_t>(*Count) * Element->Lanes;
       if (It->second->Access)
         B.Dir = *It->second->Access == frontend::BufferAccess::In    ? Direction::In
                 : *It->second->Access == frontend::BufferAccess::Out ? Direction::Out

@@ -39,10 +39,10 @@ llvm::Expected<std::vector<KernelArg>> recordedArgs(const frontend::KernelSummar
     // A buffer's elements are its innermost scalars, a pointer to arrays included.
     std::optional<evaluator::ScalarType> Type;
     if (P.Category == frontend::ParamCategory::Pointer) {
-      llvm::Expected<evaluator::ScalarType> Element = bufferElementType(P);
+      llvm::Expected<BufferElement> Element = bufferElementType(P);
       if (!Element)
         return Element.takeError();
-      Type = *Element;
+      Type = Element->Scalar;
     } else {
       Type = evaluator::scalarTypeOfCType(P.Type);
     }

@@ -7,6 +7,8 @@
 #include <llvm/Support/Error.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -47,6 +49,35 @@ void readField(const nlohmann::json &J, const char *Key, std::optional<T> &Out) 
     throw MissingField(std::string(Key) + "." + E.Path);
   }
   Out = std::move(Inner);
+}
+
+// A double that may be NaN or infinite (an output a wrong variant left
+// poisoned, a ratio to it). JSON has no such numbers (nlohmann writes null), so
+// they travel as "nan", "-nan", "inf" and "-inf".
+inline nlohmann::json doubleJson(double V) {
+  if (std::isnan(V))
+    return std::signbit(V) ? "-nan" : "nan";
+  if (std::isinf(V))
+    return V > 0 ? "inf" : "-inf";
+  return V;
+}
+
+inline void readDouble(const nlohmann::json &J, const char *Key, double &Out) {
+  nlohmann::json Value;
+  readField(J, Key, Value);
+  if (!Value.is_string()) {
+    Out = Value.get<double>();
+    return;
+  }
+  const std::string &S = Value.get_ref<const std::string &>();
+  double NaN = std::numeric_limits<double>::quiet_NaN();
+  double Inf = std::numeric_limits<double>::infinity();
+  if (S == "nan" || S == "-nan")
+    Out = S == "nan" ? NaN : -NaN;
+  else if (S == "inf" || S == "-inf")
+    Out = S == "inf" ? Inf : -Inf;
+  else
+    throw std::runtime_error(std::string("'") + Key + "' is '" + S + "', not a number");
 }
 
 template <typename T> nlohmann::json optionalJson(const std::optional<T> &Value) {

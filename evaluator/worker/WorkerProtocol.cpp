@@ -235,13 +235,16 @@ std::optional<Verdict> parseVerdict(llvm::StringRef Spelling) {
 }
 
 void to_json(json &J, const FailedElement &M) {
-  J = json{{"buffer", M.Buffer}, {"index", M.Index}, {"got", M.Got}, {"expected", M.Expected}};
+  J = json{{"buffer", M.Buffer},
+           {"index", M.Index},
+           {"got", doubleJson(M.Got)},
+           {"expected", doubleJson(M.Expected)}};
 }
 void from_json(const json &J, FailedElement &M) {
   readField(J, "buffer", M.Buffer);
   readField(J, "index", M.Index);
-  readField(J, "got", M.Got);
-  readField(J, "expected", M.Expected);
+  readDouble(J, "got", M.Got);
+  readDouble(J, "expected", M.Expected);
 }
 
 namespace {
@@ -268,12 +271,12 @@ void to_json(json &J, const VariantOutcome &O) {
            {"compile", O.Compile},
            {"resources", O.Resources},
            {"seeds_verified", O.SeedsVerified},
-           {"worst_ratio", O.WorstToleranceRatio},
+           {"worst_ratio", doubleJson(O.WorstToleranceRatio)},
            {"worst", optionalJson(O.Worst)},
            {"first", optionalJson(O.First)},
            {"original", O.Original},
            {"variant", O.Variant},
-           {"speedup", O.Speedup},
+           {"speedup", doubleJson(O.Speedup)},
            {"p_value", O.PValue},
            {"stage", spelling(O.Stage)},
            {"samples", O.Samples},
@@ -291,12 +294,12 @@ void from_json(const json &J, VariantOutcome &O) {
   readField(J, "compile", O.Compile);
   readField(J, "resources", O.Resources);
   readField(J, "seeds_verified", O.SeedsVerified);
-  readField(J, "worst_ratio", O.WorstToleranceRatio);
+  readDouble(J, "worst_ratio", O.WorstToleranceRatio);
   readField(J, "worst", O.Worst);
   readField(J, "first", O.First);
   readField(J, "original", O.Original);
   readField(J, "variant", O.Variant);
-  readField(J, "speedup", O.Speedup);
+  readDouble(J, "speedup", O.Speedup);
   readField(J, "p_value", O.PValue);
   O.Stage = stageFrom(J);
   readField(J, "samples", O.Samples);

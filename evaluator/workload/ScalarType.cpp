@@ -94,6 +94,39 @@ std::optional<ScalarType> scalarTypeOfCType(llvm::StringRef CType) {
       .Default(std::nullopt);
 }
 
+std::optional<VectorType> vectorTypeOfCType(llvm::StringRef CType) {
+  std::string Owned = baseTypeWords(CType);
+  llvm::StringRef Base = Owned;
+  if (Base.consume_front("__"))
+    Base.consume_front("nv_");
+  if (Base == "half2")
+    return VectorType{ScalarType::F16, 2};
+  if (Base == "bfloat162")
+    return VectorType{ScalarType::BF16, 2};
+  // double4 has 16- and 32-byte aligned spellings since CUDA 13.
+  if (Base.consume_back("_16a") || Base.consume_back("_32a"))
+    if (!Base.starts_with("double") && !Base.starts_with("long") && !Base.starts_with("ulong"))
+      return std::nullopt;
+  if (Base.empty() || Base.back() < '1' || Base.back() > '4')
+    return std::nullopt;
+  unsigned Lanes = Base.back() - '0';
+  std::optional<ScalarType> Scalar = llvm::StringSwitch<std::optional<ScalarType>>(Base.drop_back())
+                                         .Case("char", ScalarType::I8)
+                                         .Case("uchar", ScalarType::U8)
+                                         .Case("short", ScalarType::I16)
+                                         .Case("ushort", ScalarType::U16)
+                                         .Case("int", ScalarType::I32)
+                                         .Case("uint", ScalarType::U32)
+                                         .Cases("long", "longlong", ScalarType::I64)
+                                         .Cases("ulong", "ulonglong", ScalarType::U64)
+                                         .Case("float", ScalarType::F32)
+                                         .Case("double", ScalarType::F64)
+                                         .Default(std::nullopt);
+  if (!Scalar)
+    return std::nullopt;
+  return VectorType{*Scalar, Lanes};
+}
+
 bool isPointerCType(llvm::StringRef CType) { return CType.contains('*'); }
 
 namespace {

@@ -21,6 +21,14 @@ std::optional<ScalarType> parseSpelling(llvm::StringRef S);
 // "__half" -> F16. Empty for structs and other types kopt cannot generate.
 std::optional<ScalarType> scalarTypeOfCType(llvm::StringRef CType);
 
+// CUDA's vector types (float4, int2, double2, __half2, ...): Lanes scalars of
+// Scalar each, which the evaluator generates and compares as scalars.
+struct VectorType {
+  ScalarType Scalar;
+  unsigned Lanes;
+};
+std::optional<VectorType> vectorTypeOfCType(llvm::StringRef CType);
+
 // True for pointer types ("float *", "const int *__restrict").
 bool isPointerCType(llvm::StringRef CType);
 

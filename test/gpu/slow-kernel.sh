@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Evaluation cost on a slow kernel (issue 14: a 1 s kernel gets at least 6
-# evaluations in 60 s): `kopt optimize` with the skills engine and a 60 s
-# budget on a kernel calibrated first (with `kopt eval`) to take about 1 s a
-# launch on this GPU. Fails unless the loop evaluated at least 6 variants and
-# ended within the budget (the last evaluation included, 10% slack), and prints
+# Evaluation cost on a slow kernel (issue 31: a 1.1 s kernel got no evaluation
+# in 15 s; a kernel never ends with fewer than 4): `kopt optimize` with the
+# skills engine and a 15 s budget on a kernel calibrated first (with `kopt
+# eval`) to take about 1 s a launch on this GPU. Fails unless the loop
+# evaluated at least 4 variants, and, where that took longer than the budget
+# (10% slack), said so in the kernel's note; prints
 # the baseline's cost, each evaluation's time and the kernel's summary. Exit 77 (ctest:
 # skipped) where no GPU is usable.
 # Usage: slow-kernel.sh KOPT INPUTS_DIR [WORK_DIR] [ARCH]   (ARCH default: sm_90)
@@ -28,7 +29,7 @@ iters=$(awk -v p="$probe" -v ms="$probe_ms" 'BEGIN { printf "%d", p * 1000 / ms 
 echo "slow-kernel: $probe iterations take $probe_ms ms; using $iters"
 
 start=$(date +%s)
-"$kopt" optimize "$inputs/slow.cu" --kopt-engine=skills --kopt-budget=60s \
+"$kopt" optimize "$inputs/slow.cu" --kopt-engine=skills --kopt-budget=15s \
   --kopt-cache-dir="$work/cache" -- -arch="$arch" -DITERS=$iters > "$work/out.txt" 2>&1
 status=$?
 end=$(date +%s)
@@ -43,9 +44,11 @@ echo "slow-kernel: original $original_ms ms; $evals evaluations ($variants varia
 awk -v ms="$original_ms" 'BEGIN { exit !(ms >= 800 && ms <= 1500) }' ||
   fail "the calibrated kernel takes $original_ms ms, not about 1000 ms: the count proves nothing"
 grep -E '^  baseline: ' "$work/out.txt" || fail "no baseline line (its measurement's cost)"
-[ "$evals" -ge 6 ] || fail "only $evals evaluations of a $original_ms ms kernel in 60 s (goal: 6)"
-awk -v s="$seconds" 'BEGIN { exit !(s <= 66) }' ||
-  fail "the loop took $seconds s of its 60 s budget: the last evaluation overran it"
+[ "$evals" -ge 4 ] || fail "only $evals evaluations of a $original_ms ms kernel at 15 s (goal: 4)"
+if ! awk -v s="$seconds" 'BEGIN { exit !(s <= 16.5) }'; then
+  grep -q '^  note: the 15 s budget leaves no time' "$work/out.txt" ||
+    fail "the loop took $seconds s of its 15 s budget without saying why"
+fi
 entry=$(ls "$work"/cache/entries/*/*.json) || fail "no cache entry"
 grep -q '"evaluations": {' "$entry" || fail "the cache entry has no evaluation summary"
 echo "slow-kernel: passed"

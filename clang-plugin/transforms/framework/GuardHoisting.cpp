@@ -26,20 +26,26 @@ llvm::Error keepUnderGuards(UnitAST &U, const clang::Stmt &S, const std::vector<
     U.Rewrite.InsertTextAfter(Range->getEnd(), "\n}");
     return llvm::Error::success();
   }
-  const auto *V =
-      Decl->isSingleDecl() ? llvm::dyn_cast<clang::VarDecl>(Decl->getSingleDecl()) : nullptr;
-  if (!V || !V->getInit() || !V->getType()->isScalarType() ||
-      V->getInitStyle() != clang::VarDecl::CInit)
-    return unsupported(U, S.getBeginLoc(),
-                       "a declaration with effects runs under a bounds check before the loop");
-  llvm::Expected<std::string> Init = exprText(U, *V->getInit());
-  if (!Init)
-    return Init.takeError();
-  std::string Type = typeText(V->getType(), U);
-  if (U.Rewrite.ReplaceText(
-          V->getInit()->getSourceRange(),
-          (llvm::Twine("(") + conjunction(Guards) + ") ? (" + *Init + ") : " + Type + "{}").str()))
-    return unsupported(U, S.getBeginLoc(), "cannot edit the declaration");
+  // Each variable of the declaration (float xi = x[i], yi = y[i];): a number
+  // or a plain struct (float4) that T{} can stand for.
+  for (const clang::Decl *D : Decl->decls()) {
+    const auto *V = llvm::dyn_cast<clang::VarDecl>(D);
+    bool Plain = V && (V->getType()->isScalarType() ||
+                       (V->getType()->isRecordType() && V->getType()->isAggregateType() &&
+                        V->getType().isTriviallyCopyableType(U.Ctx)));
+    if (!Plain || !V->getInit() || V->getInitStyle() != clang::VarDecl::CInit)
+      return unsupported(U, S.getBeginLoc(),
+                         "a declaration with effects runs under a bounds check before the loop");
+    llvm::Expected<std::string> Init = exprText(U, *V->getInit());
+    if (!Init)
+      return Init.takeError();
+    std::string Type = typeText(V->getType().getUnqualifiedType(), U);
+    if (U.Rewrite.ReplaceText(
+            V->getInit()->getSourceRange(),
+            (llvm::Twine("(") + conjunction(Guards) + ") ? (" + *Init + ") : " + Type + "{}")
+                .str()))
+      return unsupported(U, S.getBeginLoc(), "cannot edit the declaration");
+  }
   return llvm::Error::success();
 }
 } // namespace

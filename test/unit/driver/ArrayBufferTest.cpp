@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 namespace kopt {
 namespace {
 
@@ -32,9 +34,10 @@ TEST(ArrayBuffer, MacroExtentsGiveTheRowAndTheDeclaredRows) {
   EXPECT_EQ(P.RowExtents, std::vector<uint64_t>{32});
   EXPECT_EQ(P.DeclaredRows, 64u);
   EXPECT_EQ(frontend::rowElements(P), 32u);
-  llvm::Expected<ScalarType> T = driver::bufferElementType(P);
+  llvm::Expected<driver::BufferElement> T = driver::bufferElementType(P);
   ASSERT_TRUE(bool(T)) << llvm::toString(T.takeError());
-  EXPECT_EQ(*T, ScalarType::F32);
+  EXPECT_EQ(T->Scalar, ScalarType::F32);
+  EXPECT_EQ(T->Lanes, 1u);
   EXPECT_FALSE(bool(driver::checkBufferCount(P, 64 * 32)));
 }
 
@@ -47,9 +50,10 @@ TEST(ArrayBuffer, ThreeDimensionsAndConstElements) {
   EXPECT_TRUE(P.PointeeIsConst);
   EXPECT_EQ(P.RowExtents, (std::vector<uint64_t>{8, 8}));
   EXPECT_EQ(P.DeclaredRows, 8u);
-  llvm::Expected<ScalarType> T = driver::bufferElementType(P);
+  llvm::Expected<driver::BufferElement> T = driver::bufferElementType(P);
   ASSERT_TRUE(bool(T)) << llvm::toString(T.takeError());
-  EXPECT_EQ(*T, ScalarType::F64);
+  EXPECT_EQ(T->Scalar, ScalarType::F64);
+  EXPECT_EQ(T->Lanes, 1u);
   EXPECT_FALSE(bool(driver::checkBufferCount(P, 512)));
 }
 
@@ -99,9 +103,10 @@ TEST(ArrayBuffer, PlainPointersKeepTheirCount) {
   EXPECT_EQ(P.ElementType, "const unsigned short");
   EXPECT_TRUE(P.RowExtents.empty());
   EXPECT_EQ(frontend::rowElements(P), 1u);
-  llvm::Expected<ScalarType> T = driver::bufferElementType(P);
+  llvm::Expected<driver::BufferElement> T = driver::bufferElementType(P);
   ASSERT_TRUE(bool(T)) << llvm::toString(T.takeError());
-  EXPECT_EQ(*T, ScalarType::U16);
+  EXPECT_EQ(T->Scalar, ScalarType::U16);
+  EXPECT_EQ(T->Lanes, 1u);
   EXPECT_FALSE(bool(driver::checkBufferCount(P, 7)));
 }
 
@@ -109,10 +114,35 @@ TEST(ArrayBuffer, ElementsTheEvaluatorCannotGenerateAreNamed) {
   KernelParam P = paramOf("struct S { float a, b; };\n"
                           "__global__ void k(S A[][4]) { A[0][0].a = 0; }",
                           0);
-  llvm::Expected<ScalarType> T = driver::bufferElementType(P);
+  llvm::Expected<driver::BufferElement> T = driver::bufferElementType(P);
   ASSERT_FALSE(bool(T));
   EXPECT_EQ(llvm::toString(T.takeError()),
             "cannot generate elements of type 'S (*)[4]' for buffer 'A'");
+}
+
+// An n-body kernel's float4 positions (issue 35): buffers(pos[n]) counts
+// float4s, each 4 F32 scalars the evaluator generates and compares.
+TEST(ArrayBuffer, VectorTypesAreTheirLanes) {
+  KernelParam P = paramOf("struct float4 { float x, y, z, w; };\n"
+                          "__global__ void k(const float4 *__restrict__ pos, int n) {}",
+                          0);
+  llvm::Expected<driver::BufferElement> T = driver::bufferElementType(P);
+  ASSERT_TRUE(bool(T)) << llvm::toString(T.takeError());
+  EXPECT_EQ(T->Scalar, ScalarType::F32);
+  EXPECT_EQ(T->Lanes, 4u);
+  for (auto [Type, Scalar, Lanes] :
+       {std::tuple{"double2 *", ScalarType::F64, 2u},
+        std::tuple{"const int3 *", ScalarType::I32, 3u}, std::tuple{"uchar4 *", ScalarType::U8, 4u},
+        std::tuple{"__half2 *", ScalarType::F16, 2u},
+        std::tuple{"double4_32a *", ScalarType::F64, 4u}}) {
+    std::optional<evaluator::VectorType> V = evaluator::vectorTypeOfCType(Type);
+    ASSERT_TRUE(V) << Type;
+    EXPECT_EQ(V->Scalar, Scalar) << Type;
+    EXPECT_EQ(V->Lanes, Lanes) << Type;
+  }
+  EXPECT_FALSE(evaluator::vectorTypeOfCType("float5 *"));
+  EXPECT_FALSE(evaluator::vectorTypeOfCType("float4_16a *"));
+  EXPECT_FALSE(evaluator::vectorTypeOfCType("S *"));
 }
 
 } // namespace

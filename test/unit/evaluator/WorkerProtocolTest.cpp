@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 #include <string>
 #include <vector>
 
@@ -182,6 +185,29 @@ TEST(WorkerProtocol, AnswersRoundTrip) {
   ASSERT_TRUE(bool(Hello));
   EXPECT_EQ(Hello->Device.Name, "NVIDIA H200");
   EXPECT_EQ(Hello->Device.smArch(), "sm_90");
+}
+
+// A wrong variant's element is often NaN (the poison it left) or infinite,
+// which JSON cannot hold as a number: the answer still decodes, sign included
+// (a GPU test's 6 GB variant was "malformed" when it came as null).
+TEST(WorkerProtocol, NonFiniteElementsRoundTrip) {
+  VariantOutcome O = wrongOutcome();
+  O.Worst = FailedElement{"y", 17, -std::numeric_limits<double>::quiet_NaN(),
+                          std::numeric_limits<double>::infinity()};
+  O.WorstToleranceRatio = std::numeric_limits<double>::infinity();
+  auto Back = decodeMessage<VariantOutcome>(json::parse(okAnswer(O).dump()), "the answer");
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  ASSERT_TRUE(Back->Worst);
+  EXPECT_TRUE(std::isnan(Back->Worst->Got));
+  EXPECT_TRUE(std::signbit(Back->Worst->Got));
+  EXPECT_EQ(Back->Worst->Expected, std::numeric_limits<double>::infinity());
+  EXPECT_EQ(Back->WorstToleranceRatio, std::numeric_limits<double>::infinity());
+  json Bad = okAnswer(wrongOutcome());
+  Bad["worst"]["got"] = "many";
+  auto Refused = decodeMessage<VariantOutcome>(Bad, "the answer");
+  ASSERT_FALSE(bool(Refused));
+  EXPECT_NE(llvm::toString(Refused.takeError()).find("'got' is 'many', not a number"),
+            std::string::npos);
 }
 
 TEST(WorkerProtocol, AMissingFieldIsAnErrorNamingIt) {

@@ -447,7 +447,7 @@ TEST_F(ResultCacheTest, VerifyListsCorruptFilesAndGcRemovesThem) {
   writeFile(Future, R"({"format": 7, "checksum": "sha256:00", "payload": {}})");
   writeFile(manifestPath(User, std::string(64, 'a')), "kopt-manifest 1 00\n{}");
   ASSERT_FALSE(llvm::sys::fs::create_directories(
-      llvm::sys::path::parent_path(entryPath(Project, Keys[3].Digest))));
+      llvm::sys::path::parent_path(entryPath(Project, Keys[1].Digest))));
   ASSERT_FALSE(llvm::sys::fs::copy_file(entryPath(User, Keys[3].Digest),
                                         entryPath(Project, Keys[1].Digest)));
 
