@@ -234,13 +234,6 @@ bool dependsOnThreadIndex(const clang::Expr *E) {
   });
 }
 
-bool referencesVar(const clang::Expr *E, const clang::VarDecl *V) {
-  return anySubExpr(E, [V](const clang::Expr *S) {
-    const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(S);
-    return Ref && Ref->getDecl() == V;
-  });
-}
-
 std::vector<const clang::ParmVarDecl *> referencedParams(const clang::Expr *E) {
   std::vector<const clang::ParmVarDecl *> Params;
   anySubExpr(E, [&Params](const clang::Expr *S) {

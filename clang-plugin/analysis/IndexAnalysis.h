@@ -37,7 +37,6 @@ bool anySubExpr(const clang::Expr *E, llvm::function_ref<bool(const clang::Expr 
 bool dependsOnThreadX(const clang::Expr *E);
 // threadIdx or blockIdx, any component: a value that differs between threads.
 bool dependsOnThreadIndex(const clang::Expr *E);
-bool referencesVar(const clang::Expr *E, const clang::VarDecl *V);
 // The parameters E reads, in order of first use.
 std::vector<const clang::ParmVarDecl *> referencedParams(const clang::Expr *E);
 

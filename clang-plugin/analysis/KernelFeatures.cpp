@@ -4,6 +4,7 @@
 #include "clang-plugin/analysis/IndexAnalysis.h"
 #include "clang-plugin/analysis/IntegerPowers.h"
 #include "clang-plugin/analysis/Neighbourhoods.h"
+#include "clang-plugin/analysis/ast/Mentions.h"
 #include "clang-plugin/analysis/ast/SourceText.h"
 
 #include <clang/AST/ASTContext.h>
@@ -627,7 +628,7 @@ private:
           continue;
         bool UsesIV = false;
         for (const IndexTerm &T : AccessTerms[I])
-          UsesIV = UsesIV || referencesVar(T.Expr, IV);
+          UsesIV = UsesIV || transform::mentionsThroughLocals(T.Expr, IV);
         if (UsesIV)
           continue;
         auto [It, New] = Groups.try_emplace({Loop, A.Param, A.Index}, F.RepeatedAccesses.size());

@@ -1,7 +1,9 @@
 #include "clang-plugin/transforms/framework/AstEdit.h"
 
 #include "clang-plugin/analysis/IndexAnalysis.h"
+#include "clang-plugin/analysis/ThreadPosition.h"
 #include "clang-plugin/analysis/ast/AstWalk.h"
+#include "clang-plugin/analysis/ast/Mentions.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/ExprCXX.h>
@@ -12,7 +14,6 @@
 #include <clang/Lex/Lexer.h>
 
 #include <algorithm>
-#include <array>
 #include <set>
 
 namespace kopt::transform {
@@ -40,11 +41,6 @@ bool endsWithSemicolon(const clang::Stmt &S) {
   return false;
 }
 
-bool isBuiltin(const clang::Expr *E, llvm::StringRef Var, char Dim) {
-  std::optional<frontend::IndexBuiltin> B = frontend::asIndexBuiltin(E);
-  return B && B->Var == Var && B->Component == Dim;
-}
-
 // The syntactic node of an index builtin, as the visitor below meets it.
 // Casts are looked through as asIndexBuiltin does: `(int)threadIdx.x`.
 const clang::Expr *builtinNode(const clang::Expr *E) {
@@ -54,44 +50,16 @@ const clang::Expr *builtinNode(const clang::Expr *E) {
   return E;
 }
 
-// Whether E is the builtin Var.Dim (threadIdx.x, ...).
-using BuiltinTest = llvm::function_ref<bool(const clang::Expr *E, llvm::StringRef Var, char Dim)>;
-
-// blockIdx.c * blockDim.c + threadIdx.c in either order: c, and the three
-// builtins (threadIdx, blockIdx, blockDim) as Is recognizes them.
-std::optional<char> positionSumParts(const clang::BinaryOperator &Add,
-                                     std::array<const clang::Expr *, 3> &Parts,
-                                     BuiltinTest Is = isBuiltin) {
-  if (Add.getOpcode() != clang::BO_Add)
-    return std::nullopt;
-  for (char Dim : {'x', 'y', 'z'})
-    for (int Swap = 0; Swap < 2; ++Swap) {
-      const clang::Expr *T = Swap ? Add.getRHS() : Add.getLHS();
-      const auto *Mul = llvm::dyn_cast<clang::BinaryOperator>(
-          (Swap ? Add.getLHS() : Add.getRHS())->IgnoreParenImpCasts());
-      if (!Is(T, "threadIdx", Dim) || !Mul || Mul->getOpcode() != clang::BO_Mul)
-        continue;
-      const clang::Expr *L = Mul->getLHS(), *R = Mul->getRHS();
-      if (Is(R, "blockIdx", Dim))
-        std::swap(L, R);
-      if (!Is(L, "blockIdx", Dim) || !Is(R, "blockDim", Dim))
-        continue;
-      Parts = {T, L, R};
-      return Dim;
-    }
-  return std::nullopt;
-}
-
 class IndexFormVisitor : public clang::RecursiveASTVisitor<IndexFormVisitor> {
 public:
   explicit IndexFormVisitor(llvm::StringRef Dimensions) : Dims(Dimensions) {}
 
   bool VisitBinaryOperator(clang::BinaryOperator *Add) {
-    std::array<const clang::Expr *, 3> Parts;
-    if (std::optional<char> Dim = positionSumParts(*Add, Parts); Dim && Dims.contains(*Dim)) {
-      for (const clang::Expr *E : Parts)
+    if (std::optional<frontend::PositionParts> P = frontend::positionSum(*Add);
+        P && Dims.contains(P->Dim)) {
+      for (const clang::Expr *E : P->Builtins)
         Approved.insert(builtinNode(E));
-      Sums.push_back({*Dim, Add});
+      Sums.push_back({P->Dim, Add});
     }
     return true;
   }
@@ -153,8 +121,8 @@ private:
 
 std::optional<char> positionSumDim(const clang::Expr &E) {
   const auto *Add = llvm::dyn_cast<clang::BinaryOperator>(E.IgnoreParens());
-  std::array<const clang::Expr *, 3> Parts;
-  return Add ? positionSumParts(*Add, Parts) : std::nullopt;
+  std::optional<frontend::PositionParts> P = Add ? frontend::positionSum(*Add) : std::nullopt;
+  return P ? std::optional<char>(P->Dim) : std::nullopt;
 }
 
 std::optional<frontend::IndexBuiltin>
@@ -171,12 +139,12 @@ builtinThroughLocal(const clang::Expr *E, const std::set<const clang::VarDecl *>
 std::optional<char> positionSumDimThroughLocals(const clang::Expr &E,
                                                 const std::set<const clang::VarDecl *> &Changed) {
   const auto *Add = llvm::dyn_cast<clang::BinaryOperator>(E.IgnoreParenImpCasts());
-  std::array<const clang::Expr *, 3> Parts;
   auto Is = [&](const clang::Expr *X, llvm::StringRef Var, char Dim) {
     std::optional<frontend::IndexBuiltin> B = builtinThroughLocal(X, Changed);
     return B && B->Var == Var && B->Component == Dim;
   };
-  return Add ? positionSumParts(*Add, Parts, Is) : std::nullopt;
+  std::optional<frontend::PositionParts> P = Add ? frontend::positionSum(*Add, Is) : std::nullopt;
+  return P ? std::optional<char>(P->Dim) : std::nullopt;
 }
 
 llvm::Expected<clang::CharSourceRange> statementRange(const UnitAST &U, const clang::Stmt &S) {
@@ -273,7 +241,7 @@ std::optional<CountedLoop> countedLoopWith(const clang::ForStmt &For, const Unit
   const auto *Cond = llvm::dyn_cast_or_null<clang::BinaryOperator>(
       For.getCond() ? For.getCond()->IgnoreParenImpCasts() : nullptr);
   if (!Cond || (Cond->getOpcode() != clang::BO_LT && Cond->getOpcode() != clang::BO_LE) ||
-      !frontend::referencesVar(Cond->getLHS(), V) ||
+      !mentionsThroughLocals(Cond->getLHS(), V) ||
       !llvm::isa<clang::DeclRefExpr>(Cond->getLHS()->IgnoreParenImpCasts()))
     return std::nullopt;
   L.Bound = Cond->getRHS();
@@ -301,7 +269,7 @@ std::optional<CountedLoop> countedLoopWith(const clang::ForStmt &For, const Unit
                 (IsOne(Add->getLHS()) && IsV(Add->getRHS()));
   }
   if (!StepOne || L.Init->HasSideEffects(U.Ctx) || L.Bound->HasSideEffects(U.Ctx) ||
-      frontend::referencesVar(L.Bound, V))
+      mentionsThroughLocals(L.Bound, V))
     return std::nullopt;
   return L;
 }

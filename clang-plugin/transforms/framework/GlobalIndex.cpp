@@ -1,6 +1,7 @@
 #include "clang-plugin/transforms/framework/GlobalIndex.h"
 
 #include "clang-plugin/analysis/IndexAnalysis.h"
+#include "clang-plugin/analysis/ThreadPosition.h"
 #include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
 #include "clang-plugin/transforms/framework/UnitRewriter.h"
@@ -13,19 +14,10 @@
 namespace kopt::transform {
 
 namespace {
-bool isBuiltin(const clang::Expr *E, llvm::StringRef Var) {
-  std::optional<frontend::IndexBuiltin> B = frontend::asIndexBuiltin(E->IgnoreParenCasts());
-  return B && B->Var == Var && B->Component == 'x';
-}
-
-// A * B with {A, B} = {First, Second}.
+// First.x * Second.x in either order, casts around the product looked through.
 bool isProduct(const clang::Expr *E, llvm::StringRef First, llvm::StringRef Second) {
   const auto *Mul = llvm::dyn_cast<clang::BinaryOperator>(E->IgnoreParenCasts());
-  if (!Mul || Mul->getOpcode() != clang::BO_Mul)
-    return false;
-  const clang::Expr *L = Mul->getLHS(), *R = Mul->getRHS();
-  return (isBuiltin(L, First) && isBuiltin(R, Second)) ||
-         (isBuiltin(L, Second) && isBuiltin(R, First));
+  return Mul && frontend::geometryProduct(*Mul, First, Second, 'x').has_value();
 }
 
 bool containsIndexBuiltin(const clang::Expr *E) {
@@ -61,7 +53,7 @@ std::optional<GlobalIndex> asGlobalIndex(const clang::BinaryOperator *Add) {
   for (const clang::Expr *T : Terms) {
     if (!Index.Product && isProduct(T, "blockIdx", "blockDim"))
       Index.Product = T;
-    else if (!Index.Thread && isBuiltin(T, "threadIdx"))
+    else if (!Index.Thread && frontend::isBuiltin(T, "threadIdx", 'x'))
       Index.Thread = T;
     else if (containsIndexBuiltin(T))
       return std::nullopt;

@@ -16,6 +16,7 @@
 // and integer parameters the kernel never changes (the launch computes the
 // grid from it); no barriers, shared memory or warp intrinsics.
 #include "clang-plugin/analysis/ast/AstWalk.h"
+#include "clang-plugin/analysis/ast/Mentions.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
 #include "clang-plugin/transforms/framework/GlobalIndex.h"
 #include "clang-plugin/transforms/framework/TransformFactories.h"

@@ -9,6 +9,7 @@
 #include "clang-plugin/analysis/IndexAnalysis.h"
 #include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/analysis/ast/DeclOrder.h"
+#include "clang-plugin/analysis/ast/Mentions.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
 #include "clang-plugin/transforms/framework/GlobalIndex.h"
 #include "clang-plugin/transforms/framework/TransformFactories.h"
@@ -187,7 +188,7 @@ private:
         return Text.takeError();
       Guard = "!(" + *Text + ")";
       Elementwise.assign(It + 1, Body->body_end());
-      if (!frontend::referencesVar(C, I) || C->HasSideEffects(U.Ctx))
+      if (!mentionsThroughLocals(C, I) || C->HasSideEffects(U.Ctx))
         return unsupported(U, C->getBeginLoc(), "the bounds check does not test the index");
     } else if (const auto *If = llvm::dyn_cast<clang::IfStmt>(First);
                If && First == Last && !If->getElse() && !If->getInit() &&
@@ -197,7 +198,7 @@ private:
         return Text.takeError();
       Guard = "(" + *Text + ")";
       Elementwise.push_back(If->getThen());
-      if (!frontend::referencesVar(If->getCond(), I) || If->getCond()->HasSideEffects(U.Ctx))
+      if (!mentionsThroughLocals(If->getCond(), I) || If->getCond()->HasSideEffects(U.Ctx))
         return unsupported(U, If->getBeginLoc(), "the bounds check does not test the index");
     } else {
       return unsupported(U, First->getBeginLoc(),

@@ -2,11 +2,11 @@
 
 #include "clang-plugin/analysis/IndexAnalysis.h"
 #include "clang-plugin/analysis/ast/AstWalk.h"
+#include "clang-plugin/analysis/ast/Mentions.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
 #include "clang-plugin/transforms/framework/GuardHoisting.h"
 #include "clang-plugin/transforms/matmul/MatmulIdiom.h"
 #include "clang-plugin/transforms/normalize/Normalization.h"
-#include "clang-plugin/transforms/parallel/LoopWrites.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>

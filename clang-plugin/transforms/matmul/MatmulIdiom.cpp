@@ -2,6 +2,7 @@
 
 #include "clang-plugin/analysis/IndexAnalysis.h"
 #include "clang-plugin/analysis/ast/AstWalk.h"
+#include "clang-plugin/analysis/ast/Mentions.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
 
 #include <clang/AST/ASTContext.h>
@@ -27,7 +28,7 @@ struct BodyScan : clang::RecursiveASTVisitor<BodyScan> {
   explicit BodyScan(const clang::VarDecl *Var) : V(Var) {}
   bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr *E) {
     // A whole access (A[i][k], not its row A[i]) whose subscripts name V.
-    if (!E->getType()->isArrayType() && frontend::referencesVar(E, V))
+    if (!E->getType()->isArrayType() && mentionsThroughLocals(E, V))
       Subscripts.push_back(E);
     return true;
   }
@@ -109,9 +110,9 @@ const clang::Expr *addedTerm(const clang::Stmt *Body) {
   const auto *Add = llvm::dyn_cast<clang::BinaryOperator>(Update->getRHS()->IgnoreParenImpCasts());
   if (Update->getOpcode() != clang::BO_Assign || !Acc || !Add || Add->getOpcode() != clang::BO_Add)
     return nullptr;
-  if (namedVariable(Add->getLHS()) == Acc && !frontend::referencesVar(Add->getRHS(), Acc))
+  if (namedVariable(Add->getLHS()) == Acc && !mentionsThroughLocals(Add->getRHS(), Acc))
     return Add->getRHS();
-  if (namedVariable(Add->getRHS()) == Acc && !frontend::referencesVar(Add->getLHS(), Acc))
+  if (namedVariable(Add->getRHS()) == Acc && !mentionsThroughLocals(Add->getLHS(), Acc))
     return Add->getLHS();
   return nullptr;
 }

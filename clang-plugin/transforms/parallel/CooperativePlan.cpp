@@ -2,6 +2,7 @@
 
 #include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/analysis/ast/DeclOrder.h"
+#include "clang-plugin/analysis/ast/Mentions.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
 #include "clang-plugin/transforms/normalize/Normalization.h"

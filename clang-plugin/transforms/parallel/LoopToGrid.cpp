@@ -15,6 +15,7 @@
 //   ythreads: the y threads of the grid (the launch gets 32 x 8 blocks).
 //   loop:     which loop outside all other loops, in source order.
 #include "clang-plugin/analysis/ast/AstWalk.h"
+#include "clang-plugin/analysis/ast/Mentions.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
 #include "clang-plugin/transforms/framework/GuardHoisting.h"
 #include "clang-plugin/transforms/framework/TransformFactories.h"

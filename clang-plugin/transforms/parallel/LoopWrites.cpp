@@ -1,6 +1,7 @@
 #include "clang-plugin/transforms/parallel/LoopWrites.h"
 
 #include "clang-plugin/analysis/ast/AstWalk.h"
+#include "clang-plugin/analysis/ast/Mentions.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
 
 #include <clang/AST/ASTContext.h>
@@ -125,17 +126,6 @@ std::vector<const clang::ForStmt *> outerLoops(const UnitAST &U) {
     Out.push_back(For);
   });
   return Out;
-}
-
-bool mentions(const clang::Stmt *S, const clang::VarDecl *V) { return countRefs(S, V) > 0; }
-
-unsigned countRefs(const clang::Stmt *S, const clang::VarDecl *V) {
-  unsigned N = 0;
-  forEachStmt(S, [&](const clang::Stmt *X) {
-    if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(X))
-      N += Ref->getDecl() == V;
-  });
-  return N;
 }
 
 bool readsMemory(const clang::Stmt *S) {

@@ -59,8 +59,6 @@ llvm::Expected<std::vector<Write>> writesIn(const UnitAST &U, const clang::Stmt 
 bool containsLoop(const clang::Stmt *S);
 // The for loops of the kernel that no other loop holds, in source order.
 std::vector<const clang::ForStmt *> outerLoops(const UnitAST &U);
-bool mentions(const clang::Stmt *S, const clang::VarDecl *V);
-unsigned countRefs(const clang::Stmt *S, const clang::VarDecl *V);
 // Whether S may read memory: a subscript, a dereference or an arrow.
 bool readsMemory(const clang::Stmt *S);
 // The variables declared under S.

@@ -7,7 +7,7 @@
 #include "agents/KernelOptimizer.h"
 #include "test/fuzz/PragmaMutator.h"
 #include "test/unit/agents/RuleEvaluator.h"
-#include "test/unit/agents/SnippetKernel.h"
+#include "test/unit/common/SnippetKernel.h"
 
 #include <gtest/gtest.h>
 

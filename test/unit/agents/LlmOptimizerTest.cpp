@@ -4,7 +4,7 @@
 #include "agents/LlmOptimizer.h"
 #include "test/fuzz/PragmaMutator.h"
 #include "test/unit/agents/RuleEvaluator.h"
-#include "test/unit/agents/SnippetKernel.h"
+#include "test/unit/common/SnippetKernel.h"
 
 #include <gtest/gtest.h>
 

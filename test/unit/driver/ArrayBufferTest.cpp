@@ -3,7 +3,7 @@
 // open or spelled outer extent), and the buffers(...) count checked against
 // them.
 #include "driver/optimize/BufferShape.h"
-#include "test/unit/agents/SnippetKernel.h"
+#include "test/unit/common/SnippetKernel.h"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 #include "driver/optimize/WorkloadFromKernel.h"
 #include "evaluator/worker/WorkerProtocol.h"
 #include "evaluator/workload/InputGenerator.h"
-#include "test/unit/agents/SnippetKernel.h"
+#include "test/unit/common/SnippetKernel.h"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 #include "driver/optimize/WorkloadFromKernel.h"
 #include "evaluator/device/RunComparison.h"
 #include "evaluator/worker/WorkerProtocol.h"
-#include "test/unit/agents/SnippetKernel.h"
+#include "test/unit/common/SnippetKernel.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // expressions as the checks do (clang-plugin/pragma/WorkloadCheck.h), with
 // every args value and a template's arguments.
 #include "driver/optimize/WorkloadFromKernel.h"
-#include "test/unit/agents/SnippetKernel.h"
+#include "test/unit/common/SnippetKernel.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 // rowptr[r + 1]; ++j)`) are generated as well-formed rows: optimized without one.
 #include "driver/optimize/KernelOptimization.h"
 #include "test/unit/agents/RuleEvaluator.h"
-#include "test/unit/agents/SnippetKernel.h"
+#include "test/unit/common/SnippetKernel.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Launch mappings: evaluation for one launch, composition, and parsing their
 // expressions from text.
-#include "clang-plugin/pragma/ClauseParser.h"
 #include "clang-plugin/units/LaunchMappingEval.h"
+#include "clang-plugin/pragma/ClauseParser.h"
 
 #include <gtest/gtest.h>
 

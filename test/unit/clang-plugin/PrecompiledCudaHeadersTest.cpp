@@ -2,8 +2,8 @@
 // the same parses give reading them: the kernel's summary, its unit and the
 // transforms' output. A PCH is built once per command line; a user's -include
 // file without an include guard is read once.
-#include "clang-plugin/parse/KernelFinder.h"
 #include "clang-plugin/parse/PrecompiledCudaHeaders.h"
+#include "clang-plugin/parse/KernelFinder.h"
 #include "clang-plugin/transforms/framework/TransformPipeline.h"
 #include "driver/commands/KernelAnalysisJson.h"
 #include "driver/optimize/FrontendSetup.h"
