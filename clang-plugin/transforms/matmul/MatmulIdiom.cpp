@@ -174,16 +174,33 @@ const clang::Expr *widenOperand(const UnitAST &U, const clang::Expr *Access,
   return Best;
 }
 
-// Whether S reads threadIdx or blockIdx outside the operands Skip.
+// Whether S reads threadIdx or blockIdx outside the operands Skip: directly, or
+// through a variable declared before the loop (col = blockIdx.x * ... + threadIdx.x)
+// that the loop does not change (Changed: the counter, which a triangular loop
+// starts at the row, and accumulators, each output's own). A rewrite that
+// gives a thread several outputs would read the first one's position for all. The
+// place an update writes (C[row * n + col] +=) is each output's own: there only a
+// direct read counts, as before.
 bool readsPositionOutside(const clang::Stmt *S,
-                          const std::vector<const clang::ArraySubscriptExpr *> &Skip) {
+                          const std::vector<const clang::ArraySubscriptExpr *> &Skip,
+                          const std::set<const clang::VarDecl *> &Changed, clang::SourceRange Body,
+                          const clang::SourceManager &SM, bool Written = false) {
   if (llvm::is_contained(Skip, S))
     return false;
   if (const auto *E = llvm::dyn_cast<clang::Expr>(S))
     if (std::optional<frontend::IndexBuiltin> B = frontend::asIndexBuiltin(E))
       return B->Var == "threadIdx" || B->Var == "blockIdx";
+  if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(S))
+    if (const auto *V = llvm::dyn_cast<clang::VarDecl>(Ref->getDecl());
+        V && !Written && !Changed.count(V) &&
+        !SM.isPointWithin(Ref->getDecl()->getLocation(), Body.getBegin(), Body.getEnd()))
+      return frontend::dependsOnThreadIndex(Ref);
+  if (const auto *Assign = llvm::dyn_cast<clang::BinaryOperator>(S);
+      Assign && Assign->isAssignmentOp())
+    return readsPositionOutside(Assign->getLHS(), Skip, Changed, Body, SM, true) ||
+           readsPositionOutside(Assign->getRHS(), Skip, Changed, Body, SM, Written);
   for (const clang::Stmt *Child : S->children())
-    if (Child && readsPositionOutside(Child, Skip))
+    if (Child && readsPositionOutside(Child, Skip, Changed, Body, SM, Written))
       return true;
   return false;
 }
@@ -229,7 +246,8 @@ std::string mismatch(const UnitAST &U, const clang::ForStmt &Loop, MatmulIdiom &
   if (llvm::is_contained(Dims, 0) || !llvm::is_contained(Dims, 'x') ||
       !llvm::is_contained(Dims, 'y'))
     return "the operands do not follow the thread's row and column";
-  if (readsPositionOutside(Loop.getBody(), Ops))
+  if (readsPositionOutside(Loop.getBody(), Ops, changedVariables(&Loop),
+                           Loop.getBody()->getSourceRange(), SM))
     return "the loop body reads the thread's position outside its operands";
   // Bounds that follow one position (triangular loops) run over the union of
   // a tile's ranges, each update checked against its own position's range.

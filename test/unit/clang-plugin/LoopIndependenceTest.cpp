@@ -121,8 +121,9 @@ __global__ void scatter(int n, const int *to, float *y) {
 }
 
 TEST(LoopIndependence, LaunchBoundsKeepTheBlockAsItIs) {
+  // The snippets have no CUDA headers: the attribute that __launch_bounds__ names.
   const char *Code = R"(
-__global__ void __launch_bounds__(256) copy(int n, float *y) {
+__global__ void __attribute__((launch_bounds(256))) copy(int n, float *y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     for (int j = 0; j < n; ++j)

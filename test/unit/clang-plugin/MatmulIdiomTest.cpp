@@ -104,6 +104,30 @@ __global__ void syrk(int n, float alpha, const float *A, float *C) {
   });
 }
 
+// Positions read through variables: the accumulator may start from the output
+// (acc = C[row * n + col]) and be updated as acc = acc + ..., the counter of a
+// triangular loop starts at the row; neither is a position outside the operands.
+TEST(MatmulIdiom, AccumulatorsAndCountersMayFollowThePosition) {
+  const char *Code = R"(
+__global__ void update(int n, const float *A, const float *B, float *C) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < n && col < n) {
+    float acc = C[row * n + col];
+    for (int k = row; k < n; ++k)
+      acc = acc + A[row * n + k] * B[k * n + col];
+    C[row * n + col] = acc;
+  }
+}
+)";
+  snippets::withUnitAst(Code, [](UnitAST &U, const frontend::KernelSummary &) {
+    llvm::Expected<MatmulIdiom> M = findMatmulIdiom(U);
+    ASSERT_TRUE(static_cast<bool>(M)) << llvm::toString(M.takeError());
+    EXPECT_EQ(M->BoundsDim, 'y');
+    EXPECT_TRUE(M->PlainProduct);
+  });
+}
+
 TEST(MatmulIdiom, SaysWhyTheLoopIsNoProduct) {
   const char *PositionOutside = R"(
 __global__ void skewed(int n, const float *A, const float *B, float *C) {
