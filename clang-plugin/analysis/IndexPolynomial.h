@@ -10,6 +10,8 @@
 // that names the line and column.
 #pragma once
 
+#include "clang-plugin/analysis/Polynomial.h"
+
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/FoldingSet.h>
 #include <llvm/Support/Error.h>
@@ -50,46 +52,10 @@ struct PolyAtom {
   bool ReadsLoopVar = false;              // Opaque: it reads a loop variable.
 };
 
+// Polynomials over atom ids (PolyAtom, numbered by IndexPolyBuilder).
+using IndexPoly = Polynomial<unsigned>;
 // Atom ids in ascending order, repeated for powers.
-using Monomial = std::vector<unsigned>;
-
-class IndexPoly {
-public:
-  IndexPoly() = default;
-  static IndexPoly constant(int64_t Value);
-  static IndexPoly atom(unsigned Id);
-  static IndexPoly term(const Monomial &M, int64_t Coefficient);
-
-  IndexPoly operator+(const IndexPoly &O) const;
-  IndexPoly operator-(const IndexPoly &O) const;
-  IndexPoly operator*(const IndexPoly &O) const;
-  IndexPoly scaled(int64_t Factor) const;
-  bool operator==(const IndexPoly &O) const { return Terms == O.Terms && !Overflow && !O.Overflow; }
-
-  bool isZero() const { return Terms.empty(); }
-  std::optional<int64_t> asConstant() const;
-  bool overflowed() const { return Overflow; }
-  const std::map<Monomial, int64_t> &terms() const { return Terms; }
-  // Whether any monomial contains an atom for which Pred holds.
-  template <class Pred> bool mentions(Pred P) const {
-    for (const auto &[M, C] : Terms)
-      for (unsigned A : M)
-        if (P(A))
-          return true;
-    return false;
-  }
-  // The polynomial with Atom set to Value (an atom-free substitution).
-  IndexPoly substitute(unsigned Atom, const IndexPoly &Value) const;
-  // The highest power of Atom in a monomial (0 where it does not occur).
-  unsigned degreeIn(unsigned Atom) const;
-  // The terms of degree one in Atom, divided by it; Rest gets the others.
-  IndexPoly coefficientOf(unsigned Atom, IndexPoly *Rest = nullptr) const;
-
-private:
-  void add(const Monomial &M, int64_t C);
-  std::map<Monomial, int64_t> Terms; // No zero coefficients.
-  bool Overflow = false;
-};
+using Monomial = IndexPoly::Monomial;
 
 class IndexPolyBuilder {
 public:

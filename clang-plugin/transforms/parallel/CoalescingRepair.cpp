@@ -51,7 +51,7 @@ struct Staged {
 std::string toText(const Linear &L,
                    llvm::function_ref<std::string(const clang::VarDecl *)> Replace) {
   std::string Out;
-  for (const auto &[M, C] : L.Terms) {
+  for (const auto &[M, C] : L.terms()) {
     std::string Term = std::to_string(C < 0 ? -C : C);
     bool One = C == 1 || C == -1;
     std::string Factors;
@@ -141,27 +141,27 @@ private:
       if (S.TwoD) {
         // p[i + c][k + d]: the row from i alone, the column from k.
         const Linear &Row = A.Index.front();
-        if (Row.coefficientOf(I) != 1 || (Row - Linear::variable(I)).mentions(I) ||
+        if (Row.linearCoefficient(I) != 1 || (Row - Linear::atom(I)).mentions(I) ||
             !Row.without(I).isConstant() || Row.without(I).constantTerm() != 0)
           continue;
         S.Stride = Linear::constant(1);
       } else {
         // i * S + k + rest: S free of i and k, rest free of both.
         Linear WithI = Flat - Flat.without(I);
-        for (const auto &[M, C] : WithI.Terms) {
+        for (const auto &[M, C] : WithI.terms()) {
           Monomial Rest = M;
           Rest.erase(std::find(Rest.begin(), Rest.end(), I));
           Linear Part;
-          Part.Terms[Rest] = C;
+          Part.addTerm(Rest, C);
           S.Stride = S.Stride + Part;
         }
-        if (S.Stride.mentions(I) || S.Stride.mentions(Counter.Var) || S.Stride.Terms.empty() ||
+        if (S.Stride.mentions(I) || S.Stride.mentions(Counter.Var) || S.Stride.terms().empty() ||
             S.Stride == Linear::constant(1))
           continue;
       }
       Linear Rest = Flat.without(I);
-      if (Rest.coefficientOf(Counter.Var) != 1 ||
-          (Rest - Rest.without(Counter.Var)).Terms.size() != 1)
+      if (Rest.linearCoefficient(Counter.Var) != 1 ||
+          (Rest - Rest.without(Counter.Var)).terms().size() != 1)
         continue;
       S.Rest = Rest.without(Counter.Var);
       if (!invariantText(S.Stride) || !invariantText(S.Rest) || !everyIteration(A.At))
@@ -190,7 +190,7 @@ private:
   // Whether L names only variables that are the same for every thread and
   // declared before the loop.
   bool invariantText(const Linear &L) const {
-    for (const auto &[M, C] : L.Terms)
+    for (const auto &[M, C] : L.terms())
       for (const clang::VarDecl *V : M)
         if (Indexer.assigned(V) || declaredIn(For.getBody()).count(V) ||
             (V->getInit() && frontend::dependsOnThreadIndex(V->getInit())))
@@ -278,12 +278,12 @@ private:
           return V == Counter.Var ? std::string("kopt_k") : Name(V);
         });
       };
-      Linear Column = S.Rest + Linear::variable(Counter.Var);
+      Linear Column = S.Rest + Linear::atom(Counter.Var);
       OS << "kopt_rows" << N << "[kopt_r][kopt_c] = " << S.Param->getName();
       if (S.TwoD)
         OS << "[" << Row << "][" << Text(Column) << "]";
       else
-        OS << "[" << Text(S.Stride * Linear::variable(I) + Column) << "]";
+        OS << "[" << Text(S.Stride * Linear::atom(I) + Column) << "]";
       OS << ";\n";
       for (const clang::Expr *At : S.At)
         Uses.push_back({At->getSourceRange(),

@@ -5,6 +5,7 @@
 // these whether two accesses can meet.
 #pragma once
 
+#include "clang-plugin/analysis/Polynomial.h"
 #include "clang-plugin/analysis/ast/DeclOrder.h"
 
 #include <llvm/ADT/STLFunctionalExtras.h>
@@ -22,29 +23,11 @@ class VarDecl;
 
 namespace kopt::transform {
 
-// A product of variables, sorted by WrittenBefore; empty for the constant term.
-using Monomial = std::vector<const clang::VarDecl *>;
-
-struct Linear {
-  std::map<Monomial, int64_t, WrittenBefore> Terms; // No zero coefficients.
-
-  static Linear constant(int64_t C);
-  static Linear variable(const clang::VarDecl *V);
-  Linear operator+(const Linear &O) const;
-  Linear operator-(const Linear &O) const;
-  Linear operator*(const Linear &O) const;
-  bool operator==(const Linear &O) const { return Terms == O.Terms; }
-  bool isConstant() const;
-  int64_t constantTerm() const;
-  // The coefficient of V alone (the monomial {V}); 0 where absent.
-  int64_t coefficientOf(const clang::VarDecl *V) const;
-  // Whether V occurs in any monomial.
-  bool mentions(const clang::VarDecl *V) const;
-  // The terms without V.
-  Linear without(const clang::VarDecl *V) const;
-  // The only variable of c * x + k, or null.
-  const clang::VarDecl *singleVariable() const;
-};
+// Polynomials over the kernel's integer variables, monomials sorted by
+// WrittenBefore (so that what a transform writes from them does not depend on
+// where the parse allocated a declaration).
+using Linear = frontend::Polynomial<const clang::VarDecl *, WrittenBefore>;
+using Monomial = Linear::Monomial;
 
 // E as a polynomial over integer variables and constants (+, -, *, unary -,
 // integer casts, parentheses, constant expressions); empty otherwise. A

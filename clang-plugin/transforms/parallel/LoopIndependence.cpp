@@ -142,7 +142,7 @@ std::vector<IndexedAccess> AccessIndexer::accessesIn(const clang::Stmt *S) const
         return Out.push_back(A);
       Offset = Offset + *L;
     }
-    if (!Offset.Terms.empty() && Index.size() != 1)
+    if (!Offset.terms().empty() && Index.size() != 1)
       return Out.push_back(A); // An offset pointer to arrays: not followed.
     if (Index.size() == 1)
       Index[0] = Index[0] + Offset;
@@ -256,12 +256,12 @@ std::vector<Linear> strideCandidates(llvm::ArrayRef<const IndexedAccess *> All) 
       Out.push_back(L);
   };
   for (const IndexedAccess *A : All)
-    for (const auto &[M, C] : A->Index.front().Terms) {
+    for (const auto &[M, C] : A->Index.front().terms()) {
       if (std::abs(C) >= 2)
         Add(Linear::constant(std::abs(C)));
       if (M.size() >= 2)
         for (const clang::VarDecl *V : M)
-          Add(Linear::variable(V));
+          Add(Linear::atom(V));
     }
   return Out;
 }
@@ -270,26 +270,26 @@ std::vector<Linear> strideCandidates(llvm::ArrayRef<const IndexedAccess *> All) 
 // r; for a variable S, the terms it multiplies.
 std::pair<Linear, Linear> split(const Linear &L, const Linear &S) {
   Linear Row, Col;
-  for (const auto &[M, C] : L.Terms) {
+  for (const auto &[M, C] : L.terms()) {
     if (S.isConstant()) {
       // c = q S + r: q m to the row, r m to the column (46 j1 with S = 45 is
       // row j1, column j1).
       int64_t N = S.constantTerm(), Q = C / N, R = C - Q * N;
       if (Q)
-        Row.Terms[M] = Q;
+        Row.addTerm(M, Q);
       if (R)
-        Col.Terms[M] = R;
+        Col.addTerm(M, R);
       continue;
     }
-    const clang::VarDecl *V = S.singleVariable();
+    const clang::VarDecl *V = S.singleAtom().value_or(nullptr);
     auto It = std::find(M.begin(), M.end(), V);
     if (It == M.end()) {
-      Col.Terms[M] = C;
+      Col.addTerm(M, C);
       continue;
     }
     Monomial Rest = M;
     Rest.erase(Rest.begin() + (It - M.begin()));
-    Row.Terms[Rest] = C;
+    Row.addTerm(Rest, C);
   }
   return {Row, Col};
 }
@@ -304,11 +304,12 @@ Meeting meet(const std::vector<Linear> &A, bool AInside, const std::vector<Linea
   bool Same = false;
   for (size_t I = 0; I < A.size(); ++I) {
     Linear FA = A[I], FB = B[I];
-    int64_t Alpha = AInside ? FA.coefficientOf(V) : 0, Beta = BInside ? FB.coefficientOf(V) : 0;
+    int64_t Alpha = AInside ? FA.linearCoefficient(V) : 0,
+            Beta = BInside ? FB.linearCoefficient(V) : 0;
     Linear RA = FA.without(V), RB = FB.without(V);
     // V in a product (v * n): nothing to learn from this part.
-    if ((AInside && (FA - RA).Terms.size() != (Alpha ? 1u : 0u)) ||
-        (BInside && (FB - RB).Terms.size() != (Beta ? 1u : 0u)))
+    if ((AInside && (FA - RA).terms().size() != (Alpha ? 1u : 0u)) ||
+        (BInside && (FB - RB).terms().size() != (Beta ? 1u : 0u)))
       continue;
     if (!AInside)
       RA = FA;
@@ -323,7 +324,7 @@ Meeting meet(const std::vector<Linear> &A, bool AInside, const std::vector<Linea
       continue;
     }
     if (Alpha == Beta) {
-      if (Diff.Terms.empty())
+      if (Diff.terms().empty())
         Same = true; // alpha (a - b) = 0.
       else if (Diff.isConstant())
         return Meeting::Maybe; // Iterations a fixed distance apart meet.
@@ -339,7 +340,7 @@ Meeting meet(const std::vector<Linear> &A, bool AInside, const std::vector<Linea
   if (PinA && PinB && *PinA == *PinB)
     return Meeting::SameIteration;
   // A pinned iteration outside the loop's range: none meets.
-  Linear Counter = Linear::variable(V);
+  Linear Counter = Linear::atom(V);
   for (const std::optional<Linear> &Pin : {PinA, PinB})
     if (Pin && (Known.nonNegative(Counter - *Pin - Linear::constant(1)) ||
                 Known.nonNegative(*Pin - Counter)))
