@@ -113,11 +113,15 @@ static const Subcommand Table[] = {
      "  --entry ENTRY        where the cache entry goes\n"
      "  --error-file ERROR   where the error goes, if it fails\n",
      runWorkerJob},
-    {"verify", "verify [--kernel K]... [--runs N] -- COMMAND ARGS...",
+    {"verify", "verify [--kernel K]... [--runs N] [--keep-slower] -- COMMAND ARGS...",
      "run the application's own check without and with kcc's variants; reject the guilty ones",
      "  --kernel K           judge kernel K's variant (repeat; default: every kernel whose\n"
      "                       variant ran, as KOPT_VARIANTS_LOG shows)\n"
-     "  --runs N             time N runs each way (default 3); prints the median speedup\n"
+     "  --runs N             time N runs each way (default 3); prints the median speedup;\n"
+     "                       where every run is slower with the variants (N >= 3), each\n"
+     "                       variant is timed alone and the ones that slow the program are\n"
+     "                       rejected\n"
+     "  --keep-slower        report a slower program, reject no variant for it\n"
      "  -- COMMAND ARGS...   the check: exit 0 passes; it runs with KOPT_VARIANTS=off, then\n"
      "                       on; where it fails only with the variants, each variant is tried\n"
      "                       alone and the guilty kernels' cache entries are marked rejected\n",

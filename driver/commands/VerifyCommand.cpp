@@ -4,7 +4,11 @@
 // variants on; where it passes without them and fails with them, each kernel
 // that ran a variant (KOPT_VARIANTS_LOG, or the --kernel list) is tried alone
 // to name the guilty ones, whose cache entries are then marked rejected, so
-// that the next kcc compile of them uses the original and says why.
+// that the next kcc compile of them uses the original and says why. Where the
+// check passes but the program runs slower with the variants (every run, by
+// more than noise), each variant is timed alone the same way and the ones that
+// slow the program are rejected too: the program, not the evaluator, judges
+// speed.
 #include "driver/Diagnostics.h"
 #include "driver/commands/Subcommand.h"
 #include "driver/config/CacheConfig.h"
@@ -33,6 +37,7 @@ const Reporter Voice("kopt verify");
 struct VerifyRequest {
   std::vector<std::string> Kernels; // --kernel: the kernels to judge (default: those that ran).
   int Runs = 3;
+  bool KeepSlower = false; // --keep-slower: report a slower program, reject nothing for it.
   std::vector<std::string> Command;
   std::vector<std::string> CacheArgs; // --kopt-OPTION=V, for the cache kcc uses.
 };
@@ -49,6 +54,8 @@ llvm::Expected<VerifyRequest> parseVerify(const std::vector<std::string> &Args) 
     } else if (A == "--runs") {
       if (llvm::StringRef(Args[++I]).getAsInteger(10, R.Runs) || R.Runs < 1)
         return llvm::createStringError("--runs needs a positive number, not '%s'", Args[I].c_str());
+    } else if (A == "--keep-slower") {
+      R.KeepSlower = true;
     } else if (A.starts_with("--kopt-")) {
       R.CacheArgs.push_back(A.str());
     } else {
@@ -57,7 +64,8 @@ llvm::Expected<VerifyRequest> parseVerify(const std::vector<std::string> &Args) 
   }
   if (I + 1 >= Args.size())
     return llvm::createStringError(
-        "no command to run: kopt verify [--kernel K]... [--runs N] -- COMMAND ARGS...");
+        "no command to run: kopt verify [--kernel K]... [--runs N] [--keep-slower] -- COMMAND "
+        "ARGS...");
   R.Command.assign(Args.begin() + long(I) + 1, Args.end());
   return R;
 }
@@ -135,6 +143,27 @@ double median(std::vector<double> V) {
   return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
 }
 
+// Slower beyond noise: every run with the variants took longer than every run
+// without (1 chance in 20 for 3 runs each of the same speed), and the medians
+// differ by more than SlowerMargin. Fewer than MinSpeedRuns runs cannot tell.
+constexpr double SlowerMargin = 0.03;
+constexpr int MinSpeedRuns = 3;
+bool slowerBeyondNoise(const std::vector<double> &Without, const std::vector<double> &With) {
+  if (int(With.size()) < MinSpeedRuns || Without.empty())
+    return false;
+  return *llvm::min_element(With) > *llvm::max_element(Without) &&
+         median(With) > median(Without) * (1 + SlowerMargin);
+}
+
+// The kernels of All but K, as KOPT_VARIANTS turns them off: only K's variant runs.
+std::string onlyVariantOf(const std::string &K, const std::vector<std::string> &All) {
+  std::vector<std::string> Others;
+  for (const std::string &O : All)
+    if (O != K)
+      Others.push_back(O);
+  return Others.empty() ? "on" : "off:" + llvm::join(Others, ",");
+}
+
 std::string utcNow() {
   std::time_t Now = std::time(nullptr);
   char Text[32];
@@ -160,6 +189,76 @@ llvm::Error rejectEntries(memory::ResultCache &Cache, const std::string &Kernel,
   if (!Marked)
     Voice.warning(Kernel + ": no cache entry with a variant to mark (in " + Cache.config().UserDir +
                   (Cache.config().ProjectDir ? " or " + *Cache.config().ProjectDir : "") + ")");
+  return llvm::Error::success();
+}
+
+// The check passed with the variants. Where the program is slower with them
+// beyond noise, each suspect's variant is timed alone against the originals
+// (interleaved again), and each one that is slower alone is rejected; where
+// none is, all are (they are slower together).
+llvm::Error judgeSpeed(const VerifyRequest &R, memory::ResultCache &Cache,
+                       const std::string &Command, const std::vector<double> &Off,
+                       const std::vector<double> &On, const std::vector<std::string> &Suspects,
+                       const std::vector<std::string> &All) {
+  if (R.Runs < MinSpeedRuns) {
+    llvm::outs() << "kopt verify: speed not judged: " << MinSpeedRuns
+                 << " runs each way tell a slower program from noise (--runs " << MinSpeedRuns
+                 << ")\n";
+    return llvm::Error::success();
+  }
+  if (!slowerBeyondNoise(Off, On))
+    return llvm::Error::success();
+  if (Suspects.empty()) {
+    Voice.warning("the program is slower with the variants, but no launch of a kernel with a "
+                  "variant was logged: was it built by kcc (KOPT_VARIANTS_LOG)?");
+    return llvm::Error::success();
+  }
+  llvm::outs() << llvm::formatv("kopt verify: the program is slower with the variants (every "
+                                "run of {0}, by {1:F1}%)\n",
+                                R.Runs, (median(On) / median(Off) - 1) * 100);
+  if (R.KeepSlower) {
+    Voice.warning("--keep-slower: no variant is rejected for it");
+    return llvm::Error::success();
+  }
+  std::vector<std::string> Slower;
+  for (const std::string &K : Suspects) {
+    std::vector<double> Without, Alone;
+    for (int I = 0; I < R.Runs; ++I) {
+      llvm::Expected<Run> Original = runWith(R, "off", "");
+      if (!Original)
+        return Original.takeError();
+      llvm::Expected<Run> Only = runWith(R, onlyVariantOf(K, All), "");
+      if (!Only)
+        return Only.takeError();
+      if (Original->Status || Only->Status)
+        return failWithStatus(Original->Status ? Original->Status : Only->Status,
+                              "`" + Command + "` failed while timing " + K +
+                                  "'s variant alone: a check that passes only sometimes cannot "
+                                  "judge the variants");
+      Without.push_back(Original->Seconds);
+      Alone.push_back(Only->Seconds);
+    }
+    bool IsSlower = slowerBeyondNoise(Without, Alone);
+    llvm::outs() << llvm::formatv("kopt verify: {0}'s variant alone: {1:F3} s against {2:F3} s "
+                                  "original (median of {3}): {4}\n",
+                                  K, median(Alone), median(Without), R.Runs,
+                                  IsSlower ? "slower" : "not slower");
+    if (IsSlower)
+      Slower.push_back(K);
+  }
+  if (Slower.empty()) {
+    Voice.warning("no variant is slower alone; " + llvm::join(Suspects, ", ") +
+                  " are slower together: rejecting all of them");
+    Slower = Suspects;
+  }
+  memory::Rejection Why{"the program ran slower with it", Command, utcNow()};
+  for (const std::string &K : Slower)
+    if (llvm::Error E = rejectEntries(Cache, K, Why))
+      return E;
+  Voice.warning("the variant" + std::string(Slower.size() > 1 ? "s of " : " of ") +
+                llvm::join(Slower, ", ") + " made `" + Command +
+                "` slower; rebuild the sources that launch " + (Slower.size() > 1 ? "them" : "it") +
+                " (kcc now compiles the original)");
   return llvm::Error::success();
 }
 
@@ -209,27 +308,22 @@ llvm::Error runVerify(const std::vector<std::string> &Args) {
     return failWithStatus(OffStatus, "`" + Command +
                                          "` fails with the original kernels too: it cannot "
                                          "judge the variants");
-  if (!OnStatus)
-    return llvm::Error::success();
-
   std::vector<std::string> Suspects = R->Kernels.empty() ? Ran : R->Kernels;
-  if (Suspects.empty())
-    return failWithStatus(1, "`" + Command +
-                                 "` fails with the variants, but no launch of a kernel with a "
-                                 "variant was logged: was it built by kcc (KOPT_VARIANTS_LOG)?");
   std::vector<std::string> All = Ran;
   for (const std::string &K : R->Kernels)
     if (!llvm::is_contained(All, K))
       All.push_back(K);
+  if (!OnStatus)
+    return judgeSpeed(*R, *Cache, Command, Off, On, Suspects, All);
+
+  if (Suspects.empty())
+    return failWithStatus(1, "`" + Command +
+                                 "` fails with the variants, but no launch of a kernel with a "
+                                 "variant was logged: was it built by kcc (KOPT_VARIANTS_LOG)?");
   // Kernel by kernel: only K's variant on.
   std::vector<std::string> Guilty;
   for (const std::string &K : Suspects) {
-    std::vector<std::string> Others;
-    for (const std::string &O : All)
-      if (O != K)
-        Others.push_back(O);
-    llvm::Expected<Run> Alone =
-        runWith(*R, Others.empty() ? "on" : "off:" + llvm::join(Others, ","), "");
+    llvm::Expected<Run> Alone = runWith(*R, onlyVariantOf(K, All), "");
     if (!Alone)
       return Alone.takeError();
     llvm::outs() << "kopt verify: " << K << "'s variant alone: "
