@@ -20,8 +20,8 @@ std::vector<char *> toArgv(const std::vector<std::string> &Args) {
   Argv.push_back(nullptr);
   return Argv;
 }
-// Copies Fd to stderr line by line through Filter until end of file.
-void forwardFiltered(int Fd, const StderrFilter &Filter) {
+// Copies Fd to To (stdout or stderr) line by line through Filter until end of file.
+void forwardFiltered(int Fd, int To, const LineFilter &Filter) {
   std::string Pending;
   char Buffer[4096];
   auto Emit = [&](llvm::StringRef Line, bool Newline) {
@@ -31,8 +31,8 @@ void forwardFiltered(int Fd, const StderrFilter &Filter) {
     std::string Out = std::move(*Filtered);
     if (Newline)
       Out += '\n';
-    // A closed stderr loses the line; the child is still read to its end.
-    writeAll(STDERR_FILENO, Out);
+    // A closed stream loses the line; the child is still read to its end.
+    writeAll(To, Out);
   };
   while (true) {
     ssize_t N = ::read(Fd, Buffer, sizeof Buffer);
@@ -51,23 +51,11 @@ void forwardFiltered(int Fd, const StderrFilter &Filter) {
   if (!Pending.empty())
     Emit(Pending, false);
 }
-} // namespace
 
-llvm::Error execReplacing(const std::string &Program, const std::vector<std::string> &Args) {
-  std::vector<char *> Argv = toArgv(Args);
-  std::fflush(nullptr); // Keep anything printed so far ahead of the new program's output.
-  ::execv(Program.c_str(), Argv.data());
-  return llvm::createStringError(std::error_code(errno, std::generic_category()),
-                                 "cannot execute '%s': %s", Program.c_str(), std::strerror(errno));
-}
-
-llvm::Expected<int> runAndWait(const std::string &Program, const std::vector<std::string> &Args) {
-  return runAndWaitFilteringStderr(Program, Args, nullptr);
-}
-
-llvm::Expected<int> runAndWaitFilteringStderr(const std::string &Program,
-                                              const std::vector<std::string> &Args,
-                                              const StderrFilter &Filter) {
+// Runs Program, its output stream Stream (STDOUT_FILENO or STDERR_FILENO)
+// passing through Filter where one is given.
+llvm::Expected<int> runFiltering(const std::string &Program, const std::vector<std::string> &Args,
+                                 int Stream, const LineFilter &Filter) {
   std::vector<char *> Argv = toArgv(Args);
   int Pipe[2] = {-1, -1};
   if (Filter && ::pipe(Pipe) != 0)
@@ -86,7 +74,7 @@ llvm::Expected<int> runAndWaitFilteringStderr(const std::string &Program,
   if (Pid == 0) {
     signals::defaultsInChild();
     if (Filter) {
-      ::dup2(Pipe[1], STDERR_FILENO);
+      ::dup2(Pipe[1], Stream);
       ::close(Pipe[0]);
       ::close(Pipe[1]);
     }
@@ -98,7 +86,7 @@ llvm::Expected<int> runAndWaitFilteringStderr(const std::string &Program,
   signals::blockTermination(false);
   if (Filter) {
     ::close(Pipe[1]);
-    forwardFiltered(Pipe[0], Filter);
+    forwardFiltered(Pipe[0], Stream, Filter);
     ::close(Pipe[0]);
   }
   int Status = 0;
@@ -114,6 +102,31 @@ llvm::Expected<int> runAndWaitFilteringStderr(const std::string &Program,
   if (WIFEXITED(Status))
     return WEXITSTATUS(Status);
   return 128 + WTERMSIG(Status);
+}
+} // namespace
+
+llvm::Error execReplacing(const std::string &Program, const std::vector<std::string> &Args) {
+  std::vector<char *> Argv = toArgv(Args);
+  std::fflush(nullptr); // Keep anything printed so far ahead of the new program's output.
+  ::execv(Program.c_str(), Argv.data());
+  return llvm::createStringError(std::error_code(errno, std::generic_category()),
+                                 "cannot execute '%s': %s", Program.c_str(), std::strerror(errno));
+}
+
+llvm::Expected<int> runAndWait(const std::string &Program, const std::vector<std::string> &Args) {
+  return runAndWaitFilteringStderr(Program, Args, nullptr);
+}
+
+llvm::Expected<int> runAndWaitFilteringStderr(const std::string &Program,
+                                              const std::vector<std::string> &Args,
+                                              const StderrFilter &Filter) {
+  return runFiltering(Program, Args, STDERR_FILENO, Filter);
+}
+
+llvm::Expected<int> runAndWaitFilteringStdout(const std::string &Program,
+                                              const std::vector<std::string> &Args,
+                                              const LineFilter &Filter) {
+  return runFiltering(Program, Args, STDOUT_FILENO, Filter);
 }
 
 } // namespace kopt

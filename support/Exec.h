@@ -21,14 +21,20 @@ llvm::Error execReplacing(const std::string &Program, const std::vector<std::str
 // the child has ended (TerminationSignals.h).
 llvm::Expected<int> runAndWait(const std::string &Program, const std::vector<std::string> &Args);
 
-// Rewrites one line of a child's stderr (without its '\n'; the result is
+// Rewrites one line of a child's output (without its '\n'; the result is
 // written with one), or drops it (std::nullopt).
-using StderrFilter = std::function<std::optional<std::string>(llvm::StringRef)>;
+using LineFilter = std::function<std::optional<std::string>(llvm::StringRef)>;
+using StderrFilter = LineFilter;
 
 // As runAndWait, but the child's stderr passes through Filter one line at a
 // time.
 llvm::Expected<int> runAndWaitFilteringStderr(const std::string &Program,
                                               const std::vector<std::string> &Args,
                                               const StderrFilter &Filter);
+// As runAndWait, but the child's stdout passes through Filter one line at a
+// time (to read what a program reports while the user still sees it).
+llvm::Expected<int> runAndWaitFilteringStdout(const std::string &Program,
+                                              const std::vector<std::string> &Args,
+                                              const LineFilter &Filter);
 
 } // namespace kopt

@@ -113,7 +113,8 @@ static const Subcommand Table[] = {
      "  --entry ENTRY        where the cache entry goes\n"
      "  --error-file ERROR   where the error goes, if it fails\n",
      runWorkerJob},
-    {"verify", "verify [--kernel K]... [--runs N] [--keep-slower] -- COMMAND ARGS...",
+    {"verify",
+     "verify [--kernel K]... [--runs N] [--time-from REGEX] [--keep-slower] -- COMMAND ARGS...",
      "run the application's own check without and with kcc's variants; reject the guilty ones",
      "  --kernel K           judge kernel K's variant (repeat; default: every kernel whose\n"
      "                       variant ran, as KOPT_VARIANTS_LOG shows)\n"
@@ -121,6 +122,8 @@ static const Subcommand Table[] = {
      "                       where every run is slower with the variants (N >= 3), each\n"
      "                       variant is timed alone and the ones that slow the program are\n"
      "                       rejected\n"
+     "  --time-from REGEX    time a run by the number the program prints (REGEX's first\n"
+     "                       group, last match), not by its wall time\n"
      "  --keep-slower        report a slower program, reject no variant for it\n"
      "  -- COMMAND ARGS...   the check: exit 0 passes; it runs with KOPT_VARIANTS=off, then\n"
      "                       on; where it fails only with the variants, each variant is tried\n"

@@ -21,6 +21,7 @@
 #include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Program.h>
+#include <llvm/Support/Regex.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
@@ -38,6 +39,9 @@ struct VerifyRequest {
   std::vector<std::string> Kernels; // --kernel: the kernels to judge (default: those that ran).
   int Runs = 3;
   bool KeepSlower = false; // --keep-slower: report a slower program, reject nothing for it.
+  // --time-from REGEX: the program's own time, the first group (or the whole
+  // match) of REGEX's last match in its output, instead of the run's wall time.
+  std::optional<std::string> TimeFrom;
   std::vector<std::string> Command;
   std::vector<std::string> CacheArgs; // --kopt-OPTION=V, for the cache kcc uses.
 };
@@ -47,13 +51,19 @@ llvm::Expected<VerifyRequest> parseVerify(const std::vector<std::string> &Args) 
   size_t I = 0;
   for (; I < Args.size() && Args[I] != "--"; ++I) {
     llvm::StringRef A = Args[I];
-    if ((A == "--kernel" || A == "--runs") && I + 1 == Args.size())
+    if ((A == "--kernel" || A == "--runs" || A == "--time-from") && I + 1 == Args.size())
       return llvm::createStringError("%s needs a value", A.str().c_str());
     if (A == "--kernel") {
       R.Kernels.push_back(Args[++I]);
     } else if (A == "--runs") {
       if (llvm::StringRef(Args[++I]).getAsInteger(10, R.Runs) || R.Runs < 1)
         return llvm::createStringError("--runs needs a positive number, not '%s'", Args[I].c_str());
+    } else if (A == "--time-from") {
+      R.TimeFrom = Args[++I];
+      std::string Why;
+      if (!llvm::Regex(*R.TimeFrom).isValid(Why))
+        return llvm::createStringError("--time-from '%s' is no regular expression: %s",
+                                       R.TimeFrom->c_str(), Why.c_str());
     } else if (A == "--keep-slower") {
       R.KeepSlower = true;
     } else if (A.starts_with("--kopt-")) {
@@ -64,8 +74,8 @@ llvm::Expected<VerifyRequest> parseVerify(const std::vector<std::string> &Args) 
   }
   if (I + 1 >= Args.size())
     return llvm::createStringError(
-        "no command to run: kopt verify [--kernel K]... [--runs N] [--keep-slower] -- COMMAND "
-        "ARGS...");
+        "no command to run: kopt verify [--kernel K]... [--runs N] [--time-from REGEX] "
+        "[--keep-slower] -- COMMAND ARGS...");
   R.Command.assign(Args.begin() + long(I) + 1, Args.end());
   return R;
 }
@@ -93,8 +103,13 @@ std::string shellWords(const std::vector<std::string> &Words) {
 
 struct Run {
   int Status = 0;
-  double Seconds = 0;
+  double Time = 0; // Wall seconds, or what --time-from read.
 };
+
+// A time as kopt verify prints it: seconds, or the program's own number.
+std::string timeText(const VerifyRequest &R, double T) {
+  return llvm::formatv("{0:F3}", T).str() + (R.TimeFrom ? "" : " s");
+}
 
 // One run of the command with KOPT_VARIANTS=Setting (KOPT_VARIANTS_LOG=Log
 // where Log is not empty); the environment is restored afterwards.
@@ -110,15 +125,32 @@ llvm::Expected<Run> runWith(const VerifyRequest &R, const std::string &Setting,
     if (llvm::ErrorOr<std::string> Found = llvm::sys::findProgramByName(Program))
       Program = *Found;
   llvm::outs().flush(); // Before the command writes to the same stdout.
+  std::optional<std::string> Reported;
   auto Start = std::chrono::steady_clock::now();
-  llvm::Expected<int> Status = runAndWait(Program, R.Command);
+  llvm::Expected<int> Status =
+      R.TimeFrom ? runAndWaitFilteringStdout(Program, R.Command,
+                                             [&](llvm::StringRef Line) {
+                                               llvm::SmallVector<llvm::StringRef, 2> Groups;
+                                               if (llvm::Regex(*R.TimeFrom).match(Line, &Groups))
+                                                 Reported = Groups.back().str();
+                                               return std::optional<std::string>(Line.str());
+                                             })
+                 : runAndWait(Program, R.Command);
   auto End = std::chrono::steady_clock::now();
   ::unsetenv("KOPT_VARIANTS");
   ::unsetenv("KOPT_VARIANTS_LOG");
   if (!Status)
     return llvm::createStringError("cannot run %s: %s", R.Command[0].c_str(),
                                    llvm::toString(Status.takeError()).c_str());
-  return Run{*Status, std::chrono::duration<double>(End - Start).count()};
+  if (!R.TimeFrom)
+    return Run{*Status, std::chrono::duration<double>(End - Start).count()};
+  double Time = 0;
+  if (!Reported || llvm::StringRef(*Reported).trim().getAsDouble(Time))
+    return llvm::createStringError("--time-from '%s': %s (KOPT_VARIANTS=%s)", R.TimeFrom->c_str(),
+                                   Reported ? ("'" + *Reported + "' is not a number").c_str()
+                                            : "no line of the command's output matches",
+                                   Setting.c_str());
+  return Run{*Status, Time};
 }
 
 // The kernels the log says ran their variant, in the order first seen.
@@ -238,14 +270,13 @@ llvm::Error judgeSpeed(const VerifyRequest &R, memory::ResultCache &Cache,
                               "`" + Command + "` failed while timing " + K +
                                   "'s variant alone: a check that passes only sometimes cannot "
                                   "judge the variants");
-      Without.push_back(Original->Seconds);
-      Alone.push_back(Only->Seconds);
+      Without.push_back(Original->Time);
+      Alone.push_back(Only->Time);
     }
     bool IsSlower = slowerBeyondNoise(Without, Alone);
-    llvm::outs() << llvm::formatv("kopt verify: {0}'s variant alone: {1:F3} s against {2:F3} s "
-                                  "original (median of {3}): {4}\n",
-                                  K, median(Alone), median(Without), R.Runs,
-                                  IsSlower ? "slower" : "not slower");
+    llvm::outs() << "kopt verify: " << K << "'s variant alone: " << timeText(R, median(Alone))
+                 << " against " << timeText(R, median(Without)) << " original (median of " << R.Runs
+                 << "): " << (IsSlower ? "slower" : "not slower") << "\n";
     if (IsSlower)
       Slower.push_back(K);
   }
@@ -293,8 +324,8 @@ llvm::Error runVerify(const std::vector<std::string> &Args) {
     llvm::Expected<Run> Variants = runWith(*R, "on", std::string(Log));
     if (!Variants)
       return Variants.takeError();
-    Off.push_back(Original->Seconds);
-    On.push_back(Variants->Seconds);
+    Off.push_back(Original->Time);
+    On.push_back(Variants->Time);
     OffStatus = OffStatus ? OffStatus : Original->Status;
     OnStatus = OnStatus ? OnStatus : Variants->Status;
   }
@@ -304,13 +335,15 @@ llvm::Error runVerify(const std::vector<std::string> &Args) {
                << "; variants (" << (Ran.empty() ? "none ran" : llvm::join(Ran, ", "))
                << "): " << (OnStatus ? "fails, status " + std::to_string(OnStatus) : "passes")
                << "\n";
-  llvm::outs() << llvm::formatv("kopt verify: program time: {0:F3} s original, {1:F3} s with "
-                                "variants (median of {2}): {3:F2}x",
-                                median(Off), median(On), R->Runs, median(Off) / median(On));
+  llvm::outs() << "kopt verify: program time" << (R->TimeFrom ? " (its own, --time-from)" : "")
+               << ": " << timeText(*R, median(Off)) << " original, " << timeText(*R, median(On))
+               << " with variants (median of " << R->Runs
+               << llvm::formatv("): {0:F2}x", median(Off) / median(On));
   if (R->Runs > 1)
-    llvm::outs() << llvm::formatv(" (runs {0:F3}-{1:F3} s and {2:F3}-{3:F3} s)",
-                                  *llvm::min_element(Off), *llvm::max_element(Off),
-                                  *llvm::min_element(On), *llvm::max_element(On));
+    llvm::outs() << " (runs " << timeText(*R, *llvm::min_element(Off)) << " to "
+                 << timeText(*R, *llvm::max_element(Off)) << " and "
+                 << timeText(*R, *llvm::min_element(On)) << " to "
+                 << timeText(*R, *llvm::max_element(On)) << ")";
   llvm::outs() << "\n";
   if (OffStatus)
     return failWithStatus(OffStatus, "`" + Command +
