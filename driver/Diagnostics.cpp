@@ -2,13 +2,20 @@
 
 #include "support/WriteAll.h"
 
+#include <llvm/Support/raw_ostream.h>
+
 #include <unistd.h>
 
 namespace kopt::driver {
 
 char CommandFailure::ID = 0;
 
-void writeToStderr(llvm::StringRef Text) { writeAll(STDERR_FILENO, Text); }
+void writeToStderr(llvm::StringRef Text) {
+  // What was printed to stdout before the message comes before it where both
+  // reach one terminal or file (kopt verify's results, then its warning).
+  llvm::outs().flush();
+  writeAll(STDERR_FILENO, Text);
+}
 
 std::string Reporter::line(Severity S, const llvm::Twine &Message) const {
   const char *Label = S == Severity::Note      ? ": note: "
