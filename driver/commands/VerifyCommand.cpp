@@ -26,8 +26,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <ctime>
+#include <limits>
 
 namespace kopt::driver {
 
@@ -106,8 +108,11 @@ struct Run {
   double Time = 0; // Wall seconds, or what --time-from read.
 };
 
-// A time as kopt verify prints it: seconds, or the program's own number.
+// A time as kopt verify prints it: seconds, or the program's own number ("-"
+// where a failed run printed none).
 std::string timeText(const VerifyRequest &R, double T) {
+  if (std::isnan(T))
+    return "-";
   return llvm::formatv("{0:F3}", T).str() + (R.TimeFrom ? "" : " s");
 }
 
@@ -144,6 +149,9 @@ llvm::Expected<Run> runWith(const VerifyRequest &R, const std::string &Setting,
                                    llvm::toString(Status.takeError()).c_str());
   if (!R.TimeFrom)
     return Run{*Status, std::chrono::duration<double>(End - Start).count()};
+  // A failed run need not say its time (a crash prints none): the check judges it.
+  if (*Status && !Reported)
+    return Run{*Status, std::numeric_limits<double>::quiet_NaN()};
   double Time = 0;
   if (!Reported || llvm::StringRef(*Reported).trim().getAsDouble(Time))
     return llvm::createStringError("--time-from '%s': %s (KOPT_VARIANTS=%s)", R.TimeFrom->c_str(),
@@ -169,7 +177,16 @@ std::vector<std::string> kernelsThatRanVariants(llvm::StringRef Log) {
   return Kernels;
 }
 
-double median(std::vector<double> V) {
+// The times of the runs that have one (a failed run may not, with --time-from).
+std::vector<double> timed(std::vector<double> V) {
+  llvm::erase_if(V, [](double T) { return std::isnan(T); });
+  return V;
+}
+
+double median(const std::vector<double> &Times) {
+  std::vector<double> V = timed(Times);
+  if (V.empty())
+    return std::numeric_limits<double>::quiet_NaN();
   llvm::sort(V);
   size_t N = V.size();
   return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
@@ -337,13 +354,16 @@ llvm::Error runVerify(const std::vector<std::string> &Args) {
                << "\n";
   llvm::outs() << "kopt verify: program time" << (R->TimeFrom ? " (its own, --time-from)" : "")
                << ": " << timeText(*R, median(Off)) << " original, " << timeText(*R, median(On))
-               << " with variants (median of " << R->Runs
-               << llvm::formatv("): {0:F2}x", median(Off) / median(On));
-  if (R->Runs > 1)
-    llvm::outs() << " (runs " << timeText(*R, *llvm::min_element(Off)) << " to "
-                 << timeText(*R, *llvm::max_element(Off)) << " and "
-                 << timeText(*R, *llvm::min_element(On)) << " to "
-                 << timeText(*R, *llvm::max_element(On)) << ")";
+               << " with variants (median of " << R->Runs << "): "
+               << (std::isnan(median(Off) / median(On))
+                       ? std::string("-")
+                       : llvm::formatv("{0:F2}x", median(Off) / median(On)).str());
+  if (std::vector<double> TimedOff = timed(Off), TimedOn = timed(On);
+      R->Runs > 1 && !TimedOff.empty() && !TimedOn.empty())
+    llvm::outs() << " (runs " << timeText(*R, *llvm::min_element(TimedOff)) << " to "
+                 << timeText(*R, *llvm::max_element(TimedOff)) << " and "
+                 << timeText(*R, *llvm::min_element(TimedOn)) << " to "
+                 << timeText(*R, *llvm::max_element(TimedOn)) << ")";
   llvm::outs() << "\n";
   if (OffStatus)
     return failWithStatus(OffStatus, "`" + Command +
