@@ -328,7 +328,7 @@ llvm::Error runVerify(const std::vector<std::string> &Args) {
   llvm::SmallString<128> Log;
   if (std::error_code EC = llvm::sys::fs::createTemporaryFile("kopt-verify", "log", Log))
     return llvm::createStringError("cannot create a log file: " + EC.message());
-  auto RemoveLog = llvm::make_scope_exit([&] { llvm::sys::fs::remove(Log); });
+  auto RemoveLog = llvm::make_scope_exit([&] { (void)llvm::sys::fs::remove(Log); });
   const std::string Command = shellWords(R->Command);
 
   // Interleaved, so that a machine's drift falls on both sides alike.

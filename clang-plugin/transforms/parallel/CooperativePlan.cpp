@@ -317,8 +317,8 @@ private:
         ByPlace[{W->Var, Index}].push_back(W);
     }
     for (auto &[Key, Writes] : ByPlace) {
-      const auto &[P, Index] = Key;
-      auto IsPlace = [&](const clang::Expr *E) { return isSubscriptOf(E, P, Index, U); };
+      const auto &[Base, Index] = Key;
+      auto IsPlace = [&](const clang::Expr *E) { return isSubscriptOf(E, Base, Index, U); };
       unsigned Refs = 0;
       bool Folds = shuffleType(Writes.front()->Subscript->getType());
       for (const Write *W : Writes) {
@@ -335,7 +335,7 @@ private:
         if (const auto *E = llvm::dyn_cast<clang::ArraySubscriptExpr>(X); E && IsPlace(E))
           Uses.push_back(E);
       });
-      if (!Folds || Uses.size() != Refs || countRefs(For.getBody(), P) != Refs) {
+      if (!Folds || Uses.size() != Refs || countRefs(For.getBody(), Base) != Refs) {
         Rest.insert(Rest.end(), Writes.begin(), Writes.end());
         continue;
       }
@@ -370,10 +370,10 @@ private:
   // two is __restrict__.
   llvm::Error checkFoldAliases(const clang::ForStmt &For, const Spread &Plan) {
     for (const MemoryFold &M : Plan.Memory) {
-      const clang::VarDecl *P = subscripted(M.Uses.front())->Base;
-      std::set<const clang::VarDecl *> Mine = pointerRoots(P);
+      const clang::VarDecl *Base = subscripted(M.Uses.front())->Base;
+      std::set<const clang::VarDecl *> Mine = pointerRoots(Base);
       for (const clang::VarDecl *Other : pointersIn(For.getBody())) {
-        if (Other == P)
+        if (Other == Base)
           continue;
         std::set<const clang::VarDecl *> Theirs = pointerRoots(Other);
         bool Shares = false;
@@ -381,11 +381,11 @@ private:
           Shares |= Mine.count(R) > 0;
         if (Shares)
           return unsupported(U, M.Uses.front()->getBeginLoc(),
-                             "the loop reaches the buffer of '" + P->getName() + "' through '" +
+                             "the loop reaches the buffer of '" + Base->getName() + "' through '" +
                                  Other->getName() + "'");
         if (!NoAlias && !allRestrict(Mine) && !allRestrict(Theirs))
           return unsupported(U, M.Uses.front()->getBeginLoc(),
-                             "'" + P->getName() + "' may alias '" + Other->getName() +
+                             "'" + Base->getName() + "' may alias '" + Other->getName() +
                                  "' (no noalias clause, not __restrict__)");
       }
     }

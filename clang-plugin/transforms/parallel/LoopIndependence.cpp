@@ -303,7 +303,7 @@ Meeting meet(const std::vector<Linear> &A, bool AInside, const std::vector<Linea
   std::optional<Linear> PinA, PinB;
   bool Same = false;
   for (size_t I = 0; I < A.size(); ++I) {
-    Linear FA = A[I], FB = B[I];
+    const Linear &FA = A[I], &FB = B[I];
     int64_t Alpha = AInside ? FA.linearCoefficient(V) : 0,
             Beta = BInside ? FB.linearCoefficient(V) : 0;
     Linear RA = FA.without(V), RB = FB.without(V);
