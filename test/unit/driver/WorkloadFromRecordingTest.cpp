@@ -29,14 +29,14 @@ uint64_t total(const std::vector<RecordedLaunch> &L, uint64_t RecordedLaunch::*F
 }
 } // namespace
 
-TEST(RecordedSample, FewLaunchesAreAllKeptWithTheirOwnCounts) {
+TEST(WorkloadFromRecording, FewLaunchesAreAllKeptWithTheirOwnCounts) {
   std::vector<RecordedLaunch> Picked = driver::sampleRecordedLaunches(solver(5), 16);
   ASSERT_EQ(Picked.size(), 5u);
   for (const RecordedLaunch &R : Picked)
     EXPECT_EQ(R.Weight, R.Count);
 }
 
-TEST(RecordedSample, LeftOutLaunchesWeighTheNearestPickedOne) {
+TEST(WorkloadFromRecording, LeftOutLaunchesWeighTheNearestPickedOne) {
   std::vector<RecordedLaunch> All = solver(100);
   std::vector<RecordedLaunch> Picked = driver::sampleRecordedLaunches(All, 16);
   ASSERT_EQ(Picked.size(), 16u);
