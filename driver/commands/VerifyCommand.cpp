@@ -328,7 +328,10 @@ llvm::Error runVerify(const std::vector<std::string> &Args) {
   llvm::SmallString<128> Log;
   if (std::error_code EC = llvm::sys::fs::createTemporaryFile("kopt-verify", "log", Log))
     return llvm::createStringError("cannot create a log file: " + EC.message());
-  auto RemoveLog = llvm::make_scope_exit([&] { (void)llvm::sys::fs::remove(Log); });
+  auto RemoveLog = llvm::make_scope_exit([&] {
+    if (std::error_code EC = llvm::sys::fs::remove(Log))
+      Voice.note("cannot remove the temporary log " + std::string(Log) + ": " + EC.message());
+  });
   const std::string Command = shellWords(R->Command);
 
   // Interleaved, so that a machine's drift falls on both sides alike.
