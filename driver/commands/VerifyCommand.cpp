@@ -131,16 +131,20 @@ llvm::Expected<Run> runWith(const VerifyRequest &R, const std::string &Setting,
       Program = *Found;
   llvm::outs().flush(); // Before the command writes to the same stdout.
   std::optional<std::string> Reported;
+  // Compiled once a run, not once a line of the program's output.
+  std::optional<llvm::Regex> TimeRegex;
+  if (R.TimeFrom)
+    TimeRegex.emplace(*R.TimeFrom);
   auto Start = std::chrono::steady_clock::now();
   llvm::Expected<int> Status =
-      R.TimeFrom ? runAndWaitFilteringStdout(Program, R.Command,
-                                             [&](llvm::StringRef Line) {
-                                               llvm::SmallVector<llvm::StringRef, 2> Groups;
-                                               if (llvm::Regex(*R.TimeFrom).match(Line, &Groups))
-                                                 Reported = Groups.back().str();
-                                               return std::optional<std::string>(Line.str());
-                                             })
-                 : runAndWait(Program, R.Command);
+      TimeRegex ? runAndWaitFilteringStdout(Program, R.Command,
+                                            [&](llvm::StringRef Line) {
+                                              llvm::SmallVector<llvm::StringRef, 2> Groups;
+                                              if (TimeRegex->match(Line, &Groups))
+                                                Reported = Groups.back().str();
+                                              return std::optional<std::string>(Line.str());
+                                            })
+                : runAndWait(Program, R.Command);
   auto End = std::chrono::steady_clock::now();
   ::unsetenv("KOPT_VARIANTS");
   ::unsetenv("KOPT_VARIANTS_LOG");
@@ -244,6 +248,15 @@ llvm::Error rejectEntries(memory::ResultCache &Cache, const std::string &Kernel,
   return llvm::Error::success();
 }
 
+// Marks the entries of each of Kernels rejected, for the same reason.
+llvm::Error rejectEntries(memory::ResultCache &Cache, const std::vector<std::string> &Kernels,
+                          const memory::Rejection &Why) {
+  for (const std::string &K : Kernels)
+    if (llvm::Error E = rejectEntries(Cache, K, Why))
+      return E;
+  return llvm::Error::success();
+}
+
 // The check passed with the variants. Where the program is slower with them
 // beyond noise, each suspect's variant is timed alone against the originals
 // (interleaved again), and each one that is slower alone is rejected; where
@@ -302,10 +315,9 @@ llvm::Error judgeSpeed(const VerifyRequest &R, memory::ResultCache &Cache,
                   " are slower together: rejecting all of them");
     Slower = Suspects;
   }
-  memory::Rejection Why{"the program ran slower with it", Command, utcNow()};
-  for (const std::string &K : Slower)
-    if (llvm::Error E = rejectEntries(Cache, K, Why))
-      return E;
+  if (llvm::Error E =
+          rejectEntries(Cache, Slower, {"the program ran slower with it", Command, utcNow()}))
+    return E;
   Voice.warning("the variant" + std::string(Slower.size() > 1 ? "s of " : " of ") +
                 llvm::join(Slower, ", ") + " made `" + Command +
                 "` slower; rebuild the sources that launch " + (Slower.size() > 1 ? "them" : "it") +
@@ -402,10 +414,9 @@ llvm::Error runVerify(const std::vector<std::string> &Args) {
                   " fail it together: rejecting all of them");
     Guilty = Suspects;
   }
-  memory::Rejection Why{"rejected by the application's check", Command, utcNow()};
-  for (const std::string &K : Guilty)
-    if (llvm::Error E = rejectEntries(*Cache, K, Why))
-      return E;
+  if (llvm::Error E =
+          rejectEntries(*Cache, Guilty, {"rejected by the application's check", Command, utcNow()}))
+    return E;
   return failWithStatus(
       1, "`" + Command + "` fails with the variant" + (Guilty.size() > 1 ? "s of " : " of ") +
              llvm::join(Guilty, ", ") + "; rebuild the sources that launch " +
