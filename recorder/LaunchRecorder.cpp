@@ -1,6 +1,7 @@
 #include "recorder/LaunchRecorder.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -121,6 +122,10 @@ struct LaunchRecorder::Pending {
   LaunchRecord Launch;
   std::optional<uint32_t> RepeatOf;
   uint64_t Reserved = 0; // Budget taken for the after contents.
+  // A first occurrence runs alone on the device (synchronized before and
+  // after): from here to the wait after it is its GPU time, give or take the
+  // microseconds of the launch call.
+  std::chrono::steady_clock::time_point Start;
 };
 
 LaunchRecorder::LaunchRecorder(RecorderConfig C, DeviceAccess &D)
@@ -252,16 +257,16 @@ bool LaunchRecorder::enter(const LaunchCall &Call) {
     uint64_t Bytes = 0;
     for (const AllocationRecord &A : P->Launch.Allocations)
       Bytes += A.Bytes;
+    if (std::string E = Device.synchronize(); !E.empty()) {
+      fail("before a launch of " + K->Symbol + ": " + E);
+      return false;
+    }
     if (2 * Bytes > BudgetLeft) {
       P->Launch.ContentsSkipped = "its buffers (" + std::to_string(Bytes) +
                                   " bytes, twice: before and after) exceed what is left of "
                                   "--max-bytes (" +
                                   std::to_string(BudgetLeft) + " bytes)";
     } else {
-      if (std::string E = Device.synchronize(); !E.empty()) {
-        fail("before a launch of " + K->Symbol + ": " + E);
-        return false;
-      }
       for (AllocationRecord &A : P->Launch.Allocations) {
         A.Before = Buffers.take(A.Bytes);
         if (std::string E = Device.copyToHost(A.Base, A.Bytes, A.Before->data()); !E.empty()) {
@@ -273,6 +278,7 @@ bool LaunchRecorder::enter(const LaunchCall &Call) {
       P->Reserved = Bytes;
     }
   }
+  P->Start = std::chrono::steady_clock::now();
   Current = std::move(P);
   Guard.release(); // The lock stays held until exit.
   return true;
@@ -295,11 +301,13 @@ void LaunchRecorder::finish(Pending &P) {
   if (P.RepeatOf) {
     Error = K.Writer.appendRepeat(*P.RepeatOf);
   } else {
+    if (std::string E = Device.synchronize(); !E.empty()) {
+      fail("after a launch of " + K.Symbol + ": " + E);
+      return;
+    }
+    const double Seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - P.Start).count();
     if (P.Reserved) {
-      if (std::string E = Device.synchronize(); !E.empty()) {
-        fail("after a launch of " + K.Symbol + ": " + E);
-        return;
-      }
       for (AllocationRecord &A : P.Launch.Allocations) {
         A.After = Buffers.take(A.Bytes);
         if (std::string E = Device.copyToHost(A.Base, A.Bytes, A.After->data()); !E.empty()) {
@@ -316,6 +324,8 @@ void LaunchRecorder::finish(Pending &P) {
     }
     P.Launch.Id = uint32_t(K.Ids.size());
     Error = K.Writer.append(P.Launch);
+    if (Error.empty())
+      Error = K.Writer.appendTime(P.Launch.Id, Seconds);
     if (Error.empty())
       K.Ids.emplace(P.Key, P.Launch.Id);
   }

@@ -1,7 +1,8 @@
 // The recorder inside the application: for each launch of an annotated
 // kernel, the launch's geometry and parameters, each pointer's allocation
 // and, for the first occurrence of a distinct launch and within the byte
-// budget, the allocations' contents before and after it (RecordingFormat.h).
+// budget, the allocations' contents before and after it, and how long it ran
+// on the GPU (RecordingFormat.h).
 // It never changes what the application computes and never fails it: an
 // error goes to the log and the recorder disables itself.
 //

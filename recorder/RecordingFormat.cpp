@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cerrno>
 #include <climits>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -397,6 +398,15 @@ std::string RecordingWriter::appendRepeat(uint32_t Id) {
   return writeRecord(RecordKind::Repeat, W.Out);
 }
 
+std::string RecordingWriter::appendTime(uint32_t Id, double Seconds) {
+  ByteWriter W;
+  W.u32(Id);
+  uint64_t Bits = 0;
+  std::memcpy(&Bits, &Seconds, 8);
+  W.u64(Bits);
+  return writeRecord(RecordKind::Time, W.Out);
+}
+
 std::string RecordingWriter::appendNote(const std::string &Text) {
   ByteWriter W;
   W.str(Text);
@@ -423,10 +433,10 @@ ReadResult readRecording(const std::string &Path, const ReadOptions &Options) {
   }
   uint32_t Version = 0;
   std::memcpy(&Version, Header + 8, 4);
-  if (Version != RecordingVersion) {
+  if (Version < OldestReadableVersion || Version > RecordingVersion) {
     Result.Error = Path + ": recording format version " + std::to_string(Version) +
-                   ", this kopt reads version " + std::to_string(RecordingVersion) +
-                   " (record again)";
+                   ", this kopt reads versions " + std::to_string(OldestReadableVersion) + " to " +
+                   std::to_string(RecordingVersion) + " (record again)";
     return Result;
   }
   Recording &Rec = Result.Value;
@@ -460,7 +470,7 @@ ReadResult readRecording(const std::string &Path, const ReadOptions &Options) {
         Bad = "a malformed record";
         break;
       }
-      Rec.Launches.push_back({std::move(L), 1});
+      Rec.Launches.push_back({std::move(L), 1, std::nullopt});
       ++Rec.TotalLaunches;
       Pos += 12 + Length + 8;
       continue;
@@ -491,7 +501,7 @@ ReadResult readRecording(const std::string &Path, const ReadOptions &Options) {
       Ok = HaveKernel && decodeLaunch(R, L, Options.Contents, Rec.ContentBytes) &&
            L.Id == Rec.Launches.size();
       if (Ok) {
-        Rec.Launches.push_back({std::move(L), 1});
+        Rec.Launches.push_back({std::move(L), 1, std::nullopt});
         ++Rec.TotalLaunches;
       }
       break;
@@ -509,6 +519,17 @@ ReadResult readRecording(const std::string &Path, const ReadOptions &Options) {
       Rec.Notes.push_back(R.str());
       Ok = HaveKernel && !R.Bad && R.P == R.End;
       break;
+    case RecordKind::Time: {
+      uint32_t Id = R.u32();
+      uint64_t Bits = R.u64();
+      double Seconds = 0;
+      std::memcpy(&Seconds, &Bits, 8);
+      Ok = HaveKernel && !R.Bad && R.P == R.End && Id < Rec.Launches.size() &&
+           std::isfinite(Seconds) && Seconds >= 0;
+      if (Ok)
+        Rec.Launches[Id].Seconds = Seconds;
+      break;
+    }
     }
     if (!Ok) {
       Bad = "a malformed record";
@@ -526,6 +547,21 @@ ReadResult readRecording(const std::string &Path, const ReadOptions &Options) {
     Rec.Warning = Path + ": dropped " + std::to_string(FileSize - Pos) + " bytes at offset " +
                   std::to_string(Pos) + " (" + Bad + "; the application may have crashed)";
   return Result;
+}
+
+std::optional<double> recordedGpuSeconds(const Recording &R) {
+  double Timed = 0, TimedLaunches = 0, Untimed = 0;
+  for (const DistinctLaunch &D : R.Launches) {
+    if (D.Seconds) {
+      Timed += *D.Seconds * double(D.Count);
+      TimedLaunches += double(D.Count);
+    } else {
+      Untimed += double(D.Count);
+    }
+  }
+  if (TimedLaunches == 0)
+    return std::nullopt;
+  return Timed + Untimed * (Timed / TimedLaunches);
 }
 
 std::string recordingFileName(const std::string &Symbol) {

@@ -25,9 +25,14 @@ struct iovec;
 namespace kopt::recorder {
 
 inline constexpr char RecordingMagic[8] = {'K', 'O', 'P', 'T', 'R', 'E', 'C', '\n'};
-inline constexpr uint32_t RecordingVersion = 3; // 2: checksums over 8-byte words; 3: eight lanes.
+// 2: checksums over 8-byte words; 3: eight lanes; 4: Time records.
+inline constexpr uint32_t RecordingVersion = 4;
+// Version 3 differs only in lacking Time records: its recordings stay usable.
+inline constexpr uint32_t OldestReadableVersion = 3;
 
-enum class RecordKind : uint32_t { Kernel = 1, Launch = 2, Repeat = 3, Note = 4 };
+// Time: how long a distinct launch's first occurrence ran on the GPU (the
+// recorder waits for the device before and after it), u32 Id | f64 seconds.
+enum class RecordKind : uint32_t { Kernel = 1, Launch = 2, Repeat = 3, Note = 4, Time = 5 };
 
 struct ParamLayout {
   uint32_t Offset = 0, Size = 0; // In the kernel's parameter buffer (cuFuncGetParamInfo).
@@ -87,6 +92,7 @@ public:
   std::string append(const LaunchRecord &L);
   std::string appendRepeat(uint32_t Id); // One more launch equal to distinct launch Id.
   std::string appendNote(const std::string &Text);
+  std::string appendTime(uint32_t Id, double Seconds);
   // Bytes written so far.
   uint64_t bytes() const { return Written; }
 
@@ -101,7 +107,8 @@ private:
 
 struct DistinctLaunch {
   LaunchRecord Launch;
-  uint64_t Count = 1; // Launches equal to it (itself included).
+  uint64_t Count = 1;            // Launches equal to it (itself included).
+  std::optional<double> Seconds; // Its first occurrence's GPU time, where timed.
 };
 
 struct Recording {
@@ -128,6 +135,11 @@ struct ReadResult {
   std::string Error;
 };
 ReadResult readRecording(const std::string &Path, const ReadOptions &Options = {});
+
+// The seconds the recorded application spent on the GPU in this kernel: each
+// distinct launch's time by its count, an untimed one at the timed launches'
+// mean. None where no launch was timed (a version 3 recording).
+std::optional<double> recordedGpuSeconds(const Recording &R);
 
 // Where recordings live: <cache dir>/recordings/<file name>. The symbol is the
 // name (mangled symbols are file-name safe); a long one is cut and hashed.

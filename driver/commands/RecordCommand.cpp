@@ -8,6 +8,7 @@
 #include "driver/config/CacheConfig.h"
 #include "evaluator/device/CudaDriver.h"
 #include "memory/cache/CacheLayout.h"
+#include "memory/cache/RecordedProgram.h"
 #include "recorder/LaunchRecorder.h"
 #include "support/Exec.h"
 #include "support/InstallLayout.h"
@@ -15,6 +16,7 @@
 #include <llvm/ADT/SmallString.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FileSystem.h>
+#include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/Program.h>
@@ -110,6 +112,11 @@ std::string contentState(const recorder::AllocationRecord &A) {
   return A.After ? "written" : "before only";
 }
 
+std::string gpuTime(double Seconds) {
+  return Seconds >= 1 ? llvm::formatv("{0:f2} s", Seconds).str()
+                      : llvm::formatv("{0:f3} ms", Seconds * 1e3).str();
+}
+
 // One recording: a summary line, then (Detail) every distinct launch.
 bool printRecording(const std::string &Path, bool Detail, llvm::raw_ostream &OS) {
   recorder::ReadResult R = recorder::readRecording(Path, {Detail});
@@ -121,7 +128,10 @@ bool printRecording(const std::string &Path, bool Detail, llvm::raw_ostream &OS)
   if (!Rec.Warning.empty())
     Reporter(Tool.str()).warning(Rec.Warning);
   OS << Rec.Kernel.Symbol << ": " << Rec.Launches.size() << " distinct launches, "
-     << Rec.TotalLaunches << " launches, " << Rec.ContentBytes << " bytes of buffer contents\n";
+     << Rec.TotalLaunches << " launches, " << Rec.ContentBytes << " bytes of buffer contents";
+  if (std::optional<double> Gpu = recorder::recordedGpuSeconds(Rec))
+    OS << ", " << gpuTime(*Gpu) << " on the GPU";
+  OS << "\n";
   for (const std::string &Note : Rec.Notes)
     OS << "  note: " << Note << "\n";
   if (!Detail)
@@ -130,7 +140,10 @@ bool printRecording(const std::string &Path, bool Detail, llvm::raw_ostream &OS)
     const recorder::LaunchRecord &L = D.Launch;
     OS << "  #" << L.Id << " x" << D.Count << ": grid(" << L.Grid[0] << "," << L.Grid[1] << ","
        << L.Grid[2] << ") block(" << L.Block[0] << "," << L.Block[1] << "," << L.Block[2]
-       << ") smem " << L.SharedBytes << "; params " << hexBytes(L.ParamBytes) << "\n";
+       << ") smem " << L.SharedBytes << "; params " << hexBytes(L.ParamBytes);
+    if (D.Seconds)
+      OS << "; " << gpuTime(*D.Seconds) << " a launch";
+    OS << "\n";
     for (const recorder::PointerParam &P : L.Pointers) {
       const recorder::AllocationRecord &A = L.Allocations[P.Allocation];
       OS << "    param " << P.Param << ": buffer of " << A.Bytes << " bytes at offset " << P.Offset
@@ -140,6 +153,34 @@ bool printRecording(const std::string &Path, bool Detail, llvm::raw_ostream &OS)
       OS << "    contents skipped: " << L.ContentsSkipped << "\n";
   }
   return true;
+}
+
+// The program's GPU time by kernel, for kcc's build budget
+// (memory/cache/RecordedProgram.h), with each kernel's share printed.
+llvm::Error writeProgramTimes(llvm::StringRef Dir, const std::vector<std::string> &Command,
+                              const std::vector<std::string> &Files) {
+  memory::RecordedProgram Program;
+  Program.Command = Command;
+  for (const std::string &F : Files) {
+    recorder::ReadResult R = recorder::readRecording(F, {/*Contents=*/false});
+    std::optional<double> Gpu = recorder::recordedGpuSeconds(R.Value);
+    if (!R.Error.empty() || !Gpu)
+      continue;
+    Program.Kernels[llvm::sys::path::filename(F).str()] = {R.Value.Kernel.Symbol,
+                                                           R.Value.TotalLaunches, *Gpu};
+  }
+  if (Program.Kernels.empty())
+    return llvm::Error::success();
+  double Total = Program.totalGpuSeconds();
+  llvm::outs() << Tool << ": " << gpuTime(Total) << " on the GPU in the recorded kernels";
+  if (Program.Kernels.size() > 1) {
+    llvm::outs() << ":";
+    for (const auto &[File, K] : Program.Kernels)
+      llvm::outs() << " " << llvm::sys::path::stem(File) << " "
+                   << llvm::formatv("{0:f0}%", Total > 0 ? 100 * K.GpuSeconds / Total : 0);
+  }
+  llvm::outs() << "\n";
+  return memory::writeRecordedProgram(Dir, Program);
 }
 
 std::string injectionLibrary() {
@@ -226,6 +267,9 @@ llvm::Error record(const RecordRequest &R, const memory::CacheConfig &Config) {
     llvm::outs() << Tool << ": no launch of " << llvm::join(Kernels, ", ") << " was seen\n";
   for (const std::string &F : Files)
     printRecording(F, false, llvm::outs());
+  if (llvm::Error E = writeProgramTimes(Dir, R.Application, Files))
+    Reporter(Tool.str())
+        .warning(llvm::toString(std::move(E)) + "; kcc's build budget is not shared by GPU time");
   return *Status ? failWithStatus(*Status) : llvm::Error::success(); // The application's.
 }
 

@@ -4,6 +4,7 @@
 #include "driver/optimize/CachedVariantRecheck.h"
 #include "driver/optimize/KernelOptimization.h"
 #include "driver/optimize/NumericsPolicy.h"
+#include "driver/optimize/ProgramTimeShare.h"
 #include "driver/optimize/RecordingCoverage.h"
 #include "memory/cache/BuildBudget.h"
 #include "memory/cache/MissExplanation.h"
@@ -42,6 +43,26 @@ std::optional<memory::BuildBudget> buildBudgetOf(const TuContext &Tu, llvm::Stri
   return memory::BuildBudget(CacheDir.str(), *Build, *Total);
 }
 } // namespace
+
+std::string CacheVariantProvider::shareBuildBudget(const frontend::KernelSummary &K,
+                                                   const TuContext &Tu,
+                                                   const memory::BuildBudget &Budget,
+                                                   KernelJob &Job) {
+  if (K.Pragma && K.Pragma->Budget && K.Pragma->Budget->TimeSeconds)
+    return ""; // The pragma's budget(time = ...) is the user's word.
+  std::string Warning;
+  std::optional<ProgramTimeShare> Share =
+      programTimeShare(K, memory::recordingsDir(Cache.config().UserDir), Budget.total(), &Warning);
+  if (!Warning.empty() && memory::firstForEntry(Cache.config().UserDir, Warning))
+    Log.warning(Warning + "; the build budget is not shared by the program's GPU time");
+  if (!Share) {
+    Log.verboseNote(Tu.where(K) + "no recorded GPU time (kopt record): the build budget " +
+                    "goes to kernels as they come");
+    return "";
+  }
+  Job.BudgetSeconds = Share->Seconds;
+  return " (" + describeShare(*Share, Tu.Options.get("build_budget").Value) + ")";
+}
 
 llvm::Expected<std::optional<memory::CacheEntry>>
 CacheVariantProvider::lookup(const memory::CacheKey &Key) {
@@ -335,14 +356,16 @@ CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuC
   auto Gpu = lendGpu(Tu, Where);
   if (!Gpu)
     return Skip("the GPU could not be used (" + shortReason(llvm::toString(Gpu.takeError())) + ")");
+  std::string Share;
   if (Budget) { // Others may have spent it while this one waited.
     double Left = Budget->remaining();
     if (Left <= 0)
       return Skip(BudgetSpent());
     Job->MaxSeconds = Left;
+    Share = shareBuildBudget(K, Tu, *Budget, *Job);
   }
   Log.note(Where + "optimizing for " + Tu.Arch + " on [" + Gpu->label() + "], budget " +
-           seconds(jobSeconds(*Job)) + " (engine " + Job->Engine + ")" +
+           seconds(jobSeconds(*Job)) + Share + " (engine " + Job->Engine + ")" +
            (Miss.empty() ? "" : "; " + Miss));
   auto Start = std::chrono::steady_clock::now();
   auto Result =

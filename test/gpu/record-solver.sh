@@ -2,7 +2,8 @@
 # `kopt record` on a solver-like program (issue 17): 100 launches whose grid
 # shrinks with k. Checks, on the GPU:
 #   - the app's output is byte-identical with and without the recorder;
-#   - the recording holds all 100 distinct launches;
+#   - the recording holds all 100 distinct launches, each timed, and
+#     program.json the kernel's GPU time;
 #   - a variant right only for the middle k (the pragma's k) is rejected on a
 #     recorded launch, which the verdict names;
 #   - a correct variant passes on every recorded launch;
@@ -42,6 +43,16 @@ rec=$(ls "$work"/cache/recordings/*.krec 2>/dev/null | head -1)
 [ -n "$rec" ] || fail "no recording in $work/cache/recordings"
 "$kopt" record --show "$rec" | tee "$work/show.txt" | head -3
 grep -q ': 100 distinct launches, 100 launches' "$work/show.txt" || fail "the recording does not hold 100 distinct launches"
+# Each distinct launch is timed; the program's GPU time by kernel is left for kcc's build budget.
+grep -qE ': 100 distinct launches, 100 launches, [0-9]+ bytes of buffer contents, [0-9.]+ m?s on the GPU' "$work/show.txt" ||
+  fail "the recording does not say the kernel's GPU time"
+python3 - "$work/cache/recordings/program.json" <<'PY' || fail "kopt record left no usable program.json"
+import json, sys
+p = json.load(open(sys.argv[1]))
+(k,) = p["kernels"]
+assert k["launches"] == 100 and 0 < k["gpu_seconds"] < 10, k
+print("program.json:", k["symbol"], k["launches"], "launches,", round(k["gpu_seconds"] * 1e3, 3), "ms on the GPU")
+PY
 
 # Wrong except near the middle k, which the pragma's workload uses.
 sed 's|A\[i \* n + j\] -= f \* A\[k \* n + j\];|A[i * n + j] -= (k < 40 \|\| k > 60 ? -f : f) * A[k * n + j];|' \

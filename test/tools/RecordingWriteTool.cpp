@@ -6,9 +6,11 @@
 //
 // kopt-recording-write DIR [--distinct N] [--repeat R] [--elements E]
 //     [--max-bytes B] [--launches L] [--threads T] [--kernels NAMES]
+//     [--launch-ms MS]   (each launch takes MS milliseconds)
 // kopt-recording-write --raw FILE --version V   (a header of another version)
 #include "recorder/LaunchRecorder.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -68,7 +70,7 @@ int main(int Argc, char **Argv) {
   RecorderConfig Config;
   Config.Dir = Argv[1];
   Config.Kernels = {"lu_update"};
-  uint64_t Distinct = 4, Repeat = 3, Elements = 256, Threads = 1;
+  uint64_t Distinct = 4, Repeat = 3, Elements = 256, Threads = 1, LaunchMs = 0;
   for (int I = 2; I + 1 < Argc; I += 2) {
     std::string Flag = Argv[I];
     const char *V = Argv[I + 1];
@@ -86,6 +88,8 @@ int main(int Argc, char **Argv) {
       Threads = number(V);
     else if (Flag == "--kernels")
       Config.Kernels = {V};
+    else if (Flag == "--launch-ms")
+      LaunchMs = number(V);
     else {
       std::fprintf(stderr, "unknown option %s\n", Flag.c_str());
       return 2;
@@ -108,6 +112,7 @@ int main(int Argc, char **Argv) {
         Call.KernelParams = Params;
         if (Recorder.enter(Call)) {
           Device.A[K] += 1; // The kernel's effect, inside the launch.
+          std::this_thread::sleep_for(std::chrono::milliseconds(LaunchMs));
           Recorder.exit(true);
         }
       }

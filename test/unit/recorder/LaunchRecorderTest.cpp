@@ -10,8 +10,10 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <map>
 #include <set>
+#include <thread>
 
 namespace {
 
@@ -115,6 +117,45 @@ TEST(LaunchRecorder, ReusedBuffersRecordEachLaunchsOwnContents) {
       EXPECT_EQ((*B.After)[Bytes - 1], K + 10) << K;
     }
   }
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+// kcc shares a build budget by the GPU time a recording says the program
+// spent in each kernel: a distinct launch's first occurrence is timed, with or
+// without its contents, and a repeat counts at that time.
+TEST(LaunchRecorder, TimesEachDistinctLaunchsFirstOccurrence) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("kopt-recorder", Dir));
+  HostDevice Device;
+  const uint64_t In = 0x10000, Out = 0x900000;
+  Device.Memory[In] = std::vector<uint8_t>(4096, 1);
+  Device.Memory[Out] = std::vector<uint8_t>(4096, 0);
+  RecorderConfig Config;
+  Config.Dir = Dir.str().str();
+  Config.Kernels = {"step"};
+  Config.LogPath = Config.Dir + "/log";
+  Config.MaxBytes = 4 * 4096; // The second distinct launch's contents do not fit.
+  {
+    LaunchRecorder Recorder(Config, Device);
+    Launcher L{Recorder, In, Out};
+    auto Sleep = [](int Ms) { std::this_thread::sleep_for(std::chrono::milliseconds(Ms)); };
+    L.launch(0, [&] { Sleep(40); });
+    L.launch(1, [&] { Sleep(10); });
+    for (int I = 0; I < 3; ++I)
+      L.launch(0, [] {}); // Repeats: counted, not timed.
+  }
+  ReadResult R = readRecording(Config.Dir + "/" + recordingFileName("_Z4stepPfS_i"));
+  ASSERT_EQ(R.Error, "");
+  ASSERT_EQ(R.Value.Launches.size(), 2u);
+  EXPECT_NE(R.Value.Launches[1].Launch.ContentsSkipped, "");
+  ASSERT_TRUE(R.Value.Launches[0].Seconds && R.Value.Launches[1].Seconds);
+  const double First = *R.Value.Launches[0].Seconds, Second = *R.Value.Launches[1].Seconds;
+  EXPECT_GE(First, 0.040);
+  EXPECT_GE(Second, 0.010);
+  EXPECT_LT(Second, First);
+  std::optional<double> Gpu = recordedGpuSeconds(R.Value);
+  ASSERT_TRUE(Gpu);
+  EXPECT_DOUBLE_EQ(*Gpu, 4 * First + Second);
   llvm::sys::fs::remove_directories(Dir);
 }
 

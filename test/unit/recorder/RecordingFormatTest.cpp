@@ -134,3 +134,43 @@ TEST(RecordingFile, ALargeRecordSummedAlongsideItsWriteReadsBack) {
 }
 
 } // namespace
+
+// A recording's GPU time: each distinct launch's time by its count; a launch
+// without a time (its Time record lost) at the mean of those with one; none
+// at all where nothing was timed (a version 3 recording).
+TEST(RecordingFile, GpuTimeWeighsEachLaunchByItsCount) {
+  llvm::SmallString<128> Path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("kopt-recording", "krec", Path));
+  kopt::recorder::KernelRecord Kernel{"_Z1kPfi", {{0, 8}, {8, 4}}};
+  {
+    kopt::recorder::RecordingWriter W;
+    ASSERT_EQ(W.open(Path.str().str(), Kernel), "");
+    for (uint32_t Id = 0; Id < 3; ++Id) {
+      kopt::recorder::LaunchRecord L;
+      L.Id = Id;
+      L.Grid = {Id + 1, 1, 1};
+      L.ParamBytes.assign(12, uint8_t(Id));
+      ASSERT_EQ(W.append(L), "");
+      if (Id < 2) {
+        ASSERT_EQ(W.appendTime(Id, Id == 0 ? 0.5 : 0.25), "");
+      }
+    }
+    for (int I = 0; I < 3; ++I)
+      ASSERT_EQ(W.appendRepeat(0), ""); // #0 four times in all.
+  }
+  kopt::recorder::ReadResult R = kopt::recorder::readRecording(Path.str().str());
+  ASSERT_EQ(R.Error, "");
+  ASSERT_EQ(R.Value.Launches.size(), 3u);
+  EXPECT_EQ(R.Value.Launches[0].Seconds, 0.5);
+  EXPECT_EQ(R.Value.Launches[1].Seconds, 0.25);
+  EXPECT_FALSE(R.Value.Launches[2].Seconds);
+  // 4 x 0.5 + 0.25, and #2 at the timed launches' mean (2.25 s over 5).
+  std::optional<double> Gpu = kopt::recorder::recordedGpuSeconds(R.Value);
+  ASSERT_TRUE(Gpu);
+  EXPECT_DOUBLE_EQ(*Gpu, 2.25 + 2.25 / 5);
+
+  R.Value.Launches[0].Seconds.reset();
+  R.Value.Launches[1].Seconds.reset();
+  EXPECT_FALSE(kopt::recorder::recordedGpuSeconds(R.Value));
+  llvm::sys::fs::remove(Path);
+}
