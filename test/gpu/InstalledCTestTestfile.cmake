@@ -26,3 +26,5 @@ add_test(gpu.app-kernels "app-kernels.sh" "../../../bin/kopt" "app-kernels/templ
 set_tests_properties(gpu.app-kernels PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300)
 add_test(gpu.chain-verify "chain-verify.sh" "../../../bin/kopt" ".")
 set_tests_properties(gpu.chain-verify PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300)
+add_test(gpu.budget-share "budget-share.sh" "../../../bin/kopt" "budget-share")
+set_tests_properties(gpu.budget-share PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300)
