@@ -41,6 +41,17 @@ bool longKernel(double Ms) { return Ms >= LongKernelMs; }
 // original and every variant alike, and the answer says so.
 constexpr double MaxChainSeconds = 1;
 
+// A recorded launch the application made Count times on a kernel that chains
+// (Workload::Chain > 1: an inout buffer, or repeat(N)) is verified over a
+// chain as long as the recording's count, from its recorded inputs, so error
+// accumulated over the application's own launches shows. The recorded
+// launches share MaxChainSeconds between them.
+unsigned recordedChain(const Workload &W, const RecordedLaunch &R) {
+  if (W.Chain <= 1)
+    return 1;
+  return unsigned(std::clamp<uint64_t>(R.Count, 1, 1000000));
+}
+
 // Timed samples of the original alone on each recorded launch: the weights of
 // the weighted timing need its time there, not a test.
 constexpr unsigned RecordedBaselineSamples = 3;
@@ -159,6 +170,9 @@ private:
   std::vector<uint64_t> Seeds;
   std::map<uint64_t, double> ReferenceMs; // The original's run on each seed's inputs.
   unsigned ChainLaunches = 0;             // Of every seed's runs; 0: not settled yet.
+  unsigned RecordedChain = 1;             // Asked for the recorded launch in use;
+  unsigned RecordedChainRun = 0;          // as the original ran it (0: not yet).
+  double RecordedChainSeconds = MaxChainSeconds; // Each recorded launch's share.
   bool RunTimedKernel = false;            // runTimed(): variants are timed on their runs...
   std::vector<double> Pool;               // ... against these runs of the original.
   GpuSession::TimingBudget Budget;
@@ -238,7 +252,8 @@ AnswerHead WorkerState::failedRun(const RunResult &R, const char *Who) {
 
 LaunchChain WorkerState::chainOn(uint64_t Seed) const {
   if (Seed == GpuSession::RecordedSeed)
-    return {};
+    return RecordedChainRun ? LaunchChain{RecordedChainRun, 0}
+                            : LaunchChain{RecordedChain, RecordedChainSeconds};
   if (ChainLaunches == 0) // The original's first chain: as long as fits.
     return {W.Chain, MaxChainSeconds};
   return {ChainLaunches, 0};
@@ -260,6 +275,8 @@ StepFailure WorkerState::reference(uint64_t Seed) {
     return failedRun(R, "the original kernel");
   if (Seed != GpuSession::RecordedSeed && ChainLaunches == 0)
     ChainLaunches = R.Launches;
+  if (Seed == GpuSession::RecordedSeed)
+    RecordedChainRun = R.Launches;
   ReferenceMs[Seed] = R.Ms;
   for (size_t I = 0; I < R.Buffers.size(); ++I)
     if (R.Buffers[I].DamagedBefore || R.Buffers[I].DamagedAfter)
@@ -342,6 +359,9 @@ StepFailure WorkerState::useRecorded(const Workload &Seeded, const RecordedLaunc
       B->Dir = Direction::InOut;
   Run.Launch = R.Launch;
   W = Run;
+  RecordedChain = recordedChain(Seeded, R);
+  RecordedChainRun = 0;
+  RecordedChainSeconds = MaxChainSeconds / double(std::max<size_t>(Seeded.Recorded.size(), 1));
   auto Inputs = recordedInputs(R);
   if (!Inputs)
     return requestError(llvm::toString(Inputs.takeError()));
@@ -367,10 +387,15 @@ bool WorkerState::verifyRecorded(const LoadedKernel &Variant,
       break;
     }
     VariantOutcome &Out = outcome(Answer);
-    RunResult Got = Session->run(Variant, Launches[I], GpuSession::RecordedSeed, Deadline);
+    RunResult Got = Session->run(Variant, Launches[I], GpuSession::RecordedSeed, Deadline,
+                                 chainOn(GpuSession::RecordedSeed));
+    std::string Chain = RecordedChainRun > 1 ? " after a chain of " +
+                                                   std::to_string(RecordedChainRun) + " launches"
+                                             : "";
     if (Got.Failure != RunFailure::None) {
       Out.Result = Verdict::LaunchRejected;
-      Out.Detail = "recorded launch " + R.describe() + ": " + failedRun(Got, "the variant").Message;
+      Out.Detail =
+          "recorded launch " + R.describe() + Chain + ": " + failedRun(Got, "the variant").Message;
       Passed = false;
       break;
     }
@@ -382,7 +407,7 @@ bool WorkerState::verifyRecorded(const LoadedKernel &Variant,
     }
     if (!Checked->Passed) {
       Out.Result = Verdict::Wrong;
-      Out.Detail = "recorded launch " + R.describe() + ": " + Checked->Failure;
+      Out.Detail = "recorded launch " + R.describe() + Chain + ": " + Checked->Failure;
       Passed = false;
       break;
     }

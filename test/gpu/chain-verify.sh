@@ -5,7 +5,9 @@
 # chain of 20 launches of a kernel with an inout buffer, where the error has
 # grown past the tolerance (a CPU model of it: worst element at 0.01 of the
 # tolerance after 1 launch, 7000 times it after 20). The original as its own
-# variant passes the chain. Exit 77 (ctest: skipped) where no GPU is usable.
+# variant passes the chain. A recorded launch the application made 30 times is
+# verified over a chain of 30 (the variant passes the pragma's repeat(2) and
+# fails there). Exit 77 (ctest: skipped) where no GPU is usable.
 # Usage: chain-verify.sh KOPT INPUTS_DIR [WORK_DIR] [ARCH]   (ARCH default: sm_90)
 set -u
 kopt=$1 inputs=$2 work=${3:-$(mktemp -d)} arch=${4:-sm_90}
@@ -41,4 +43,20 @@ grep -q 'inputs #1 after a chain of 20 launches: ' chain.out || fail "the failur
 run same --variant logistic.cu -- -arch="$arch"
 [ "$status" -eq 0 ] || fail "the original did not verify against itself on the chain (exit $status)"
 grep -q 'verified on 3 input sets, 20-launch chains' same.out || fail "the original's chain is not 20 launches"
+# Recorded launches chain too: the application makes its one distinct launch
+# 30 times, so with a recording the variant that passes the pragma's 2-launch
+# chain is verified over 30 from the recorded inputs, and refused there.
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+"$nvcc" -O3 -arch="$arch" -o app logistic-app.cu 2> /dev/null || fail "nvcc could not build logistic-app.cu"
+export KOPT_CACHE_DIR="$work/cache"
+"$kopt" record --kernel logistic_step -- ./app > record.out 2>&1 || { cat record.out; fail "kopt record failed"; }
+grep -q ': 1 distinct launches, 30 launches' record.out || { cat record.out; fail "not one distinct launch made 30 times"; }
+
+run two-launches --variant logistic-fdividef.cu -- -arch="$arch" -DTWO_LAUNCHES
+[ "$status" -eq 3 ] || fail "the __fdividef variant was not refused on the recorded chain (exit $status)"
+grep -q 'recorded launch #0 .* after a chain of 30 launches: ' two-launches.out ||
+  fail "the failure does not name the recorded launch's 30-launch chain"
+
+run recorded-same --variant logistic.cu -- -arch="$arch" -DTWO_LAUNCHES
+[ "$status" -eq 0 ] || fail "the original did not verify against itself on the recorded chain (exit $status)"
 echo "chain-verify: passed"

@@ -2,10 +2,13 @@
 // advances every element one step of the logistic map x <- r x (1 - x), with
 // r = 1 / w in (3.70, 3.90), where the map is chaotic: a difference between
 // two runs grows by |r (1 - 2x)|, about e^0.4 a step on average. -DONE_LAUNCH
-// verifies one launch (repeat(1)); without it, the inout buffer makes the
-// default chain of 20 launches.
+// verifies one launch (repeat(1)), -DTWO_LAUNCHES two; without either, the
+// inout buffer makes the default chain of 20 launches. logistic-app.cu is an
+// application that steps it 30 times.
 #ifdef ONE_LAUNCH
 #define CHAIN repeat(1)
+#elif defined(TWO_LAUNCHES)
+#define CHAIN repeat(2)
 #else
 #define CHAIN
 #endif
