@@ -168,13 +168,13 @@ private:
   bool HasOriginal = false;
   double OriginalMs = 0, Watchdog = 10, SlowdownCap = 20;
   std::vector<uint64_t> Seeds;
-  std::map<uint64_t, double> ReferenceMs; // The original's run on each seed's inputs.
-  unsigned ChainLaunches = 0;             // Of every seed's runs; 0: not settled yet.
-  unsigned RecordedChain = 1;             // Asked for the recorded launch in use;
-  unsigned RecordedChainRun = 0;          // as the original ran it (0: not yet).
+  std::map<uint64_t, double> ReferenceMs;        // The original's run on each seed's inputs.
+  unsigned ChainLaunches = 0;                    // Of every seed's runs; 0: not settled yet.
+  unsigned RecordedChain = 1;                    // Asked for the recorded launch in use;
+  unsigned RecordedChainRun = 0;                 // as the original ran it (0: not yet).
   double RecordedChainSeconds = MaxChainSeconds; // Each recorded launch's share.
-  bool RunTimedKernel = false;            // runTimed(): variants are timed on their runs...
-  std::vector<double> Pool;               // ... against these runs of the original.
+  bool RunTimedKernel = false;                   // runTimed(): variants are timed on their runs...
+  std::vector<double> Pool;                      // ... against these runs of the original.
   GpuSession::TimingBudget Budget;
   std::string RecordingPath; // Of Recording, read once.
   recorder::Recording Recording;
@@ -389,9 +389,9 @@ bool WorkerState::verifyRecorded(const LoadedKernel &Variant,
     VariantOutcome &Out = outcome(Answer);
     RunResult Got = Session->run(Variant, Launches[I], GpuSession::RecordedSeed, Deadline,
                                  chainOn(GpuSession::RecordedSeed));
-    std::string Chain = RecordedChainRun > 1 ? " after a chain of " +
-                                                   std::to_string(RecordedChainRun) + " launches"
-                                             : "";
+    std::string Chain = RecordedChainRun > 1
+                            ? " after a chain of " + std::to_string(RecordedChainRun) + " launches"
+                            : "";
     if (Got.Failure != RunFailure::None) {
       Out.Result = Verdict::LaunchRejected;
       Out.Detail =

@@ -15,7 +15,8 @@ int main() {
     w[i] = 0.2564f + 0.0136f * float((i * 104729) % n) / float(n);
   }
   float *dx = nullptr, *dw = nullptr;
-  if (cudaMalloc(&dx, n * sizeof(float)) != cudaSuccess || cudaMalloc(&dw, n * sizeof(float)) != cudaSuccess)
+  if (cudaMalloc(&dx, n * sizeof(float)) != cudaSuccess ||
+      cudaMalloc(&dw, n * sizeof(float)) != cudaSuccess)
     return 2;
   cudaMemcpy(dx, x.data(), n * sizeof(float), cudaMemcpyHostToDevice);
   cudaMemcpy(dw, w.data(), n * sizeof(float), cudaMemcpyHostToDevice);
