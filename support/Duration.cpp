@@ -1,8 +1,10 @@
 #include "support/Duration.h"
 
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/Regex.h>
 
+#include <cmath>
 #include <string>
 
 namespace kopt {
@@ -29,6 +31,17 @@ std::optional<double> parseDurationSeconds(llvm::StringRef Text) {
   if (!Scale)
     return std::nullopt;
   return std::stod(Parts[1].str()) * *Scale;
+}
+
+std::string formatDuration(double S) {
+  if (S < 9.95 && std::abs(S - std::round(S)) >= 0.05) // A small share: "0.4s".
+    return llvm::formatv("{0:f1}s", S).str();
+  long Whole = long(S + 0.5);
+  if (Whole >= 60 && Whole % 60 == 0)
+    return std::to_string(Whole / 60) + "m";
+  if (Whole >= 60)
+    return std::to_string(Whole / 60) + "m " + std::to_string(Whole % 60) + "s";
+  return std::to_string(Whole) + "s";
 }
 
 } // namespace kopt

@@ -5,6 +5,7 @@
 #include <llvm/ADT/StringRef.h>
 
 #include <optional>
+#include <string>
 
 namespace kopt {
 
@@ -15,5 +16,8 @@ std::optional<double> secondsPerUnit(llvm::StringRef Unit);
 
 // Seconds in Text, or nothing when Text is not a number followed by a unit.
 std::optional<double> parseDurationSeconds(llvm::StringRef Text);
+
+// Seconds as a person reads a budget: "0.4s", "45s", "2m", "2m 5s".
+std::string formatDuration(double Seconds);
 
 } // namespace kopt

@@ -22,16 +22,6 @@
 namespace kopt::driver {
 
 namespace {
-// "30m", "2m 5s", "45s": a budget as a person reads it.
-std::string seconds(double S) {
-  long Whole = long(S + 0.5);
-  if (Whole >= 60 && Whole % 60 == 0)
-    return std::to_string(Whole / 60) + "m";
-  if (Whole >= 60)
-    return std::to_string(Whole / 60) + "m " + std::to_string(Whole % 60) + "s";
-  return std::to_string(Whole) + "s";
-}
-
 // The first clause of an error: "no NVIDIA driver: cannot load libcuda.so.1".
 std::string shortReason(llvm::StringRef Why) { return Why.split(" (").first.str(); }
 
@@ -44,24 +34,32 @@ std::optional<memory::BuildBudget> buildBudgetOf(const TuContext &Tu, llvm::Stri
 }
 } // namespace
 
-std::string CacheVariantProvider::shareBuildBudget(const frontend::KernelSummary &K,
-                                                   const TuContext &Tu,
-                                                   const memory::BuildBudget &Budget,
-                                                   KernelJob &Job) {
+std::string CacheVariantProvider::shareByProgramTime(const frontend::KernelSummary &K,
+                                                     const TuContext &Tu, KernelJob &Job) {
   if (K.Pragma && K.Pragma->Budget && K.Pragma->Budget->TimeSeconds)
     return ""; // The pragma's budget(time = ...) is the user's word.
   std::string Warning;
   std::optional<ProgramTimeShare> Share =
-      programTimeShare(K, memory::recordingsDir(Cache.config().UserDir), Budget.total(), &Warning);
+      programTimeShare(K, memory::recordingsDir(Cache.config().UserDir), &Warning);
   if (!Warning.empty() && memory::firstForEntry(Cache.config().UserDir, Warning))
-    Log.warning(Warning + "; the build budget is not shared by the program's GPU time");
+    Log.warning(Warning + "; optimization time is not shared by the program's GPU time");
+  const OptionValue &Build = Tu.Options.get("build_budget");
+  const bool BuildBudgetSet = Build.Source != OptionSource::Default;
+  if (Share && Share->Kernels == 1 && !BuildBudgetSet)
+    return ""; // One kernel keeps its own budget: there is nothing to move.
   if (!Share) {
-    Log.verboseNote(Tu.where(K) + "no recorded GPU time (kopt record): the build budget " +
-                    "goes to kernels as they come");
+    if (BuildBudgetSet)
+      Log.verboseNote(Tu.where(K) + "no recorded GPU time (kopt record): the build budget " +
+                      "goes to kernels as they come");
     return "";
   }
-  Job.BudgetSeconds = Share->Seconds;
-  return " (" + describeShare(*Share, Tu.Options.get("build_budget").Value) + ")";
+  std::optional<double> BuildSeconds;
+  if (BuildBudgetSet)
+    BuildSeconds = parseDurationSeconds(Build.Value);
+  SharedPool Pool = sharedPool(*Share, BuildSeconds, Build.Value, Job.BudgetSeconds,
+                               Tu.Options.get("budget").Value);
+  Job.BudgetSeconds = Pool.Seconds * Share->Fraction;
+  return " (" + describeShare(*Share, Pool) + ")";
 }
 
 llvm::Expected<std::optional<memory::CacheEntry>>
@@ -356,16 +354,15 @@ CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuC
   auto Gpu = lendGpu(Tu, Where);
   if (!Gpu)
     return Skip("the GPU could not be used (" + shortReason(llvm::toString(Gpu.takeError())) + ")");
-  std::string Share;
   if (Budget) { // Others may have spent it while this one waited.
     double Left = Budget->remaining();
     if (Left <= 0)
       return Skip(BudgetSpent());
     Job->MaxSeconds = Left;
-    Share = shareBuildBudget(K, Tu, *Budget, *Job);
   }
+  std::string Share = shareByProgramTime(K, Tu, *Job);
   Log.note(Where + "optimizing for " + Tu.Arch + " on [" + Gpu->label() + "], budget " +
-           seconds(jobSeconds(*Job)) + Share + " (engine " + Job->Engine + ")" +
+           formatDuration(jobSeconds(*Job)) + Share + " (engine " + Job->Engine + ")" +
            (Miss.empty() ? "" : "; " + Miss));
   auto Start = std::chrono::steady_clock::now();
   auto Result =

@@ -16,7 +16,6 @@
 #include "driver/optimize/KernelOptimization.h"
 #include "driver/optimize/QueueSubmission.h"
 #include "driver/optimize/VariantProvider.h"
-#include "memory/cache/BuildBudget.h"
 #include "memory/cache/ResultCache.h"
 #include "report/BuildLog.h"
 
@@ -74,11 +73,11 @@ private:
   // A free GPU of Tu's architecture, for this process alone, its evaluator
   // started; a note while other processes hold them all.
   llvm::Expected<GpuPool::Lease> lendGpu(const TuContext &Tu, const std::string &Where);
-  // Sets Job's budget to K's share of the build Budget by the recorded
-  // program's GPU time (ProgramTimeShare.h), where there is one; returns the
-  // progress line's words for it, or "".
-  std::string shareBuildBudget(const frontend::KernelSummary &K, const TuContext &Tu,
-                               const memory::BuildBudget &Budget, KernelJob &Job);
+  // Sets Job's budget to K's share by the recorded program's GPU time
+  // (ProgramTimeShare.h), where there is one; returns the progress line's
+  // words for it, or "".
+  std::string shareByProgramTime(const frontend::KernelSummary &K, const TuContext &Tu,
+                                 KernelJob &Job);
   // Why this machine cannot optimize for Tu's architecture now, or "" where it can.
   std::string cannotOptimize(const TuContext &Tu);
   memory::ResultCache Cache;

@@ -2,6 +2,7 @@
 
 #include "driver/optimize/WorkloadFromRecording.h"
 #include "memory/cache/RecordedProgram.h"
+#include "support/Duration.h"
 
 #include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/Path.h>
@@ -9,7 +10,7 @@
 namespace kopt::driver {
 
 std::optional<ProgramTimeShare> programTimeShare(const frontend::KernelSummary &Kernel,
-                                                 llvm::StringRef RecordingsDir, double BuildSeconds,
+                                                 llvm::StringRef RecordingsDir,
                                                  std::string *Warning) {
   auto Program = memory::readRecordedProgram(RecordingsDir);
   if (!Program) {
@@ -25,12 +26,23 @@ std::optional<ProgramTimeShare> programTimeShare(const frontend::KernelSummary &
       (*Program)->fractionOf(llvm::sys::path::filename(*Recording).str());
   if (!Fraction)
     return std::nullopt;
-  return ProgramTimeShare{BuildSeconds * *Fraction, *Fraction};
+  return ProgramTimeShare{*Fraction, (*Program)->Kernels.size()};
 }
 
-std::string describeShare(const ProgramTimeShare &Share, llvm::StringRef BuildBudget) {
-  return llvm::formatv("{0:f0}% of the build budget {1}, as of the program's recorded GPU time",
-                       100 * Share.Fraction, BuildBudget)
+SharedPool sharedPool(const ProgramTimeShare &Share, std::optional<double> BuildBudgetSeconds,
+                      llvm::StringRef BuildBudgetText, double KernelBudgetSeconds,
+                      llvm::StringRef KernelBudgetText) {
+  if (BuildBudgetSeconds)
+    return {*BuildBudgetSeconds, "the build budget " + BuildBudgetText.str()};
+  double Seconds = KernelBudgetSeconds * double(Share.Kernels);
+  return {Seconds, llvm::formatv("{0} ({1} for each of {2} recorded kernels)",
+                                 formatDuration(Seconds), KernelBudgetText, Share.Kernels)
+                       .str()};
+}
+
+std::string describeShare(const ProgramTimeShare &Share, const SharedPool &Pool) {
+  return llvm::formatv("{0:f0}% of {1}, by the program's recorded GPU time", 100 * Share.Fraction,
+                       Pool.Words)
       .str();
 }
 

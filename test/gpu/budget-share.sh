@@ -5,7 +5,9 @@
 # 30 s build budget. Fails unless kopt record printed each kernel's share,
 # heavy's progress line gives it over 90% of the budget and light's under
 # 10%, and the build spent no more than the budget allows (with the 4
-# evaluations every kernel gets). Prints kcc's notes. Exit 77 (ctest:
+# evaluations every kernel gets); then, without a build budget, unless heavy
+# gets nearly the 16 s that --kopt-budget=8s gives the two kernels together.
+# Prints kcc's notes. Exit 77 (ctest:
 # skipped) where no GPU is usable.
 # Usage: budget-share.sh KOPT INPUTS_DIR [WORK_DIR] [ARCH]   (ARCH default: sm_90)
 set -u
@@ -39,11 +41,20 @@ status=$?
 end=$(date +%s)
 cat "$work/build.err"
 [ "$status" -eq 0 ] || fail "kcc exited with $status"
-grep -E 'heavy: optimizing .*budget [0-9]+s \((9[0-9]|100)% of the build budget 30s, as of the program.s recorded GPU time\)' \
+grep -E 'heavy: optimizing .*budget [0-9]+s \((9[0-9]|100)% of the build budget 30s, by the program.s recorded GPU time\)' \
   "$work/build.err" > /dev/null || fail "heavy was not given over 90% of the build budget"
-grep -E 'light: optimizing .*budget [0-9]+s \([0-9]% of the build budget 30s, as of the program.s recorded GPU time\)' \
+grep -E 'light: optimizing .*budget [0-9.]+s \([0-9]% of the build budget 30s, by the program.s recorded GPU time\)' \
   "$work/build.err" > /dev/null || fail "light was not given under 10% of the build budget"
 "$work/app2" | grep -q '^two-kernels: ' || fail "the program built by kcc does not run"
 echo "budget-share: the build took $((end - start)) s of a 30 s budget"
 [ $((end - start)) -le 75 ] || fail "the build took $((end - start)) s"
+
+# Without a build budget the kernels share what they would have had each
+# (--kopt-budget=8s: 16 s for the two), moved to where the program's time is.
+mkdir -p "$work/cache2" && cp -r "$work/cache/recordings" "$work/cache2/"
+KOPT_CACHE_DIR="$work/cache2" "$kcc" --kopt-mode=optimize --kopt-engine=skills --kopt-budget=8s \
+  -O3 -arch="$arch" -o "$work/app3" "$src" 2> "$work/build2.err" || { cat "$work/build2.err"; fail "kcc failed"; }
+cat "$work/build2.err"
+grep -E 'heavy: optimizing .*budget 1[56]s \((9[0-9]|100)% of 16s \(8s for each of 2 recorded kernels\), by the program.s recorded GPU time\)' \
+  "$work/build2.err" > /dev/null || fail "heavy was not given nearly both kernels' 8 s"
 echo "budget-share: passed"

@@ -1,7 +1,9 @@
-// The build budget shared by the recorded program's GPU time: the share goes
-// with the kernel's fraction of what kopt record measured, a kernel the
-// program did not record gets none (it keeps the per-kernel budget), and a
-// damaged program file is said, not taken as an empty program.
+// Optimization time shared by the recorded program's GPU time: the share goes
+// with the kernel's fraction of what kopt record measured, of the build budget
+// where the user set one, else of what the recorded kernels would have had
+// each; a kernel the program did not record gets none (it keeps the
+// per-kernel budget), and a damaged program file is said, not taken as an
+// empty program.
 #include "driver/optimize/ProgramTimeShare.h"
 
 #include "memory/cache/RecordedProgram.h"
@@ -43,7 +45,7 @@ protected:
   }
   void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
   std::optional<driver::ProgramTimeShare> shareOf(const std::string &Symbol) {
-    return driver::programTimeShare(kernelWithSymbol(Symbol), Dir, 60, &Warning);
+    return driver::programTimeShare(kernelWithSymbol(Symbol), Dir, &Warning);
   }
   llvm::SmallString<128> Dir;
   std::string Warning;
@@ -53,13 +55,26 @@ TEST_F(ProgramTimeShareTest, GoesWithTheKernelsFractionOfTheProgramsGpuTime) {
   auto Sweep = shareOf("_Z5sweepPf");
   ASSERT_TRUE(Sweep);
   EXPECT_NEAR(Sweep->Fraction, 0.99, 1e-12);
-  EXPECT_NEAR(Sweep->Seconds, 59.4, 1e-9);
+  EXPECT_EQ(Sweep->Kernels, 2u);
   auto Init = shareOf("_Z4initPf");
   ASSERT_TRUE(Init);
-  EXPECT_NEAR(Init->Seconds, 0.6, 1e-9);
-  EXPECT_EQ(driver::describeShare(*Sweep, "1m"),
-            "99% of the build budget 1m, as of the program's recorded GPU time");
+  EXPECT_NEAR(Init->Fraction, 0.01, 1e-12);
   EXPECT_EQ(Warning, "");
+}
+
+TEST_F(ProgramTimeShareTest, SharesTheBuildBudgetWhereSetElseTheKernelsOwnBudgets) {
+  auto Sweep = shareOf("_Z5sweepPf");
+  ASSERT_TRUE(Sweep);
+  driver::SharedPool Build = driver::sharedPool(*Sweep, 600.0, "10m", 15, "15s");
+  EXPECT_EQ(Build.Seconds, 600);
+  EXPECT_EQ(driver::describeShare(*Sweep, Build),
+            "99% of the build budget 10m, by the program's recorded GPU time");
+  // No build budget: the two recorded kernels' 15 s each, moved to where the time is.
+  driver::SharedPool Own = driver::sharedPool(*Sweep, std::nullopt, "30m", 15, "15s");
+  EXPECT_EQ(Own.Seconds, 30);
+  EXPECT_NEAR(Own.Seconds * Sweep->Fraction, 29.7, 1e-9);
+  EXPECT_EQ(driver::describeShare(*Sweep, Own),
+            "99% of 30s (15s for each of 2 recorded kernels), by the program's recorded GPU time");
 }
 
 TEST_F(ProgramTimeShareTest, AKernelTheProgramDidNotRecordGetsNone) {
