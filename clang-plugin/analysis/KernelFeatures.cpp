@@ -4,6 +4,7 @@
 #include "clang-plugin/analysis/IndexAnalysis.h"
 #include "clang-plugin/analysis/IntegerPowers.h"
 #include "clang-plugin/analysis/Neighbourhoods.h"
+#include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/analysis/ast/Mentions.h"
 #include "clang-plugin/analysis/ast/SourceText.h"
 
@@ -70,17 +71,6 @@ bool isBarrier(llvm::StringRef Name) {
   return Name.starts_with("__syncthreads") || Name == "__syncwarp" || Name == "__barrier_sync";
 }
 
-// The callee's name as the kernel wrote it, also for calls a template leaves unresolved.
-std::string calleeName(const clang::CallExpr &Call) {
-  if (const clang::FunctionDecl *FD = Call.getDirectCallee())
-    return FD->getDeclName().isIdentifier() ? FD->getName().str() : "";
-  const clang::Expr *Callee = Call.getCallee()->IgnoreParenImpCasts();
-  if (const auto *Overloads = llvm::dyn_cast<clang::OverloadExpr>(Callee))
-    return Overloads->getName().getAsString();
-  if (const auto *Member = llvm::dyn_cast<clang::CXXDependentScopeMemberExpr>(Callee))
-    return Member->getMember().getAsString();
-  return "";
-}
 
 const char *comparisonText(clang::BinaryOperatorKind Op, bool Reversed) {
   switch (Op) {
@@ -241,7 +231,7 @@ public:
   }
 
   bool VisitCallExpr(clang::CallExpr *Call) {
-    std::string Name = calleeName(*Call);
+    std::string Name = transform::calleeName(*Call);
     noteEscapingArguments(*Call, Name);
     if (std::optional<CollectiveCall> Collective = collectiveCall(*Call))
       (Collective->IsBarrier ? F.Barriers : F.WarpIntrinsics)

@@ -4,6 +4,7 @@
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
 #include <clang/AST/ParentMapContext.h>
 #include <clang/AST/Stmt.h>
 
@@ -85,6 +86,17 @@ bool hasEffects(const clang::Expr *E, const clang::ASTContext &Ctx) {
     if (const auto *X = llvm::dyn_cast_or_null<clang::Expr>(Child); X && hasEffects(X, Ctx))
       return true;
   return false;
+}
+
+std::string calleeName(const clang::CallExpr &Call) {
+  if (const clang::FunctionDecl *FD = Call.getDirectCallee())
+    return FD->getDeclName().isIdentifier() ? FD->getName().str() : "";
+  const clang::Expr *Callee = Call.getCallee()->IgnoreParenImpCasts();
+  if (const auto *Overloads = llvm::dyn_cast<clang::OverloadExpr>(Callee))
+    return Overloads->getName().getAsString();
+  if (const auto *Member = llvm::dyn_cast<clang::CXXDependentScopeMemberExpr>(Callee))
+    return Member->getMember().getAsString();
+  return "";
 }
 
 } // namespace kopt::transform

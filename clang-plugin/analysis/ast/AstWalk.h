@@ -4,9 +4,11 @@
 #include <llvm/ADT/STLFunctionalExtras.h>
 
 #include <set>
+#include <string>
 
 namespace clang {
 class ASTContext;
+class CallExpr;
 class Expr;
 class Stmt;
 class VarDecl;
@@ -39,5 +41,9 @@ bool computesOnly(const clang::Expr *E);
 // that the thread geometry (threadIdx.x, ...: property getters in clang's CUDA
 // headers, calls to clang) only reads.
 bool hasEffects(const clang::Expr *E, const clang::ASTContext &Ctx);
+
+// The callee's name as the kernel wrote it, also for calls a template leaves
+// unresolved; "" for an operator or a call through a pointer.
+std::string calleeName(const clang::CallExpr &Call);
 
 } // namespace kopt::transform

@@ -79,6 +79,13 @@ Fit independentThreads(const frontend::KernelSummary &Kernel) {
   return Fit::yes();
 }
 
+Fit callsAtomicAdd(const frontend::KernelSummary &Kernel) {
+  for (const frontend::CallFeature &C : Kernel.Features.Atomics)
+    if (C.Name == "atomicAdd")
+      return Fit::yes();
+  return Fit::no("the kernel has no atomicAdd");
+}
+
 Fit analysedAtInstantiation(const frontend::KernelSummary &Kernel) {
   if (!Kernel.IsTemplate || !Kernel.Instantiations.empty())
     return Fit::yes();

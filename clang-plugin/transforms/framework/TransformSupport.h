@@ -22,6 +22,8 @@ std::optional<int64_t> pragmaIntValue(const frontend::KernelSummary &Kernel,
 // Shapes that many transforms need, each with the reason a kernel lacks it.
 // No shared memory, barriers or warp intrinsics: threads that do not work together.
 Fit independentThreads(const frontend::KernelSummary &Kernel);
+// Whether the kernel calls atomicAdd ("the kernel has no atomicAdd" where not).
+Fit callsAtomicAdd(const frontend::KernelSummary &Kernel);
 // A plain kernel, or a template with the instantiation its features describe
 // (summarizeUnit's Instance): transforms that need concrete trip counts, tile
 // sizes or element types analyse a template at that instantiation.

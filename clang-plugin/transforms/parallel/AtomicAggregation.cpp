@@ -34,11 +34,6 @@ namespace kopt::transform {
 
 namespace {
 
-std::string calleeName(const clang::CallExpr &Call) {
-  const clang::FunctionDecl *F = Call.getDirectCallee();
-  return F && F->getIdentifier() ? F->getName().str() : "";
-}
-
 // P where E is P or &P[0], P a pointer parameter.
 const clang::ParmVarDecl *targetParam(const clang::Expr *E, const clang::ASTContext &Ctx) {
   E = E->IgnoreParenImpCasts();
@@ -160,11 +155,8 @@ public:
 
 protected:
   Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
-    bool Adds = false;
-    for (const frontend::CallFeature &C : Kernel.Features.Atomics)
-      Adds |= C.Name == "atomicAdd";
-    if (!Adds)
-      return Offer::no("the kernel has no atomicAdd");
+    if (Fit F = callsAtomicAdd(Kernel); !F)
+      return F.offer();
     if (Fit F = independentThreads(Kernel); !F)
       return F.offer();
     return Offer::of({ParamSet{}});
