@@ -50,8 +50,11 @@ std::vector<std::string> rewriteTuCommand(const std::string &Kopt, const KoptOpt
   std::vector<std::string> Argv = {Kopt, "rewrite-tu", Source.str(), "-o", Output.str()};
   if (!ManifestKey.empty())
     Argv.insert(Argv.end(), {"--manifest", ManifestKey.str()});
+  // A default stays unsaid, so that the front end, too, tells a value the user
+  // chose from one nobody set (the build budget is shared only where set).
   for (const auto &[Key, Value] : frontEndOptions(Options))
-    Argv.push_back(findOption(Key)->flag() + "=" + Value);
+    if (Options.get(Key).Source != OptionSource::Default)
+      Argv.push_back(findOption(Key)->flag() + "=" + Value);
   Argv.push_back("--");
   Argv.insert(Argv.end(), CompileFlags.begin(), CompileFlags.end());
   return Argv;

@@ -32,7 +32,8 @@ std::string koptToolPath(const GetEnvFn &GetEnv);
 std::vector<std::pair<std::string, std::string>> frontEndOptions(const KoptOptions &Options);
 
 // The command line of `kopt rewrite-tu` for Source: kcc's resolved options
-// that the front end and the providers read, then `--` and the compile's flags.
+// that the front end and the providers read (those set by the user, not the
+// defaults), then `--` and the compile's flags.
 // With ManifestKey, a rewrite whose kernels all hit the cache records a
 // direct-mode manifest under that key (driver/kcc/DirectMode.h).
 std::vector<std::string> rewriteTuCommand(const std::string &Kopt, const KoptOptions &Options,
