@@ -71,7 +71,6 @@ bool isBarrier(llvm::StringRef Name) {
   return Name.starts_with("__syncthreads") || Name == "__syncwarp" || Name == "__barrier_sync";
 }
 
-
 const char *comparisonText(clang::BinaryOperatorKind Op, bool Reversed) {
   switch (Op) {
   case clang::BO_LT:

@@ -108,8 +108,8 @@ llvm::Expected<std::string> apartTest(UnitAST &U, const clang::ParmVarDecl &Bins
                              "size to check it against");
     const std::string Q = P->getName().str();
     Test += std::string(Test.empty() ? "" : " && ") + "((const char *)" + Q + " + (size_t)(" +
-            Size->second + ") * sizeof(*" + Q + ") <= (const char *)" + B +
-            " || (const char *)" + B + " + " + BinBytes + " <= (const char *)" + Q + ")";
+            Size->second + ") * sizeof(*" + Q + ") <= (const char *)" + B + " || (const char *)" +
+            B + " + " + BinBytes + " <= (const char *)" + Q + ")";
   }
   return Test.empty() ? "true" : Test;
 }
@@ -148,7 +148,8 @@ llvm::Expected<Privatized> rewrite(UnitAST &U, bool NoAlias, const BufferSizes &
       Refuse(Call->getBeginLoc(), "the atomicAdd's index or value has side effects");
       return;
     }
-    if (const clang::Stmt *Parent = parentOf(Call, U.Ctx); Parent && llvm::isa<clang::Expr>(Parent)) {
+    if (const clang::Stmt *Parent = parentOf(Call, U.Ctx);
+        Parent && llvm::isa<clang::Expr>(Parent)) {
       Refuse(Call->getBeginLoc(), "the atomicAdd's result is used");
       return;
     }
@@ -179,12 +180,11 @@ llvm::Expected<Privatized> rewrite(UnitAST &U, bool NoAlias, const BufferSizes &
     return unsupported(U, Bins->getLocation(), "'" + Bins->getName() + "' is reassigned");
   clang::QualType Element = Bins->getType()->getPointeeType().getUnqualifiedType();
   const clang::BuiltinType *Builtin = Element->getAs<clang::BuiltinType>();
-  const bool Supported =
-      Builtin && (Builtin->getKind() == clang::BuiltinType::Int ||
-                  Builtin->getKind() == clang::BuiltinType::UInt ||
-                  Builtin->getKind() == clang::BuiltinType::ULongLong ||
-                  Builtin->getKind() == clang::BuiltinType::Float ||
-                  Builtin->getKind() == clang::BuiltinType::Double);
+  const bool Supported = Builtin && (Builtin->getKind() == clang::BuiltinType::Int ||
+                                     Builtin->getKind() == clang::BuiltinType::UInt ||
+                                     Builtin->getKind() == clang::BuiltinType::ULongLong ||
+                                     Builtin->getKind() == clang::BuiltinType::Float ||
+                                     Builtin->getKind() == clang::BuiltinType::Double);
   if (!Supported)
     return unsupported(U, Bins->getLocation(),
                        "the bins are not int, unsigned, unsigned long long, float or double");
@@ -210,8 +210,7 @@ llvm::Expected<Privatized> rewrite(UnitAST &U, bool NoAlias, const BufferSizes &
       return Value.takeError();
     if (!Range)
       return Range.takeError();
-    U.Rewrite.ReplaceText(*Range, "(kopt_apart && (unsigned long long)(" + *Index + ") < " +
-                                      Count +
+    U.Rewrite.ReplaceText(*Range, "(kopt_apart && (unsigned long long)(" + *Index + ") < " + Count +
                                       "ull ? atomicAdd(&kopt_bins[" + *Index + "], (" + Type +
                                       ")(" + *Value + ")) : atomicAdd(&" + Name + "[" + *Index +
                                       "], (" + Type + ")(" + *Value + ")))");
@@ -222,19 +221,18 @@ llvm::Expected<Privatized> rewrite(UnitAST &U, bool NoAlias, const BufferSizes &
   // On the lines of the braces, so that the body's lines keep their numbers.
   U.Rewrite.InsertTextAfterToken(
       Body->getLBracLoc(), " const bool kopt_apart = " + *Apart + "; __shared__ " + Type +
-                               " kopt_bins[" + Count +
-                               "]; for (unsigned kopt_b = " + Thread + "; kopt_b < " + Count +
-                               "u; kopt_b += " + Threads + ") kopt_bins[kopt_b] = (" + Type +
-                               ")0; __syncthreads(); [&] {");
-  U.Rewrite.InsertTextBefore(Body->getRBracLoc(),
-                             "}(); // kopt shared-histogram: the block's bins into the global ones\n"
-                             "__syncthreads();\n"
-                             "for (unsigned kopt_b = " +
-                                 Thread + "; kopt_b < " + Count + "u; kopt_b += " + Threads +
-                                 ")\n"
-                                 "  if (kopt_bins[kopt_b] != (" +
-                                 Type + ")0)\n    atomicAdd(&" + Name +
-                                 "[kopt_b], kopt_bins[kopt_b]);\n");
+                               " kopt_bins[" + Count + "]; for (unsigned kopt_b = " + Thread +
+                               "; kopt_b < " + Count + "u; kopt_b += " + Threads +
+                               ") kopt_bins[kopt_b] = (" + Type + ")0; __syncthreads(); [&] {");
+  U.Rewrite.InsertTextBefore(
+      Body->getRBracLoc(), "}(); // kopt shared-histogram: the block's bins into the global ones\n"
+                           "__syncthreads();\n"
+                           "for (unsigned kopt_b = " +
+                               Thread + "; kopt_b < " + Count + "u; kopt_b += " + Threads +
+                               ")\n"
+                               "  if (kopt_bins[kopt_b] != (" +
+                               Type + ")0)\n    atomicAdd(&" + Name +
+                               "[kopt_b], kopt_bins[kopt_b]);\n");
   return Privatized{Name, BinCount, unsigned(Adds.size())};
 }
 
@@ -261,8 +259,8 @@ protected:
                                             const ParamSet &) const override {
     bool NoAlias = In.Kernel.Pragma && In.Kernel.Pragma->NoAlias;
     BufferSizes Sizes = bufferSizes(In.Kernel);
-    llvm::Expected<RewrittenWith<Privatized>> Made = rewriteUnitWith<Privatized>(
-        In, [&](UnitAST &U) { return rewrite(U, NoAlias, Sizes); });
+    llvm::Expected<RewrittenWith<Privatized>> Made =
+        rewriteUnitWith<Privatized>(In, [&](UnitAST &U) { return rewrite(U, NoAlias, Sizes); });
     if (!Made)
       return Made.takeError();
     return TransformOutput{std::move(Made->UnitText), std::nullopt,
