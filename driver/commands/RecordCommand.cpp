@@ -236,7 +236,7 @@ llvm::Error record(const RecordRequest &R, const memory::CacheConfig &Config) {
       Program = *Found;
   llvm::Expected<int> Status = runAndWait(Program, R.Application);
   if (!Status) {
-    llvm::sys::fs::remove(Log);
+    (void)llvm::sys::fs::remove(Log);
     return Status.takeError();
   }
 
@@ -256,7 +256,7 @@ llvm::Error record(const RecordRequest &R, const memory::CacheConfig &Config) {
       }
     }
   }
-  llvm::sys::fs::remove(Log);
+  (void)llvm::sys::fs::remove(Log);
   for (const std::string &M : Messages)
     llvm::errs() << Tool << ": " << M << "\n";
   if (*Status != 0)
