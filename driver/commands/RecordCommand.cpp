@@ -24,6 +24,7 @@
 
 #include <cstdlib>
 #include <set>
+#include <tuple>
 
 namespace kopt::driver {
 namespace {
@@ -236,7 +237,7 @@ llvm::Error record(const RecordRequest &R, const memory::CacheConfig &Config) {
       Program = *Found;
   llvm::Expected<int> Status = runAndWait(Program, R.Application);
   if (!Status) {
-    (void)llvm::sys::fs::remove(Log);
+    std::ignore = llvm::sys::fs::remove(Log); // A temporary file at worst.
     return Status.takeError();
   }
 
@@ -256,7 +257,7 @@ llvm::Error record(const RecordRequest &R, const memory::CacheConfig &Config) {
       }
     }
   }
-  (void)llvm::sys::fs::remove(Log);
+  std::ignore = llvm::sys::fs::remove(Log); // A temporary file at worst.
   for (const std::string &M : Messages)
     llvm::errs() << Tool << ": " << M << "\n";
   if (*Status != 0)

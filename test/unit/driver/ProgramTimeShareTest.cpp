@@ -43,7 +43,7 @@ protected:
     }
     ASSERT_FALSE(bool(memory::writeRecordedProgram(Dir, P)));
   }
-  void TearDown() override { (void)llvm::sys::fs::remove_directories(Dir); }
+  void TearDown() override { EXPECT_FALSE(llvm::sys::fs::remove_directories(Dir)); }
   std::optional<driver::ProgramTimeShare> shareOf(const std::string &Symbol) {
     return driver::programTimeShare(kernelWithSymbol(Symbol), Dir, &Warning);
   }
@@ -94,7 +94,7 @@ TEST_F(ProgramTimeShareTest, ADamagedProgramFileIsSaid) {
 }
 
 TEST_F(ProgramTimeShareTest, NoProgramFileMeansNoShareAndNoWarning) {
-  (void)llvm::sys::fs::remove(memory::recordedProgramPath(Dir));
+  EXPECT_FALSE(llvm::sys::fs::remove(memory::recordedProgramPath(Dir)));
   EXPECT_FALSE(shareOf("_Z5sweepPf"));
   EXPECT_EQ(Warning, "");
 }

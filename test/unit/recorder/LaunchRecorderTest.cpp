@@ -117,7 +117,7 @@ TEST(LaunchRecorder, ReusedBuffersRecordEachLaunchsOwnContents) {
       EXPECT_EQ((*B.After)[Bytes - 1], K + 10) << K;
     }
   }
-  (void)llvm::sys::fs::remove_directories(Dir);
+  EXPECT_FALSE(llvm::sys::fs::remove_directories(Dir));
 }
 
 // kcc shares a build budget by the GPU time a recording says the program
@@ -156,7 +156,7 @@ TEST(LaunchRecorder, TimesEachDistinctLaunchsFirstOccurrence) {
   std::optional<double> Gpu = recordedGpuSeconds(R.Value);
   ASSERT_TRUE(Gpu);
   EXPECT_DOUBLE_EQ(*Gpu, 4 * First + Second);
-  (void)llvm::sys::fs::remove_directories(Dir);
+  EXPECT_FALSE(llvm::sys::fs::remove_directories(Dir));
 }
 
 TEST(HostBufferPool, KeepsWhatWasInUseAndNoMore) {

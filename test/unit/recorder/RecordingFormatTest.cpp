@@ -76,7 +76,7 @@ TEST(RecordingFile, AListingSkimsLargeRecordsAndReadsWhatAFullReadReads) {
   }
   kopt::recorder::ReadResult Full = kopt::recorder::readRecording(Path.str().str());
   kopt::recorder::ReadResult Listed = kopt::recorder::readRecording(Path.str().str(), {false});
-  (void)llvm::sys::fs::remove(Path);
+  EXPECT_FALSE(llvm::sys::fs::remove(Path));
   ASSERT_EQ(Full.Error, "");
   ASSERT_EQ(Listed.Error, "");
   for (const kopt::recorder::ReadResult *R : {&Full, &Listed}) {
@@ -122,7 +122,7 @@ TEST(RecordingFile, ALargeRecordSummedAlongsideItsWriteReadsBack) {
     ASSERT_EQ(W.appendNote("after"), "");
   }
   kopt::recorder::ReadResult R = kopt::recorder::readRecording(Path.str().str());
-  (void)llvm::sys::fs::remove(Path);
+  EXPECT_FALSE(llvm::sys::fs::remove(Path));
   ASSERT_EQ(R.Error, "");
   EXPECT_EQ(R.Value.Warning, "");
   EXPECT_EQ(R.Value.Notes, std::vector<std::string>{"after"});
@@ -172,5 +172,5 @@ TEST(RecordingFile, GpuTimeWeighsEachLaunchByItsCount) {
   R.Value.Launches[0].Seconds.reset();
   R.Value.Launches[1].Seconds.reset();
   EXPECT_FALSE(kopt::recorder::recordedGpuSeconds(R.Value));
-  (void)llvm::sys::fs::remove(Path);
+  EXPECT_FALSE(llvm::sys::fs::remove(Path));
 }
