@@ -14,6 +14,15 @@ namespace {
 
 using kopt::recorder::RecordChecksum;
 
+// Distinct launch Id of kernel k(float *, int): its own grid and parameter bytes.
+kopt::recorder::LaunchRecord numberedLaunch(uint32_t Id) {
+  kopt::recorder::LaunchRecord L;
+  L.Id = Id;
+  L.Grid = {Id + 1, 1, 1};
+  L.ParamBytes.assign(12, uint8_t(Id));
+  return L;
+}
+
 uint64_t whole(const std::vector<uint8_t> &Data) {
   RecordChecksum Sum;
   Sum.add(Data.data(), Data.size());
@@ -55,10 +64,7 @@ TEST(RecordingFile, AListingSkimsLargeRecordsAndReadsWhatAFullReadReads) {
     kopt::recorder::RecordingWriter W;
     ASSERT_EQ(W.open(Path.str().str(), Kernel), "");
     for (uint32_t Id = 0; Id < 3; ++Id) {
-      kopt::recorder::LaunchRecord L;
-      L.Id = Id;
-      L.Grid = {Id + 1, 1, 1};
-      L.ParamBytes.assign(12, uint8_t(Id));
+      kopt::recorder::LaunchRecord L = numberedLaunch(Id);
       L.Pointers = {{0, 0, 16}};
       kopt::recorder::AllocationRecord A;
       A.Base = 0x7f0000000000;
@@ -133,8 +139,6 @@ TEST(RecordingFile, ALargeRecordSummedAlongsideItsWriteReadsBack) {
   EXPECT_EQ((*A.After)[Bytes / 2], 5);
 }
 
-} // namespace
-
 // A recording's GPU time: each distinct launch's time by its count; a launch
 // without a time (its Time record lost) at the mean of those with one; none
 // at all where nothing was timed (a version 3 recording).
@@ -146,10 +150,7 @@ TEST(RecordingFile, GpuTimeWeighsEachLaunchByItsCount) {
     kopt::recorder::RecordingWriter W;
     ASSERT_EQ(W.open(Path.str().str(), Kernel), "");
     for (uint32_t Id = 0; Id < 3; ++Id) {
-      kopt::recorder::LaunchRecord L;
-      L.Id = Id;
-      L.Grid = {Id + 1, 1, 1};
-      L.ParamBytes.assign(12, uint8_t(Id));
+      kopt::recorder::LaunchRecord L = numberedLaunch(Id);
       ASSERT_EQ(W.append(L), "");
       if (Id < 2) {
         ASSERT_EQ(W.appendTime(Id, Id == 0 ? 0.5 : 0.25), "");
@@ -174,3 +175,5 @@ TEST(RecordingFile, GpuTimeWeighsEachLaunchByItsCount) {
   EXPECT_FALSE(kopt::recorder::recordedGpuSeconds(R.Value));
   EXPECT_FALSE(llvm::sys::fs::remove(Path));
 }
+
+} // namespace
