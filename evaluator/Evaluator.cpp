@@ -33,6 +33,13 @@ template <typename T> llvm::Expected<T> okBody(llvm::Expected<json> Answer, Requ
 
 VariantEvaluator::~VariantEvaluator() = default;
 
+llvm::Expected<double> VariantEvaluator::timeOnce(const KernelSource &Source, const Workload &W) {
+  auto Measured = setOriginal(Source, W);
+  if (!Measured)
+    return Measured.takeError();
+  return Measured->Timing.MedianMs;
+}
+
 Profile VariantEvaluator::profile(const KernelSource &, const VariantLaunch &) {
   return Profile::unavailable("this evaluator does not profile variants");
 }
@@ -106,6 +113,24 @@ llvm::Expected<Baseline> Evaluator::setOriginal(const KernelSource &Source, cons
   if (B.Timing.MedianMs > 0)
     B.AchievedDramGBs = static_cast<double>(W.bufferBytes()) / (B.Timing.MedianMs * 1e-3) / 1e9;
   return B;
+}
+
+llvm::Expected<double> Evaluator::timeOnce(const KernelSource &Source, const Workload &W) {
+  OriginalRequest Request;
+  Request.Source = Source;
+  Request.Work = W;
+  Request.Work.Chain = 1;
+  Request.Seeds = {1};
+  Request.WatchdogSeconds = Options.WatchdogSeconds;
+  Request.SlowdownCap = Options.VariantSlowdownCap;
+  Request.Timing = Options.Timing;
+  Request.TimeOnce = true;
+  Original.reset(); // The worker no longer holds the last one.
+  auto Answer = okBody<OriginalAnswer>(
+      Process->request(requestJson(Request), RequestTimeoutSeconds), RequestOp::SetOriginal);
+  if (!Answer)
+    return Answer.takeError();
+  return Answer->Timing.MedianMs;
 }
 
 llvm::Expected<VariantOutcome> Evaluator::evaluate(const KernelSource &Variant,

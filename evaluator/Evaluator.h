@@ -70,6 +70,11 @@ class VariantEvaluator {
 public:
   virtual ~VariantEvaluator();
   virtual llvm::Expected<Baseline> setOriginal(const KernelSource &Source, const Workload &W) = 0;
+  // One launch of the original on W's first seed, in milliseconds: what a
+  // kernel's share of a compile's time is weighed by, cheaper than a baseline
+  // (no timing, no profile, one launch of a chain). Variants then need
+  // setOriginal again. The default measures a whole baseline.
+  virtual llvm::Expected<double> timeOnce(const KernelSource &Source, const Workload &W);
   // Verification and the full sequential timing (SequentialTest.h): Faster,
   // NotFaster or a failure. Seeds empty: the session's.
   virtual llvm::Expected<VariantOutcome> evaluate(const KernelSource &Variant,
@@ -105,6 +110,7 @@ public:
   // Compiles and loads the original, runs it on every seed's inputs (the
   // references), and times it alone.
   llvm::Expected<Baseline> setOriginal(const KernelSource &Source, const Workload &W) override;
+  llvm::Expected<double> timeOnce(const KernelSource &Source, const Workload &W) override;
 
   // Verifies Variant against the original on each seed (Seeds empty: the
   // session's) and, when it passes, times both interleaved.

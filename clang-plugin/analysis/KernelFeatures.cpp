@@ -3,6 +3,7 @@
 #include "clang-plugin/analysis/CollectiveCalls.h"
 #include "clang-plugin/analysis/IndexAnalysis.h"
 #include "clang-plugin/analysis/IntegerPowers.h"
+#include "clang-plugin/analysis/LocalArrays.h"
 #include "clang-plugin/analysis/Neighbourhoods.h"
 #include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/analysis/ast/Mentions.h"
@@ -704,6 +705,7 @@ KernelFeatures analyzeKernelFeatures(const clang::FunctionDecl &Kernel, clang::A
   Visitor.TraverseStmt(Kernel.getBody());
   Visitor.finish();
   F.Neighbourhoods = findNeighbourhoods(Kernel, Ctx);
+  F.LocalArrays = summarizeLocalArrays(Kernel, Ctx);
   return F;
 }
 

@@ -88,6 +88,17 @@ struct SharedVariable {
   bool Dynamic = false;          // extern __shared__ T s[].
 };
 
+// A per-thread array of the kernel's body (`int hist[16];`): one dimension, an
+// arithmetic element type, a constant size. Indexed by data (any index other
+// than a constant or a counter of a loop with constant bounds), nvcc keeps it
+// in local memory rather than registers.
+struct LocalArray {
+  std::string Name, Element;
+  uint64_t Elements = 0, Bytes = 0;
+  bool DataIndexed = false;
+  unsigned Line = 0, Column = 0;
+};
+
 struct CallFeature {
   std::string Name; // atomicAdd, __syncthreads, __shfl_down_sync, expf, ...
   unsigned Line = 0, Column = 0;
@@ -119,6 +130,7 @@ struct KernelFeatures {
   std::vector<RepeatedAccess> RepeatedAccesses;
   std::vector<BoundsGuard> Guards;
   std::vector<SharedVariable> SharedVariables;
+  std::vector<LocalArray> LocalArrays;
   std::vector<CallFeature> Atomics, Barriers, WarpIntrinsics, MathCalls;
   unsigned FloatDivisions = 0; // '/' on float operands (fast-math can approximate them).
   // pow(x, n) with a literal small integer n (analysis/IntegerPowers.h).

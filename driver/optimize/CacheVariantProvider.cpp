@@ -6,6 +6,7 @@
 #include "driver/optimize/NumericsPolicy.h"
 #include "driver/optimize/ProgramTimeShare.h"
 #include "driver/optimize/RecordingCoverage.h"
+#include "driver/optimize/WorkloadFromKernel.h"
 #include "memory/cache/BuildBudget.h"
 #include "memory/cache/MissExplanation.h"
 #include "memory/cache/OnceWarnings.h"
@@ -15,6 +16,7 @@
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/Format.h>
+#include <llvm/Support/FormatVariadic.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -50,7 +52,7 @@ std::string CacheVariantProvider::shareByProgramTime(const frontend::KernelSumma
   if (!Share) {
     if (BuildBudgetSet)
       Log.verboseNote(Tu.where(K) + "no recorded GPU time (kopt record): the build budget " +
-                      "goes to kernels as they come");
+                      "goes to compiles as they come");
     return "";
   }
   std::optional<double> BuildSeconds;
@@ -60,6 +62,85 @@ std::string CacheVariantProvider::shareByProgramTime(const frontend::KernelSumma
                                Tu.Options.get("budget").Value);
   Job.BudgetSeconds = Pool.Seconds * Share->Fraction;
   return " (" + describeShare(*Share, Pool) + ")";
+}
+
+void CacheVariantProvider::beginUnit(std::vector<const frontend::KernelSummary *> Kernels) {
+  UnitKernels = std::move(Kernels);
+  Asked.clear();
+  UnitShares.clear();
+}
+
+bool CacheVariantProvider::hasOwnTime(const frontend::KernelSummary &K) {
+  if (K.Pragma && K.Pragma->Budget && K.Pragma->Budget->TimeSeconds)
+    return true;
+  return programTimeShare(K, memory::recordingsDir(Cache.config().UserDir), nullptr).has_value();
+}
+
+std::optional<UnitTimeShare> CacheVariantProvider::weighUnit(const frontend::KernelSummary &K,
+                                                             const TuContext &Tu,
+                                                             const KernelJob &Job,
+                                                             evaluator::VariantEvaluator &Eval) {
+  std::vector<const frontend::KernelSummary *> Missing;
+  for (const frontend::KernelSummary *C : UnitKernels) {
+    if (C != &K && (Asked[Tu.Arch].count(C) || !C->Pragma || hasOwnTime(*C)))
+      continue;
+    if (C != &K) {
+      std::vector<memory::ManifestEntry> Unrecorded; // Not this compile's lookups.
+      auto Hit = Cache.lookup(cacheKeyFor(*C, Tu.Arch, Tu.NvccFlags), nullptr, &Unrecorded);
+      if (!Hit) {
+        llvm::consumeError(Hit.takeError());
+        continue; // Its own lookup says why.
+      }
+      if (*Hit)
+        continue;
+    }
+    Missing.push_back(C);
+  }
+  if (Missing.size() < 2)
+    return std::nullopt;
+  Log.note(Tu.SourcePath + ": timing one launch of each of the " + std::to_string(Missing.size()) +
+           " kernels that miss the cache, to share their optimization time");
+  auto Start = std::chrono::steady_clock::now();
+  const std::vector<std::string> Options = unitCompileOptions(Tu.NvccFlags, Tu.SourcePath);
+  std::vector<UnitTimeShare::Weighed> Weighed;
+  for (const frontend::KernelSummary *C : Missing) {
+    auto Ms = [&]() -> llvm::Expected<double> {
+      auto W = workloadFor(*C, Tu.SourcePath);
+      if (!W)
+        return W.takeError();
+      return Eval.timeOnce(kernelSourceFor(*C, C->Unit.Text, Options), *W);
+    }();
+    if (!Ms) { // Its own search says why, in full.
+      Log.verboseNote(Tu.where(*C) + "not timed, so not sharing the compile's time: " +
+                      shortReason(llvm::toString(Ms.takeError())));
+      continue;
+    }
+    Log.verboseNote(Tu.where(*C) + llvm::formatv("one launch {0:f3} ms", *Ms).str());
+    Weighed.push_back({C, *Ms});
+  }
+  if (Weighed.size() < 2)
+    return std::nullopt;
+  double Took = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  return UnitTimeShare(std::move(Weighed), Job.BudgetSeconds * double(Weighed.size()) - Took);
+}
+
+std::string CacheVariantProvider::shareByUnitTime(const frontend::KernelSummary &K,
+                                                  const TuContext &Tu, KernelJob &Job,
+                                                  evaluator::VariantEvaluator &Eval) {
+  if (hasOwnTime(K))
+    return "";
+  auto [It, First] = UnitShares.try_emplace(Tu.Arch);
+  if (First)
+    It->second = weighUnit(K, Tu, Job, Eval);
+  if (!It->second || !It->second->covers(&K))
+    return "";
+  const UnitTimeShare &Share = *It->second;
+  Job.BudgetSeconds = Share.secondsFor(&K);
+  return llvm::formatv(" ({0:f0}% of the {1} left to this compile's {2} kernels that miss the "
+                       "cache, by one launch of each)",
+                       100 * Share.fractionLeft(&K), formatDuration(Share.leftSeconds()),
+                       Share.size())
+      .str();
 }
 
 llvm::Expected<std::optional<memory::CacheEntry>>
@@ -89,6 +170,7 @@ std::string CacheVariantProvider::modelToOptimizeOn(const TuContext &Tu) {
 
 llvm::Expected<std::optional<ProvidedVariant>>
 CacheVariantProvider::variantFor(const frontend::KernelSummary &K, const TuContext &Tu) {
+  Asked[Tu.Arch].insert(&K);
   memory::CacheKey Key = cacheKeyFor(K, Tu.Arch, Tu.NvccFlags);
   report::BuildRecord Rec;
   Rec.File = K.HeaderFile.empty() ? Tu.SourcePath : K.HeaderFile;
@@ -360,18 +442,23 @@ CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuC
       return Skip(BudgetSpent());
     Job->MaxSeconds = Left;
   }
+  auto Start = std::chrono::steady_clock::now(); // The build budget counts the weighing too.
   std::string Share = shareByProgramTime(K, Tu, *Job);
+  if (Share.empty())
+    Share = shareByUnitTime(K, Tu, *Job, Gpu->evaluator());
+  // The unit's share took it from the kernels' pool already.
+  double Weighing = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   Log.note(Where + "optimizing for " + Tu.Arch + " on [" + Gpu->label() + "], budget " +
            formatDuration(jobSeconds(*Job)) + Share + " (engine " + Job->Engine + ")" +
            (Miss.empty() ? "" : "; " + Miss));
-  auto Start = std::chrono::steady_clock::now();
   auto Result =
       optimizeForCache(*Job, Gpu->evaluator(), Tu.Options.verbose() ? &llvm::errs() : nullptr);
-  if (Budget) {
-    double Spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  double Spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  if (auto Unit = UnitShares.find(Tu.Arch); Unit != UnitShares.end() && Unit->second)
+    Unit->second->spent(&K, Spent - Weighing);
+  if (Budget)
     if (llvm::Error E = Budget->spend(Spent))
       Log.verboseNote(Where + "build budget not updated: " + llvm::toString(std::move(E)));
-  }
   if (!Result)
     return Result.takeError();
   Log.note(Where + describeEvaluations(Result->Entry));

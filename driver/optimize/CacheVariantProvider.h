@@ -15,12 +15,15 @@
 #include "driver/optimize/GpuPool.h"
 #include "driver/optimize/KernelOptimization.h"
 #include "driver/optimize/QueueSubmission.h"
+#include "driver/optimize/UnitTimeShare.h"
 #include "driver/optimize/VariantProvider.h"
 #include "memory/cache/ResultCache.h"
 #include "report/BuildLog.h"
 
 #include <map>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -33,6 +36,10 @@ public:
 
   llvm::Expected<std::optional<ProvidedVariant>> variantFor(const frontend::KernelSummary &Kernel,
                                                             const TuContext &Tu) override;
+  // The compile's annotated kernels, before any is asked for: those that miss
+  // the cache share the time they would have had each, by one launch of each
+  // (UnitTimeShare.h), where no recording says what the program spends in them.
+  void beginUnit(std::vector<const frontend::KernelSummary *> Kernels);
   // One note for the compile of Source for each reason kernels were not
   // optimized here ("no GPU here (...)"), with how many.
   void finish(llvm::StringRef Source);
@@ -78,6 +85,19 @@ private:
   // words for it, or "".
   std::string shareByProgramTime(const frontend::KernelSummary &K, const TuContext &Tu,
                                  KernelJob &Job);
+  // Sets Job's budget to K's share of the time the compile's kernels that
+  // miss the cache share (UnitTimeShare.h), timing one launch of each on Eval
+  // at the compile's first miss; returns the progress line's words, or "".
+  std::string shareByUnitTime(const frontend::KernelSummary &K, const TuContext &Tu, KernelJob &Job,
+                              evaluator::VariantEvaluator &Eval);
+  // The share of the kernels still to be asked for (K among them) that miss
+  // the cache and have no time of their own, each timed once; none where fewer
+  // than two are.
+  std::optional<UnitTimeShare> weighUnit(const frontend::KernelSummary &K, const TuContext &Tu,
+                                         const KernelJob &Job, evaluator::VariantEvaluator &Eval);
+  // Whether K's time is the user's (a pragma budget(time = ...)) or a
+  // recording's (ProgramTimeShare.h) rather than a share of the compile's.
+  bool hasOwnTime(const frontend::KernelSummary &K);
   // Why this machine cannot optimize for Tu's architecture now, or "" where it can.
   std::string cannotOptimize(const TuContext &Tu);
   memory::ResultCache Cache;
@@ -92,6 +112,9 @@ private:
   std::unique_ptr<QueueSubmitter> Queue;        // Mode queue, from the first miss on.
   std::string LastSkip;                         // Why optimizeOnMiss did not optimize or queued.
   std::vector<report::BuildRecord> Lookups;
+  std::vector<const frontend::KernelSummary *> UnitKernels;       // beginUnit's.
+  std::map<std::string, std::set<const void *>> Asked;            // By architecture.
+  std::map<std::string, std::optional<UnitTimeShare>> UnitShares; // By architecture: weighed.
 };
 
 } // namespace kopt::driver

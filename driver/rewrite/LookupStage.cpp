@@ -187,6 +187,13 @@ llvm::Expected<bool> inlineIntoHeader(const frontend::KernelSummary &K,
 llvm::Expected<KernelSplices> lookUpVariants(RewriteContext &C,
                                              const std::vector<frontend::KernelSummary> &Kernels) {
   KernelSplices Out{{}, frontend::HeaderInliner(readTextFile)};
+  if (C.Cached) {
+    std::vector<const frontend::KernelSummary *> Annotated;
+    for (const frontend::KernelSummary &K : Kernels)
+      if (K.Pragma && (K.HeaderFile.empty() || !K.IncludedFrom.empty()))
+        Annotated.push_back(&K);
+    C.Cached->beginUnit(std::move(Annotated));
+  }
   for (const frontend::KernelSummary &K : Kernels) {
     if (!K.Pragma && C.Options.AnnotatedOnly)
       continue;

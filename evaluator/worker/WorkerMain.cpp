@@ -69,6 +69,8 @@ public:
 
 private:
   json setOriginal(const OriginalRequest &Request);
+  // set_original's answer where the request asked for its time only.
+  json timedOnce(const CompiledKernel &Compiled);
   EvaluateAnswer evaluate(const VariantRequest &Request);
   // One launch's hardware counters of a variant (the chosen one, once).
   json profileVariant(const ProfileRequest &Request);
@@ -494,6 +496,8 @@ json WorkerState::setOriginal(const OriginalRequest &Request) {
   for (uint64_t Seed : Seeds)
     if (StepFailure Failure = reference(Seed))
       return failureAnswer(*Failure);
+  if (Request.TimeOnce)
+    return timedOnce(*Compiled);
   RunFailure Why;
   Budget.DeadlineSeconds = Watchdog;
   RunTimedKernel = runTimed(SequentialDesign(), ReferenceMs[Seeds.front()], Budget.ScreenSeconds);
@@ -553,6 +557,18 @@ json WorkerState::setOriginal(const OriginalRequest &Request) {
     if (!Weighted.empty())
       Answer.Weighted = planJson(Weighted, W.Recorded);
   }
+  return okAnswer(Answer);
+}
+
+json WorkerState::timedOnce(const CompiledKernel &Compiled) {
+  OriginalAnswer Answer;
+  Answer.Chain = ChainLaunches;
+  Answer.Compile = compileRecord(Compiled);
+  Answer.Resources = Original.Resources;
+  Answer.Timing = summarize({ReferenceMs[Seeds.front()]});
+  // Nothing to verify variants against: they are refused until the next original.
+  Session->unload(Original);
+  HasOriginal = false;
   return okAnswer(Answer);
 }
 

@@ -339,7 +339,8 @@ void to_json(json &J, const OriginalRequest &R) {
            {"target_noise", R.Timing.TargetNoise},
            {"max_seconds", R.Timing.MaxSeconds},
            {"screen_seconds", R.Timing.ScreenSeconds},
-           {"profile", R.Profile}};
+           {"profile", R.Profile},
+           {"time_once", R.TimeOnce}};
 }
 void from_json(const json &J, OriginalRequest &R) {
   readField(J, "source", R.Source);
@@ -353,6 +354,7 @@ void from_json(const json &J, OriginalRequest &R) {
   readField(J, "max_seconds", R.Timing.MaxSeconds);
   readField(J, "screen_seconds", R.Timing.ScreenSeconds);
   readField(J, "profile", R.Profile);
+  readField(J, "time_once", R.TimeOnce);
 }
 
 void to_json(json &J, const VariantRequest &R) {

@@ -118,6 +118,9 @@ struct OriginalRequest {
   double SlowdownCap = 20;
   GpuSession::TimingBudget Timing; // Its sample limits, noise target and times.
   bool Profile = false;            // Read the original's hardware counters.
+  // Only the time of its first seed's reference run (Evaluator::timeOnce): no
+  // timing, no profile, and no original kept for variants.
+  bool TimeOnce = false;
 };
 void to_json(nlohmann::json &J, const OriginalRequest &R);
 void from_json(const nlohmann::json &J, OriginalRequest &R);

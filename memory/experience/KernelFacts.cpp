@@ -50,6 +50,7 @@ const FactInfo Table[] = {
     {"precise_math_calls", Num, false, "math calls with a faster intrinsic (expf, sinf, ...)"},
     {"fast_math_calls", Num, false, "fast intrinsics already used (__expf, ...)"},
     {"integer_powers", Num, false, "pow calls with a literal integer exponent from 2 to 16"},
+    {"data_indexed_arrays", Num, false, "per-thread arrays indexed by data (kept in local memory)"},
     // Booleans from the front end.
     {"has_loops", Bool, false, "the body has a loop"},
     {"has_bounds_guard", Bool, false, "a thread index is compared with a parameter"},
@@ -469,6 +470,9 @@ Facts factsFor(const KernelFeatures &F, const ProfileMetrics &Metrics) {
   Out.set("precise_math_calls", Precise);
   Out.set("fast_math_calls", Fast);
   Out.set("integer_powers", F.IntegerPowers);
+  Out.set("data_indexed_arrays",
+          std::count_if(F.LocalArrays.begin(), F.LocalArrays.end(),
+                        [](const frontend::LocalArray &A) { return A.DataIndexed; }));
 
   Out.setBool("has_loops", !F.Loops.empty());
   Out.setBool("has_bounds_guard", !F.Guards.empty());

@@ -6,7 +6,9 @@
 # heavy's progress line gives it over 90% of the budget and light's under
 # 10%, and the build spent no more than the budget allows (with the 4
 # evaluations every kernel gets); then, without a build budget, unless heavy
-# gets nearly the 16 s that --kopt-budget=8s gives the two kernels together.
+# gets nearly the 16 s that --kopt-budget=8s gives the two kernels together;
+# then, without a recording, unless kcc timed one launch of each and gave
+# heavy over 80% of what the two kernels share.
 # Prints kcc's notes. Exit 77 (ctest:
 # skipped) where no GPU is usable.
 # Usage: budget-share.sh KOPT INPUTS_DIR [WORK_DIR] [ARCH]   (ARCH default: sm_90)
@@ -57,4 +59,15 @@ KOPT_CACHE_DIR="$work/cache2" "$kcc" --kopt-mode=optimize --kopt-engine=skills -
 cat "$work/build2.err"
 grep -E 'heavy: optimizing .*budget 1[56]s \((9[0-9]|100)% of 16s \(8s for each of 2 recorded kernels\), by the program.s recorded GPU time\)' \
   "$work/build2.err" > /dev/null || fail "heavy was not given nearly both kernels' 8 s"
+
+# Without a recording the compile's two kernels share their 16 s by one
+# launch of each, as their pragmas describe it.
+KOPT_CACHE_DIR="$work/cache3" "$kcc" --kopt-mode=optimize --kopt-engine=skills --kopt-budget=8s \
+  -O3 -arch="$arch" -o "$work/app4" "$src" 2> "$work/build3.err" || { cat "$work/build3.err"; fail "kcc failed"; }
+cat "$work/build3.err"
+grep -q 'timing one launch of each of the 2 kernels that miss the cache' "$work/build3.err" ||
+  fail "kcc did not time the two kernels before their searches"
+grep -E "heavy: optimizing .*budget 1[0-9]s \((8[0-9]|9[0-9]|100)% of the 1[0-9]s left to this compile's 2 kernels that miss the cache, by one launch of each\)" \
+  "$work/build3.err" > /dev/null || fail "heavy was not given over 80% of the two kernels' time"
+"$work/app4" | grep -q '^two-kernels: ' || fail "the program built by kcc does not run"
 echo "budget-share: passed"

@@ -117,3 +117,33 @@ TEST(Evaluator, TheWorkerWorksOnTheDeviceOfItsOptions) {
   EXPECT_EQ(Request["request"]["op"], "hello");
   llvm::sys::fs::remove(Log);
 }
+
+TEST(Evaluator, TimeOnceAsksForOneLaunchAndKeepsNoOriginal) {
+  llvm::SmallString<128> Log;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("kopt-scripted", "log", Log));
+  ::setenv("KOPT_SCRIPTED_REQUESTS", Log.c_str(), 1);
+  auto E = startScripted(json::array({okAnswer(HelloAnswer{h200()}), measured()}));
+  ASSERT_TRUE(bool(E)) << llvm::toString(E.takeError());
+  Workload W = oneBuffer();
+  W.Chain = 20; // An inout kernel's chain: one launch is enough to weigh it.
+  auto Ms = (*E)->timeOnce(KernelSource{"", "k", "", {}}, W);
+  ::unsetenv("KOPT_SCRIPTED_REQUESTS");
+  ASSERT_TRUE(bool(Ms)) << llvm::toString(Ms.takeError());
+  EXPECT_EQ(*Ms, 0.5);
+  // Nothing to verify a variant against until the next setOriginal.
+  auto V = (*E)->evaluate(KernelSource{"", "k", "", {}}, VariantLaunch{});
+  ASSERT_FALSE(bool(V));
+  EXPECT_EQ(llvm::toString(V.takeError()), "a variant before setOriginal()");
+  auto Text = llvm::MemoryBuffer::getFile(Log);
+  ASSERT_TRUE(bool(Text));
+  llvm::SmallVector<llvm::StringRef> Lines;
+  (*Text)->getBuffer().trim().split(Lines, '\n');
+  ASSERT_EQ(Lines.size(), 2u);
+  json Request = json::parse(Lines[1].str())["request"];
+  EXPECT_EQ(Request["op"], "set_original");
+  EXPECT_EQ(Request["time_once"], true);
+  EXPECT_EQ(Request["profile"], false);
+  EXPECT_EQ(Request["seeds"], json({1}));
+  EXPECT_EQ(Request["workload"]["chain"], 1);
+  EXPECT_FALSE(llvm::sys::fs::remove(Log));
+}

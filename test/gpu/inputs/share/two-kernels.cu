@@ -1,11 +1,12 @@
 // A program that spends nearly all its GPU time in one of its two kernels
 // (budget-share.sh): `heavy` runs 100000 dependent multiply-adds an element
-// (2000 in the pragma's workload), `light` one store. kcc shares a build
-// budget between them by the GPU time kopt record measures, so heavy gets
+// (20000 in the pragma's workload), `light` one store. kcc shares a build
+// budget between them by the GPU time kopt record measures, or without a
+// recording by one launch of each as the pragmas give them, so heavy gets
 // nearly all of it.
 #include <cstdio>
 
-#pragma kopt optimize launch(grid: (n + 255) / 256; block: 256) args(n = 1 << 20, iters = 2000) \
+#pragma kopt optimize launch(grid : (n + 255) / 256; block : 256) args(n = 1 << 20, iters = 20000) \
     buffers(x[n] inout)
 __global__ void heavy(float *x, int n, int iters) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -17,7 +18,8 @@ __global__ void heavy(float *x, int n, int iters) {
   }
 }
 
-#pragma kopt optimize launch(grid: (n + 255) / 256; block: 256) args(n = 1 << 20) buffers(y[n] out)
+#pragma kopt optimize launch(grid : (n + 255) / 256; block : 256) args(n = 1 << 20)                \
+    buffers(y[n] out)
 __global__ void light(float *y, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
@@ -27,7 +29,8 @@ __global__ void light(float *y, int n) {
 int main() {
   const int n = 1 << 20;
   float *x = nullptr, *y = nullptr;
-  if (cudaMalloc(&x, n * sizeof(float)) != cudaSuccess || cudaMalloc(&y, n * sizeof(float)) != cudaSuccess)
+  if (cudaMalloc(&x, n * sizeof(float)) != cudaSuccess ||
+      cudaMalloc(&y, n * sizeof(float)) != cudaSuccess)
     return 2;
   cudaMemset(x, 0, n * sizeof(float));
   for (int step = 0; step < 10; ++step) {

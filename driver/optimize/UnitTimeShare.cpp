@@ -1,0 +1,50 @@
+#include "driver/optimize/UnitTimeShare.h"
+
+#include <algorithm>
+
+namespace kopt::driver {
+
+UnitTimeShare::UnitTimeShare(std::vector<Weighed> Measured, double PoolSeconds)
+    : Left(std::max(PoolSeconds, 0.0)) {
+  double Shortest = 0;
+  for (const Weighed &W : Measured)
+    if (W.Ms > 0 && (Shortest == 0 || W.Ms < Shortest))
+      Shortest = W.Ms;
+  for (Weighed &W : Measured) {
+    if (W.Ms <= 0)
+      W.Ms = Shortest > 0 ? Shortest : 1;
+    Kernels.push_back({W, false});
+  }
+}
+
+const UnitTimeShare::Entry *UnitTimeShare::find(const void *Kernel) const {
+  auto It = std::find_if(Kernels.begin(), Kernels.end(),
+                         [&](const Entry &E) { return E.W.Kernel == Kernel; });
+  return It == Kernels.end() ? nullptr : &*It;
+}
+
+bool UnitTimeShare::covers(const void *Kernel) const { return find(Kernel) != nullptr; }
+
+double UnitTimeShare::fractionLeft(const void *Kernel) const {
+  const Entry *Own = find(Kernel);
+  if (!Own || Own->Done)
+    return 0;
+  double Open = 0;
+  for (const Entry &E : Kernels)
+    if (!E.Done)
+      Open += E.W.Ms;
+  return Own->W.Ms / Open;
+}
+
+double UnitTimeShare::secondsFor(const void *Kernel) const { return Left * fractionLeft(Kernel); }
+
+void UnitTimeShare::spent(const void *Kernel, double Seconds) {
+  auto It = std::find_if(Kernels.begin(), Kernels.end(),
+                         [&](const Entry &E) { return E.W.Kernel == Kernel; });
+  if (It == Kernels.end() || It->Done)
+    return;
+  It->Done = true;
+  Left = std::max(Left - Seconds, 0.0);
+}
+
+} // namespace kopt::driver
