@@ -121,7 +121,8 @@ std::optional<UnitTimeShare> CacheVariantProvider::weighUnit(const frontend::Ker
   if (Weighed.size() < 2)
     return std::nullopt;
   double Took = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
-  return UnitTimeShare(std::move(Weighed), Job.BudgetSeconds * double(Weighed.size()) - Took);
+  const double Pool = Job.BudgetSeconds * double(Weighed.size()) - Took;
+  return UnitTimeShare(std::move(Weighed), Pool);
 }
 
 std::string CacheVariantProvider::shareByUnitTime(const frontend::KernelSummary &K,

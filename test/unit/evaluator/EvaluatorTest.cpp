@@ -115,7 +115,7 @@ TEST(Evaluator, TheWorkerWorksOnTheDeviceOfItsOptions) {
   json Request = json::parse((*Text)->getBuffer());
   EXPECT_EQ(Request["argv"], json({"--kopt-evaluation-worker", "3", "4", "1"}));
   EXPECT_EQ(Request["request"]["op"], "hello");
-  llvm::sys::fs::remove(Log);
+  EXPECT_FALSE(llvm::sys::fs::remove(Log));
 }
 
 TEST(Evaluator, TimeOnceAsksForOneLaunchAndKeepsNoOriginal) {
