@@ -64,7 +64,7 @@ unsigned Evaluator::workerRestarts() const {
   return Process->starts() > 0 ? Process->starts() - 1 : 0;
 }
 
-llvm::Expected<Baseline> Evaluator::setOriginal(const KernelSource &Source, const Workload &W) {
+OriginalRequest Evaluator::originalRequest(const KernelSource &Source, const Workload &W) const {
   OriginalRequest Request;
   Request.Source = Source;
   Request.Work = W;
@@ -74,10 +74,19 @@ llvm::Expected<Baseline> Evaluator::setOriginal(const KernelSource &Source, cons
   Request.SlowdownCap = Options.VariantSlowdownCap;
   Request.Timing = Options.Timing;
   Request.Profile = Options.Profile && W.bufferBytes() <= Options.ProfileMaxBytes;
+  return Request;
+}
+
+llvm::Expected<OriginalAnswer> Evaluator::sendOriginal(const OriginalRequest &Request) {
+  return okBody<OriginalAnswer>(Process->request(requestJson(Request), RequestTimeoutSeconds),
+                                RequestOp::SetOriginal);
+}
+
+llvm::Expected<Baseline> Evaluator::setOriginal(const KernelSource &Source, const Workload &W) {
+  OriginalRequest Request = originalRequest(Source, W);
   Original.reset();
   auto Begin = std::chrono::steady_clock::now();
-  auto Answer = okBody<OriginalAnswer>(
-      Process->request(requestJson(Request), RequestTimeoutSeconds), RequestOp::SetOriginal);
+  auto Answer = sendOriginal(Request);
   if (!Answer)
     return Answer.takeError();
   Original = Request;
@@ -116,18 +125,13 @@ llvm::Expected<Baseline> Evaluator::setOriginal(const KernelSource &Source, cons
 }
 
 llvm::Expected<double> Evaluator::timeOnce(const KernelSource &Source, const Workload &W) {
-  OriginalRequest Request;
-  Request.Source = Source;
-  Request.Work = W;
+  OriginalRequest Request = originalRequest(Source, W);
   Request.Work.Chain = 1;
   Request.Seeds = {1};
-  Request.WatchdogSeconds = Options.WatchdogSeconds;
-  Request.SlowdownCap = Options.VariantSlowdownCap;
-  Request.Timing = Options.Timing;
+  Request.Profile = false;
   Request.TimeOnce = true;
   Original.reset(); // The worker no longer holds the last one.
-  auto Answer = okBody<OriginalAnswer>(
-      Process->request(requestJson(Request), RequestTimeoutSeconds), RequestOp::SetOriginal);
+  auto Answer = sendOriginal(Request);
   if (!Answer)
     return Answer.takeError();
   return Answer->Timing.MedianMs;
@@ -155,8 +159,7 @@ llvm::Error Evaluator::ensureOriginal() {
   if (Process->running())
     return llvm::Error::success();
   // Restarted after a fault: the new worker needs the original.
-  auto Again = okBody<OriginalAnswer>(
-      Process->request(requestJson(*Original), RequestTimeoutSeconds), RequestOp::SetOriginal);
+  auto Again = sendOriginal(*Original);
   return Again ? llvm::Error::success() : Again.takeError();
 }
 

@@ -131,6 +131,10 @@ private:
                                          llvm::ArrayRef<uint64_t> Seeds, TimingStage Stage);
   // A worker that holds the original: restarted ones get it again.
   llvm::Error ensureOriginal();
+  // The set_original request for Source and W under the options (all seeds,
+  // the profile where the buffers allow it), and its answer from the worker.
+  OriginalRequest originalRequest(const KernelSource &Source, const Workload &W) const;
+  llvm::Expected<OriginalAnswer> sendOriginal(const OriginalRequest &Request);
   EvaluatorOptions Options;
   std::unique_ptr<Worker> Process;
   DeviceInfo Device;

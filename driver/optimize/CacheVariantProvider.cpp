@@ -34,12 +34,18 @@ std::optional<memory::BuildBudget> buildBudgetOf(const TuContext &Tu, llvm::Stri
     return std::nullopt;
   return memory::BuildBudget(CacheDir.str(), *Build, *Total);
 }
+
+// The pragma's budget(time = ...): the user's word on K's time.
+bool pragmaGivesTime(const frontend::KernelSummary &K) {
+  return K.Pragma && K.Pragma->Budget && K.Pragma->Budget->TimeSeconds;
+}
 } // namespace
 
-std::string CacheVariantProvider::shareByProgramTime(const frontend::KernelSummary &K,
-                                                     const TuContext &Tu, KernelJob &Job) {
-  if (K.Pragma && K.Pragma->Budget && K.Pragma->Budget->TimeSeconds)
-    return ""; // The pragma's budget(time = ...) is the user's word.
+std::optional<std::string>
+CacheVariantProvider::shareByProgramTime(const frontend::KernelSummary &K, const TuContext &Tu,
+                                         KernelJob &Job) {
+  if (pragmaGivesTime(K))
+    return "";
   std::string Warning;
   std::optional<ProgramTimeShare> Share =
       programTimeShare(K, memory::recordingsDir(Cache.config().UserDir), &Warning);
@@ -53,7 +59,7 @@ std::string CacheVariantProvider::shareByProgramTime(const frontend::KernelSumma
     if (BuildBudgetSet)
       Log.verboseNote(Tu.where(K) + "no recorded GPU time (kopt record): the build budget " +
                       "goes to compiles as they come");
-    return "";
+    return std::nullopt;
   }
   std::optional<double> BuildSeconds;
   if (BuildBudgetSet)
@@ -71,7 +77,7 @@ void CacheVariantProvider::beginUnit(std::vector<const frontend::KernelSummary *
 }
 
 bool CacheVariantProvider::hasOwnTime(const frontend::KernelSummary &K) {
-  if (K.Pragma && K.Pragma->Budget && K.Pragma->Budget->TimeSeconds)
+  if (pragmaGivesTime(K))
     return true;
   return programTimeShare(K, memory::recordingsDir(Cache.config().UserDir), nullptr).has_value();
 }
@@ -128,8 +134,6 @@ std::optional<UnitTimeShare> CacheVariantProvider::weighUnit(const frontend::Ker
 std::string CacheVariantProvider::shareByUnitTime(const frontend::KernelSummary &K,
                                                   const TuContext &Tu, KernelJob &Job,
                                                   evaluator::VariantEvaluator &Eval) {
-  if (hasOwnTime(K))
-    return "";
   auto [It, First] = UnitShares.try_emplace(Tu.Arch);
   if (First)
     It->second = weighUnit(K, Tu, Job, Eval);
@@ -444,13 +448,13 @@ CacheVariantProvider::optimizeOnMiss(const frontend::KernelSummary &K, const TuC
     Job->MaxSeconds = Left;
   }
   auto Start = std::chrono::steady_clock::now(); // The build budget counts the weighing too.
-  std::string Share = shareByProgramTime(K, Tu, *Job);
-  if (Share.empty())
+  std::optional<std::string> Share = shareByProgramTime(K, Tu, *Job);
+  if (!Share)
     Share = shareByUnitTime(K, Tu, *Job, Gpu->evaluator());
   // The unit's share took it from the kernels' pool already.
   double Weighing = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   Log.note(Where + "optimizing for " + Tu.Arch + " on [" + Gpu->label() + "], budget " +
-           formatDuration(jobSeconds(*Job)) + Share + " (engine " + Job->Engine + ")" +
+           formatDuration(jobSeconds(*Job)) + *Share + " (engine " + Job->Engine + ")" +
            (Miss.empty() ? "" : "; " + Miss));
   auto Result =
       optimizeForCache(*Job, Gpu->evaluator(), Tu.Options.verbose() ? &llvm::errs() : nullptr);

@@ -82,12 +82,14 @@ private:
   llvm::Expected<GpuPool::Lease> lendGpu(const TuContext &Tu, const std::string &Where);
   // Sets Job's budget to K's share by the recorded program's GPU time
   // (ProgramTimeShare.h), where there is one; returns the progress line's
-  // words for it, or "".
-  std::string shareByProgramTime(const frontend::KernelSummary &K, const TuContext &Tu,
-                                 KernelJob &Job);
-  // Sets Job's budget to K's share of the time the compile's kernels that
-  // miss the cache share (UnitTimeShare.h), timing one launch of each on Eval
-  // at the compile's first miss; returns the progress line's words, or "".
+  // words for it, "" where K keeps a time of its own (the pragma's, or a
+  // recorded program of one kernel), none where K has no time of its own.
+  std::optional<std::string> shareByProgramTime(const frontend::KernelSummary &K,
+                                                const TuContext &Tu, KernelJob &Job);
+  // For a K without a time of its own: sets Job's budget to K's share of the
+  // time the compile's kernels that miss the cache share (UnitTimeShare.h),
+  // timing one launch of each on Eval at the compile's first such miss;
+  // returns the progress line's words, or "".
   std::string shareByUnitTime(const frontend::KernelSummary &K, const TuContext &Tu, KernelJob &Job,
                               evaluator::VariantEvaluator &Eval);
   // The share of the kernels still to be asked for (K among them) that miss

@@ -17,33 +17,32 @@ UnitTimeShare::UnitTimeShare(std::vector<Weighed> Measured, double PoolSeconds)
   }
 }
 
-const UnitTimeShare::Entry *UnitTimeShare::find(const void *Kernel) const {
-  auto It = std::find_if(Kernels.begin(), Kernels.end(),
-                         [&](const Entry &E) { return E.W.Kernel == Kernel; });
-  return It == Kernels.end() ? nullptr : &*It;
+size_t UnitTimeShare::indexOf(const void *Kernel) const {
+  return size_t(std::find_if(Kernels.begin(), Kernels.end(),
+                             [&](const Entry &E) { return E.W.Kernel == Kernel; }) -
+                Kernels.begin());
 }
 
-bool UnitTimeShare::covers(const void *Kernel) const { return find(Kernel) != nullptr; }
+bool UnitTimeShare::covers(const void *Kernel) const { return indexOf(Kernel) < Kernels.size(); }
 
 double UnitTimeShare::fractionLeft(const void *Kernel) const {
-  const Entry *Own = find(Kernel);
-  if (!Own || Own->Done)
+  const size_t Own = indexOf(Kernel);
+  if (Own == Kernels.size() || Kernels[Own].Done)
     return 0;
   double Open = 0;
   for (const Entry &E : Kernels)
     if (!E.Done)
       Open += E.W.Ms;
-  return Own->W.Ms / Open;
+  return Kernels[Own].W.Ms / Open;
 }
 
 double UnitTimeShare::secondsFor(const void *Kernel) const { return Left * fractionLeft(Kernel); }
 
 void UnitTimeShare::spent(const void *Kernel, double Seconds) {
-  auto It = std::find_if(Kernels.begin(), Kernels.end(),
-                         [&](const Entry &E) { return E.W.Kernel == Kernel; });
-  if (It == Kernels.end() || It->Done)
+  const size_t Own = indexOf(Kernel);
+  if (Own == Kernels.size() || Kernels[Own].Done)
     return;
-  It->Done = true;
+  Kernels[Own].Done = true;
   Left = std::max(Left - Seconds, 0.0);
 }
 

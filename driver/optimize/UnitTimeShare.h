@@ -41,7 +41,7 @@ private:
     Weighed W;
     bool Done = false;
   };
-  const Entry *find(const void *Kernel) const;
+  size_t indexOf(const void *Kernel) const; // size() where Kernel is not weighed.
   std::vector<Entry> Kernels;
   double Left = 0;
 };

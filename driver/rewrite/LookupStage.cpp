@@ -182,6 +182,12 @@ llvm::Expected<bool> inlineIntoHeader(const frontend::KernelSummary &K,
   return true;
 }
 
+// Whether K's definition can take a variant: in the TU's text, or in a header
+// its text #includes (not one a -include brings in).
+bool spliceable(const frontend::KernelSummary &K) {
+  return K.HeaderFile.empty() || !K.IncludedFrom.empty();
+}
+
 } // namespace
 
 llvm::Expected<KernelSplices> lookUpVariants(RewriteContext &C,
@@ -190,19 +196,17 @@ llvm::Expected<KernelSplices> lookUpVariants(RewriteContext &C,
   if (C.Cached) {
     std::vector<const frontend::KernelSummary *> Annotated;
     for (const frontend::KernelSummary &K : Kernels)
-      if (K.Pragma && (K.HeaderFile.empty() || !K.IncludedFrom.empty()))
+      if (K.Pragma && spliceable(K))
         Annotated.push_back(&K);
     C.Cached->beginUnit(std::move(Annotated));
   }
   for (const frontend::KernelSummary &K : Kernels) {
-    if (!K.Pragma && C.Options.AnnotatedOnly)
+    if ((!K.Pragma && C.Options.AnnotatedOnly) || !spliceable(K))
       continue;
     std::string DefiningPath = C.Request.Source;
     llvm::StringRef Defining = C.Text;
     std::string HeaderText;
     if (!K.HeaderFile.empty()) {
-      if (K.IncludedFrom.empty())
-        continue; // Not reached through an #include of the TU's text (a -include).
       DefiningPath = K.IncludedFrom.back().Included;
       llvm::Expected<std::string> Read = readTextFile(DefiningPath);
       if (!Read)

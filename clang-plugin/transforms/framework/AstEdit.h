@@ -122,6 +122,12 @@ bool isInertDecl(const clang::Stmt &S);
 // The type as the unit can spell it in a declaration ("float", "unsigned int").
 std::string typeText(clang::QualType T, const UnitAST &U);
 
+// Code for a whole block's threads: the thread's index in its block (x
+// fastest, as the hardware numbers warps) and the block's thread count.
+inline constexpr const char *ThreadInBlockText =
+    "((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x)";
+inline constexpr const char *BlockThreadsText = "(blockDim.x * blockDim.y * blockDim.z)";
+
 // Whether S contains a call to __syncthreads or a warp intrinsic, an atomic,
 // a return, break, continue or goto (Control), or a __shared__ variable.
 struct StmtContents {

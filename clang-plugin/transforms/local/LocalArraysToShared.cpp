@@ -130,9 +130,7 @@ llvm::Expected<Moved> rewrite(UnitAST &U, uint64_t BlockThreads) {
   // The body is instantiated twice (shared and local views): its own shared
   // variables are allocated for each.
   const uint64_t Others = 2 * *Declared;
-  const std::string Thread =
-      "((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x)";
-  const std::string Threads = "(blockDim.x * blockDim.y * blockDim.z)";
+  const std::string Thread = ThreadInBlockText, Threads = BlockThreadsText;
   const std::string Cap = std::to_string(BlockThreads);
   Moved Out;
   std::string Storage, Params, SharedViews, LocalViews;

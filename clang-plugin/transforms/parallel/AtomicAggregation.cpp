@@ -131,18 +131,18 @@ llvm::Expected<Aggregated> rewrite(UnitAST &U, bool NoAlias) {
   // On the lines of the braces, so that the body's lines keep their numbers.
   U.Rewrite.InsertTextAfterToken(Body->getLBracLoc(), " " + Type + " kopt_part = 0;");
   U.Rewrite.InsertTextBefore(
-      Body->getRBracLoc(),
-      "{ // kopt atomic-aggregation: a warp's sum, then one atomicAdd\n"
-      "if ((blockDim.x * blockDim.y * blockDim.z) % 32u == 0u) {\n"
-      "  for (int kopt_o = 16; kopt_o > 0; kopt_o >>= 1)\n"
-      "    kopt_part += __shfl_xor_sync(0xffffffffu, kopt_part, kopt_o);\n"
-      "  if ((((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x) & 31u) == 0u "
-      "&& kopt_part != (" +
-          Type +
-          ")0)\n"
-          "    atomicAdd(" +
-          A.Target + ", kopt_part);\n} else if (kopt_part != (" + Type + ")0) {\n  atomicAdd(" +
-          A.Target + ", kopt_part);\n}\n}\n");
+      Body->getRBracLoc(), "{ // kopt atomic-aggregation: a warp's sum, then one atomicAdd\n"
+                           "if (" +
+                               std::string(BlockThreadsText) +
+                               " % 32u == 0u) {\n"
+                               "  for (int kopt_o = 16; kopt_o > 0; kopt_o >>= 1)\n"
+                               "    kopt_part += __shfl_xor_sync(0xffffffffu, kopt_part, kopt_o);\n"
+                               "  if ((" +
+                               ThreadInBlockText + " & 31u) == 0u && kopt_part != (" + Type +
+                               ")0)\n"
+                               "    atomicAdd(" +
+                               A.Target + ", kopt_part);\n} else if (kopt_part != (" + Type +
+                               ")0) {\n  atomicAdd(" + A.Target + ", kopt_part);\n}\n}\n");
   return A;
 }
 

@@ -215,9 +215,7 @@ llvm::Expected<Privatized> rewrite(UnitAST &U, bool NoAlias, const BufferSizes &
                                       ")(" + *Value + ")) : atomicAdd(&" + Name + "[" + *Index +
                                       "], (" + Type + ")(" + *Value + ")))");
   }
-  const std::string Thread =
-      "((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x)";
-  const std::string Threads = "(blockDim.x * blockDim.y * blockDim.z)";
+  const std::string Thread = ThreadInBlockText, Threads = BlockThreadsText;
   // On the lines of the braces, so that the body's lines keep their numbers.
   U.Rewrite.InsertTextAfterToken(
       Body->getLBracLoc(), " const bool kopt_apart = " + *Apart + "; __shared__ " + Type +
