@@ -458,10 +458,20 @@ llvm::Expected<ClauseNumber> parseNumberLiteral(llvm::StringRef Spelling) {
     return llvm::createStringError(std::make_error_code(std::errc::invalid_argument),
                                    "invalid number '%s'", Spelling.str().c_str());
   };
+  // A digit separator stands between two digits ('1'e5' and '0x'1' are not
+  // numbers to clang); in a hex literal those are hex digits.
+  bool HexSpelling = Spelling.starts_with_insensitive("0x");
+  auto IsDigit = [&](char C) { return HexSpelling ? llvm::isHexDigit(C) : llvm::isDigit(C); };
   std::string Clean;
-  for (char C : Spelling)
-    if (C != '\'')
-      Clean.push_back(C);
+  for (size_t I = 0; I < Spelling.size(); ++I) {
+    if (Spelling[I] != '\'') {
+      Clean.push_back(Spelling[I]);
+      continue;
+    }
+    if (I == 0 || I + 1 == Spelling.size() || !IsDigit(Spelling[I - 1]) ||
+        !IsDigit(Spelling[I + 1]))
+      return Invalid();
+  }
   llvm::StringRef S = Clean;
   if (S.empty() || !(llvm::isDigit(S[0]) || (S[0] == '.' && S.size() > 1 && llvm::isDigit(S[1]))))
     return Invalid();
