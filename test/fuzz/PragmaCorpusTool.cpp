@@ -9,9 +9,10 @@
 //       Parses each line of FILE with clang as '#pragma kopt LINE' before a kernel
 //       (int n, int m, float a, const float *x, float *y) and prints "case N:
 //       accepted" or "case N: rejected" followed by its diagnostics.
-//   kopt-pragma-corpus fuzz [--seconds S] [--seed N]
+//   kopt-pragma-corpus fuzz [--seconds S] [--seed N] [--cases C]
 //       Generates cases from N (default: a fresh seed, printed) for S seconds
-//       (default 40) and checks each with the parser alone (PragmaInvariants.h)
+//       (default 40; with --cases, C cases and no time limit unless --seconds is
+//       given too) and checks each with the parser alone (PragmaInvariants.h)
 //       and through the front end (FrontEndAgreement.h: kopt check and kopt
 //       inspect agree). Exit 1 on the first violation, a case that takes over
 //       10 s (a hang), or a crash (the case is printed with the stack).
@@ -32,6 +33,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -163,17 +165,23 @@ private:
   std::thread Thread; // Last: it starts with everything above in place.
 };
 
-int fuzzFor(uint64_t Seed, double Seconds) {
-  llvm::outs() << "fuzz: seed " << Seed << ", " << llvm::formatv("{0}", Seconds)
-               << " s (replay: kopt-pragma-corpus fuzz --seed " << Seed << ")\n";
+// Runs until Seconds have passed or MaxCases cases are checked, whichever
+// comes first (either may be unset).
+int fuzzFor(uint64_t Seed, std::optional<double> Seconds, std::optional<size_t> MaxCases) {
+  llvm::outs() << "fuzz: seed " << Seed;
+  if (Seconds)
+    llvm::outs() << ", " << llvm::formatv("{0}", *Seconds) << " s";
+  if (MaxCases)
+    llvm::outs() << ", " << *MaxCases << " cases";
+  llvm::outs() << " (replay: kopt-pragma-corpus fuzz --seed " << Seed << ")\n";
   llvm::outs().flush();
   fuzz::Random R(Seed);
   llvm::ArrayRef<std::string> Seeds = fuzz::seedPragmas();
-  auto End = std::chrono::steady_clock::now() + std::chrono::duration<double>(Seconds);
+  auto End = std::chrono::steady_clock::now() + std::chrono::duration<double>(Seconds.value_or(0));
   HangWatch Watch(Seed, std::chrono::seconds(10));
   size_t Cases = 0, ThroughFrontEnd = 0, Accepted = 0;
   std::set<int> FirstKinds;
-  while (std::chrono::steady_clock::now() < End) {
+  while ((!Seconds || std::chrono::steady_clock::now() < End) && (!MaxCases || Cases < *MaxCases)) {
     std::string Case = fuzz::mutatePragma(Seeds[R.below(Seeds.size())], R);
     ++Cases;
     Watch.begin(Cases, Case);
@@ -215,19 +223,24 @@ int main(int Argc, char **Argv) {
     return check(Args[1]);
   if (!Args.empty() && Args[0] == "fuzz") {
     uint64_t Seed = std::random_device()();
-    double Seconds = 40;
+    std::optional<double> Seconds;
+    std::optional<size_t> MaxCases;
     for (size_t I = 1; I < Args.size(); ++I) {
       bool HasValue = I + 1 < Args.size();
       if (Args[I] == "--seed" && HasValue && llvm::to_integer(Args[I + 1], Seed))
         ++I;
-      else if (Args[I] == "--seconds" && HasValue && llvm::to_float(Args[I + 1], Seconds))
+      else if (Args[I] == "--seconds" && HasValue && llvm::to_float(Args[I + 1], Seconds.emplace()))
+        ++I;
+      else if (Args[I] == "--cases" && HasValue && llvm::to_integer(Args[I + 1], MaxCases.emplace()))
         ++I;
       else {
-        llvm::errs() << "kopt-pragma-corpus: fuzz [--seconds S] [--seed N]\n";
+        llvm::errs() << "kopt-pragma-corpus: fuzz [--seconds S] [--seed N] [--cases C]\n";
         return 2;
       }
     }
-    return fuzzFor(Seed, Seconds);
+    if (!Seconds && !MaxCases)
+      Seconds = 40;
+    return fuzzFor(Seed, Seconds, MaxCases);
   }
   if (!Args.empty() && Args[0] == "sample" && Args.size() <= 4) {
     uint64_t Seed = 1, Count = 3000, Size = 50;
@@ -240,6 +253,6 @@ int main(int Argc, char **Argv) {
     return sample(Seed, Count, Size);
   }
   llvm::errs() << "usage: kopt-pragma-corpus sample [SEED [COUNT [SIZE]]] | check FILE | fuzz "
-                  "[--seconds S] [--seed N]\n";
+                  "[--seconds S] [--seed N] [--cases C]\n";
   return 2;
 }
