@@ -156,6 +156,14 @@ inline bool stepsByGrid(const KernelFeatures &F, const LoopFeature &L) {
                      F.IndexBuiltins.end();
 }
 
+// Whether L is a canonical 'i < n' loop that steps by the block's threads or
+// the grid's (for (c = threadIdx.x; c < n; c += blockDim.x)): its iterations
+// are split among threads, each taking every stride-th element.
+inline bool stepsByThreads(const KernelFeatures &F, const LoopFeature &L) {
+  return L.Canonical && L.Comparison == "<" &&
+         (L.Step.find("blockDim") != std::string::npos || stepsByGrid(F, L));
+}
+
 // The features of Kernel's body (empty for a declaration).
 KernelFeatures analyzeKernelFeatures(const clang::FunctionDecl &Kernel, clang::ASTContext &Ctx);
 

@@ -51,6 +51,8 @@ const FactInfo Table[] = {
     {"fast_math_calls", Num, false, "fast intrinsics already used (__expf, ...)"},
     {"integer_powers", Num, false, "pow calls with a literal integer exponent from 2 to 16"},
     {"data_indexed_arrays", Num, false, "per-thread arrays indexed by data (kept in local memory)"},
+    {"thread_stride_loops", Num, false,
+     "'i < n' loops stepping by blockDim.x or blockDim * gridDim (split among threads)"},
     // Booleans from the front end.
     {"has_loops", Bool, false, "the body has a loop"},
     {"has_bounds_guard", Bool, false, "a thread index is compared with a parameter"},
@@ -473,6 +475,11 @@ Facts factsFor(const KernelFeatures &F, const ProfileMetrics &Metrics) {
   Out.set("data_indexed_arrays",
           std::count_if(F.LocalArrays.begin(), F.LocalArrays.end(),
                         [](const frontend::LocalArray &A) { return A.DataIndexed; }));
+
+  Out.set("thread_stride_loops",
+          std::count_if(F.Loops.begin(), F.Loops.end(), [&](const frontend::LoopFeature &L) {
+            return frontend::stepsByThreads(F, L);
+          }));
 
   Out.setBool("has_loops", !F.Loops.empty());
   Out.setBool("has_bounds_guard", !F.Guards.empty());

@@ -231,7 +231,8 @@ int main(int Argc, char **Argv) {
         ++I;
       else if (Args[I] == "--seconds" && HasValue && llvm::to_float(Args[I + 1], Seconds.emplace()))
         ++I;
-      else if (Args[I] == "--cases" && HasValue && llvm::to_integer(Args[I + 1], MaxCases.emplace()))
+      else if (Args[I] == "--cases" && HasValue &&
+               llvm::to_integer(Args[I + 1], MaxCases.emplace()))
         ++I;
       else {
         llvm::errs() << "kopt-pragma-corpus: fuzz [--seconds S] [--seed N] [--cases C]\n";

@@ -375,6 +375,41 @@ __global__ void gemv(int n, const float *__restrict__ A, const float *__restrict
       << joined(O.BestSteps);
 }
 
+// A block a row reading and writing it in block-stride loops (a normalization
+// layer): bandwidth-bound, its row passes reach vectorize-strided within three
+// evaluations.
+TEST(KernelPlanner, ABlockStrideRowPassReachesStridedVectorAccesses) {
+  PlannedRun T(R"(
+#pragma kopt optimize launch(grid: rows; block: 256) args(rows = 4096, cols = 2048) \
+    buffers(x[rows * cols] in, y[rows * cols] out)
+__global__ void center_rows(const float *x, float *y, int rows, int cols) {
+  __shared__ float part[256];
+  const float *xr = x + (long long)blockIdx.x * cols;
+  float *yr = y + (long long)blockIdx.x * cols;
+  float s = 0.0f;
+  for (int c = threadIdx.x; c < cols; c += blockDim.x)
+    s += xr[c];
+  part[threadIdx.x] = s;
+  __syncthreads();
+  for (int h = blockDim.x / 2; h > 0; h >>= 1) {
+    if (threadIdx.x < h)
+      part[threadIdx.x] += part[threadIdx.x + h];
+    __syncthreads();
+  }
+  for (int c = threadIdx.x; c < cols; c += blockDim.x)
+    yr[c] = xr[c] - part[0] / cols;
+}
+)",
+               memoryBound());
+  T.R.Budget.Evaluations = 3;
+  T.Eval.Rules = {{"kopt vectorize-strided", Verdict::Faster, 1.4}};
+  OptimizeResult O = T.run();
+  ASSERT_TRUE(O.Best.has_value()) << joined(evaluatedSteps(O));
+  EXPECT_NE(std::find(O.BestSteps.begin(), O.BestSteps.end(), "vectorize-strided"),
+            O.BestSteps.end())
+      << joined(O.BestSteps);
+}
+
 // The shipped library without the skills whose transforms add threads: a test of
 // experience alone, on a kernel that already fills the GPU.
 std::shared_ptr<const memory::SkillLibrary> withoutParallelismSkills() {

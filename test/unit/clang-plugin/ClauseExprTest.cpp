@@ -122,8 +122,8 @@ TEST(ClauseExpr, NumberLiterals) {
   EXPECT_EQ(Int("0'7"), 07);
   EXPECT_EQ(Int("1.0"), -2); // Floating.
   for (llvm::StringRef Bad : {"08", "0x", "0b2", "12abc", "1..2", "1e", "60s", "0xg", "",
-                            // Separators only between digits, as clang reads them.
-                            "1'e-5", "1'.5", "1''0", "0x'1", "0b'1", "1'u", "1'"}) {
+                              // Separators only between digits, as clang reads them.
+                              "1'e-5", "1'.5", "1''0", "0x'1", "0b'1", "1'u", "1'"}) {
     llvm::Expected<ClauseNumber> V = parseNumberLiteral(Bad);
     ASSERT_FALSE(bool(V)) << Bad.str();
     EXPECT_EQ(llvm::errorToErrorCode(V.takeError()), std::errc::invalid_argument) << Bad.str();

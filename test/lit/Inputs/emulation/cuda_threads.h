@@ -33,6 +33,25 @@ struct alignas(16) float4 {
   float x, y, z, w;
 };
 inline float4 make_float4(float X, float Y, float Z, float W) { return {X, Y, Z, W}; }
+// The other vector types variants load and store, at CUDA's alignments.
+struct alignas(8) float2 {
+  float x, y;
+};
+struct alignas(16) double2 {
+  double x, y;
+};
+struct alignas(8) int2 {
+  int x, y;
+};
+struct alignas(16) int4 {
+  int x, y, z, w;
+};
+struct alignas(8) uint2 {
+  unsigned x, y;
+};
+struct alignas(16) uint4 {
+  unsigned x, y, z, w;
+};
 
 struct dim3 {
   unsigned x, y, z;
