@@ -357,24 +357,8 @@ private:
   // Every update of V is s += e, s -= e or s = max/min(s, e), the same kind each
   // time, and nothing else in the body reads V.
   llvm::Error checkFold(const clang::Stmt *Body, const clang::VarDecl *V) const {
-    std::optional<Fold> How;
-    unsigned Refs = 0;
-    bool Bad = false;
-    auto IsV = [&](const clang::Expr *E) { return varOf(E) == V; };
-    forEachStmt(Body, [&](const clang::Stmt *X) {
-      const auto *Bin = llvm::dyn_cast<clang::BinaryOperator>(X);
-      if (!Bin || !Bin->isAssignmentOp() || targetOf(Bin->getLHS()).Var != V)
-        return;
-      std::optional<FoldUpdate> One = foldUpdate(U, *Bin, IsV);
-      const clang::Stmt *Parent = parentOf(Bin, U.Ctx);
-      if (!One || !Parent || llvm::isa<clang::Expr>(Parent) || (How && !(*How == One->How))) {
-        Bad = true;
-        return;
-      }
-      How = One->How;
-      Refs += One->Refs;
-    });
-    if (Bad || !How || countRefs(Body, V) != Refs)
+    std::optional<VarFolds> Folds = foldsOf(U, Body, V);
+    if (!Folds || countRefs(Body, V) != Folds->Refs)
       return unsupported(U, Body->getBeginLoc(),
                          "the loop carries '" + V->getName() +
                              "' from one element to the next other than as a sum, maximum or "

@@ -259,40 +259,19 @@ private:
   // Every update of V folds into it the same way, and nothing else in the
   // loop reads it.
   llvm::Expected<VarFold> varFold(const clang::ForStmt &For, const clang::VarDecl *V, bool Stores) {
-    std::optional<Fold> How;
-    unsigned Refs = 0;
-    bool Bad = false;
-    auto IsV = [&](const clang::Expr *E) { return varOf(E) == V; };
-    forEachStmt(For.getBody(), [&](const clang::Stmt *X) {
-      const auto *Bin = llvm::dyn_cast<clang::BinaryOperator>(X);
-      if (!Bin || !Bin->isAssignmentOp() || targetOf(Bin->getLHS()).Var != V)
-        return;
-      std::optional<FoldUpdate> One = foldUpdate(U, *Bin, IsV);
-      // An update inside another expression hands the partial on: t = (s += e).
-      const clang::Stmt *Parent = parentOf(Bin, U.Ctx);
-      if (!One || !Parent || llvm::isa<clang::Expr>(Parent) || (How && !(*How == One->How))) {
-        Bad = true;
-        return;
-      }
-      How = One->How;
-      Refs += One->Refs;
-    });
-    forEachStmt(For.getBody(), [&](const clang::Stmt *X) {
-      const auto *Un = llvm::dyn_cast<clang::UnaryOperator>(X);
-      Bad |= Un && Un->isIncrementDecrementOp() && varOf(Un->getSubExpr()) == V;
-    });
-    if (Bad || !How)
+    std::optional<VarFolds> Folds = foldsOf(U, For.getBody(), V);
+    if (!Folds)
       return unsupported(U, For.getBeginLoc(),
                          "the loop updates '" + V->getName() +
                              "' other than by s += e or s = max/min(s, e)");
-    if (countRefs(For.getBody(), V) != Refs)
+    if (countRefs(For.getBody(), V) != Folds->Refs)
       return unsupported(U, For.getBeginLoc(),
                          Stores ? "the loop carries state other than one reduction (a scan?)"
                                 : "the loop reads '" + V->getName() + "' outside its updates");
     if (!shuffleType(V->getType()))
       return unsupported(U, V->getLocation(),
                          "'" + V->getName() + "' has a type the warp shuffle cannot move");
-    return VarFold{V, *How};
+    return VarFold{V, Folds->How};
   }
 
   // The memory writes that sum into one location p[E] of the loop become

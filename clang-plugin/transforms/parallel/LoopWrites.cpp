@@ -265,6 +265,33 @@ std::optional<FoldUpdate> foldUpdate(const UnitAST &U, const clang::BinaryOperat
   return F;
 }
 
+std::optional<VarFolds> foldsOf(const UnitAST &U, const clang::Stmt *S, const clang::VarDecl *V) {
+  std::optional<Fold> How;
+  unsigned Refs = 0;
+  bool Bad = false;
+  auto IsV = [&](const clang::Expr *E) { return varOf(E) == V; };
+  forEachStmt(S, [&](const clang::Stmt *X) {
+    if (const auto *Un = llvm::dyn_cast<clang::UnaryOperator>(X)) {
+      Bad |= Un->isIncrementDecrementOp() && varOf(Un->getSubExpr()) == V;
+      return;
+    }
+    const auto *Bin = llvm::dyn_cast<clang::BinaryOperator>(X);
+    if (!Bin || !Bin->isAssignmentOp() || targetOf(Bin->getLHS()).Var != V)
+      return;
+    std::optional<FoldUpdate> One = foldUpdate(U, *Bin, IsV);
+    const clang::Stmt *Parent = parentOf(Bin, U.Ctx);
+    if (!One || !Parent || llvm::isa<clang::Expr>(Parent) || (How && !(*How == One->How))) {
+      Bad = true;
+      return;
+    }
+    How = One->How;
+    Refs += One->Refs;
+  });
+  if (Bad || !How)
+    return std::nullopt;
+  return VarFolds{*How, Refs};
+}
+
 std::optional<LoopCounter> loopCounter(const clang::ForStmt &For, const UnitAST &U) {
   if (std::optional<CountedLoop> L = countedLoop(For, U))
     return LoopCounter{L->Var, L->Init, L->Bound, L->Comparison, true};

@@ -93,6 +93,16 @@ struct FoldUpdate {
 std::optional<FoldUpdate> foldUpdate(const UnitAST &U, const clang::BinaryOperator &Bin,
                                      llvm::function_ref<bool(const clang::Expr *)> IsTarget);
 
+// Every update of V under S, where each is a FoldUpdate of one kind, a
+// statement of its own (t = (s += e) hands the partial on), and V is never
+// incremented: the kind and how often the updates name V. None otherwise, or
+// where nothing updates V.
+struct VarFolds {
+  Fold How;
+  unsigned Refs = 0;
+};
+std::optional<VarFolds> foldsOf(const UnitAST &U, const clang::Stmt *S, const clang::VarDecl *V);
+
 // A for loop counting up by one: for (int j = E0; j < E1; j++), or with the
 // counter declared before the loop (for (j = E0; j <= E1; ++j), as C89-style
 // kernels write). Bound and Init without side effects; Bound does not name j.
