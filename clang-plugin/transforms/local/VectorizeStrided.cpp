@@ -16,13 +16,15 @@
 //   minimum (s += e, s = fmaxf(s, e)) read nowhere else in the body: sums add
 //   in another order (the transform declares that it reassociates);
 // - every thread of the split reaches the loop with the same range and
-//   pointers: the bound, the pointers and every condition around the loop
-//   (or before a return ahead of it) do not read threadIdx (for a grid
-//   stride, nor blockIdx.x);
+//   pointers: the bound, the pointers and the conditions around the loop (or
+//   around a return ahead of it, or a break in a loop around it) read no
+//   threadIdx.x (for a grid stride, no blockIdx.x), and no variable the kernel
+//   changes other than the counter of a loop around it that steps alike;
 // - the body has no barrier, atomic, warp intrinsic, call of the unit's own
 //   functions, return, break, continue or inner loop.
 // A read through one vector pointer after a store through another is refused:
 // the two may be the same memory.
+#include "clang-plugin/analysis/IndexAnalysis.h"
 #include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/analysis/ast/Mentions.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
@@ -37,6 +39,7 @@
 #include <clang/Basic/SourceManager.h>
 #include <clang/Rewrite/Core/Rewriter.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -93,6 +96,16 @@ class LoopCheck {
 public:
   LoopCheck(const UnitAST &Unit, const std::set<const clang::VarDecl *> &ChangedVars)
       : U(Unit), Changed(ChangedVars) {}
+
+  // Whether For declares a counter that steps by the block's or the grid's
+  // threads: the loops the transform looks at (the others are not its business).
+  bool stepsByThreads(const clang::ForStmt &For) const {
+    const auto *Init = llvm::dyn_cast_or_null<clang::DeclStmt>(For.getInit());
+    const auto *C = Init && Init->isSingleDecl()
+                        ? llvm::dyn_cast<clang::VarDecl>(Init->getSingleDecl())
+                        : nullptr;
+    return C && C->getInit() && stride(For, *C).has_value();
+  }
 
   llvm::Expected<StridedLoop> check(const clang::ForStmt &For) const {
     StridedLoop L;
@@ -162,14 +175,57 @@ private:
     return std::nullopt;
   }
 
-  // Whether E has the same value in every thread that splits the range.
-  bool uniform(const clang::Expr *E, Stride How) const {
-    return !readsThreadIdx(E) && (How == Stride::Block || !readsThreadPosition(E, 'x'));
+  // Whether E has the same value in every thread that splits Loop's range: it
+  // reads no threadIdx.x (for a grid stride, no blockIdx.x), directly or through
+  // locals, and each variable it reads that the kernel changes is the counter
+  // of a loop around Loop that starts and steps the same in those threads.
+  bool uniform(const clang::Expr *E, const clang::ForStmt &Loop, Stride How,
+               unsigned Depth = 0) const {
+    if (frontend::anySubExpr(E, [&](const clang::Expr *S) {
+          std::optional<frontend::IndexBuiltin> B = frontend::asIndexBuiltin(S);
+          return B && B->Component == 'x' &&
+                 (B->Var == "threadIdx" || (How == Stride::Grid && B->Var == "blockIdx"));
+        }))
+      return false;
+    bool Same = true;
+    forEachStmt(E, [&](const clang::Stmt *S) {
+      const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(S);
+      const auto *V = Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
+      if (!Same || !V || !V->hasLocalStorage())
+        return;
+      if (Changed.count(V))
+        Same = outerCounterStepsAlike(V, Loop, How, Depth);
+      else if (V->getInit() && !llvm::isa<clang::ParmVarDecl>(V))
+        Same = Depth < 4 && uniform(V->getInit(), Loop, How, Depth + 1);
+    });
+    return Same;
+  }
+
+  // V is declared by a for loop around Loop, starts and steps alike in the
+  // threads that split Loop's range, and changes nowhere else.
+  bool outerCounterStepsAlike(const clang::VarDecl *V, const clang::ForStmt &Loop, Stride How,
+                              unsigned Depth) const {
+    for (const clang::Stmt *Up = parentOf(&Loop, U.Ctx); Up; Up = parentOf(Up, U.Ctx)) {
+      const auto *Outer = llvm::dyn_cast<clang::ForStmt>(Up);
+      const auto *Init =
+          Outer ? llvm::dyn_cast_or_null<clang::DeclStmt>(Outer->getInit()) : nullptr;
+      if (!Init || !Init->isSingleDecl() || Init->getSingleDecl() != V)
+        continue;
+      if (!V->getInit() || Depth >= 4 || !uniform(V->getInit(), Loop, How, Depth + 1) ||
+          changedVariables(Outer->getBody()).count(V))
+        return false;
+      const clang::Expr *Inc = Outer->getInc();
+      if (const auto *Un = llvm::dyn_cast_or_null<clang::UnaryOperator>(Inc))
+        return Un->isIncrementDecrementOp() && isVarRef(Un->getSubExpr(), V);
+      const auto *Step = llvm::dyn_cast_or_null<clang::CompoundAssignOperator>(Inc);
+      return Step && isVarRef(Step->getLHS(), V) && uniform(Step->getRHS(), Loop, How, Depth + 1);
+    }
+    return false;
   }
 
   // Every thread of the split must reach the loop, and see the same bound.
   llvm::Error checkUniform(const clang::ForStmt &For, Stride How, const StridedLoop &Loop) const {
-    if (!uniform(Loop.Bound, How))
+    if (!uniform(Loop.Bound, For, How))
       return unsupported(U, Loop.Bound->getBeginLoc(),
                          "the bound differs between the threads that split the range");
     if (readsMemory(Loop.Bound) && writesMemory(For.getBody()))
@@ -193,7 +249,7 @@ private:
     auto CheckAround = [&](const clang::Stmt *From) -> llvm::Error {
       for (const clang::Stmt *Up = parentOf(From, U.Ctx); Up; Up = parentOf(Up, U.Ctx))
         for (const clang::Expr *C : Conditions(Up))
-          if (C && !uniform(C, How))
+          if (C && !uniform(C, For, How))
             return unsupported(U, C->getBeginLoc(),
                                "a condition around the loop differs between the threads that "
                                "split its range");
@@ -201,14 +257,26 @@ private:
     };
     if (llvm::Error E = CheckAround(&For))
       return E;
-    // A thread that returned before the loop leaves its part undone.
+    // A thread that left before the loop (or left a loop around it, which
+    // brings it back here) leaves its part undone.
     const clang::SourceManager &SM = U.Ctx.getSourceManager();
+    std::vector<const clang::Stmt *> Around;
+    for (const clang::Stmt *Up = parentOf(&For, U.Ctx); Up; Up = parentOf(Up, U.Ctx))
+      if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt>(Up))
+        Around.push_back(Up);
+    auto Reaches = [&](const clang::Stmt *S) {
+      if (SM.isBeforeInTranslationUnit(S->getBeginLoc(), For.getBeginLoc()))
+        return true;
+      return std::any_of(Around.begin(), Around.end(), [&](const clang::Stmt *A) {
+        return SM.isPointWithin(S->getBeginLoc(), A->getBeginLoc(), A->getEndLoc());
+      });
+    };
     llvm::Error Result = llvm::Error::success();
     forEachStmt(U.Kernel.getBody(), [&](const clang::Stmt *S) {
       if (Result ||
           !llvm::isa<clang::ReturnStmt, clang::BreakStmt, clang::ContinueStmt, clang::GotoStmt>(
               S) ||
-          !SM.isBeforeInTranslationUnit(S->getBeginLoc(), For.getBeginLoc()))
+          !Reaches(S))
         return;
       if (llvm::Error E = CheckAround(S))
         Result = std::move(E);
@@ -266,7 +334,7 @@ private:
         return unsupported(U, P.Accesses.front()->getBeginLoc(),
                            "the pointer '" + P.Var->getName() + "' changes in the kernel");
       if (!llvm::isa<clang::ParmVarDecl>(P.Var) &&
-          (!P.Var->getInit() || !uniform(P.Var->getInit(), Loop.How)))
+          (!P.Var->getInit() || !uniform(P.Var->getInit(), *Loop.For, Loop.How)))
         return unsupported(U, P.Var->getLocation(),
                            "the pointer '" + P.Var->getName() +
                                "' differs between the threads that split the range");
@@ -471,7 +539,7 @@ protected:
       std::optional<llvm::Error> FirstRefusal;
       forEachStmt(U.Kernel.getBody(), [&](const clang::Stmt *S) {
         const auto *For = llvm::dyn_cast<clang::ForStmt>(S);
-        if (!For)
+        if (!For || !Check.stepsByThreads(*For))
           return;
         llvm::Expected<StridedLoop> L = Check.check(*For);
         if (L)

@@ -91,3 +91,34 @@ __global__ void store_then_read(float *x, float *y, int n) {
     x[i] = x[i] * 2.0f;
   }
 }
+
+// Rows handed out by a grid-stride loop over blocks, columns by the block's
+// threads: the outer counter steps alike in every thread of a block.
+__global__ void scale_rows(float *m, const float *scale, int rows, int cols) {
+  for (int r = blockIdx.x; r < rows; r += gridDim.x) {
+    float *row = m + (long long)r * cols;
+    float f = scale[r];
+    for (int c = threadIdx.x; c < cols; c += blockDim.x)
+      row[c] *= f;
+  }
+}
+
+// Refused: the bound is a local that some threads change.
+__global__ void uneven_bound(const float *x, float *y, int n) {
+  int end = n;
+  if (threadIdx.x % 2 == 1)
+    end = n / 2;
+  for (int i = threadIdx.x; i < end; i += blockDim.x)
+    y[i] = x[i];
+}
+
+// Refused: a thread leaves the row loop early, so it skips its part of the
+// later rows.
+__global__ void early_exit(const float *x, float *y, int rows, int cols) {
+  for (int r = blockIdx.x; r < rows; r += gridDim.x) {
+    for (int c = threadIdx.x; c < cols; c += blockDim.x)
+      y[(long long)r * cols + c] = x[(long long)r * cols + c];
+    if (threadIdx.x == 7)
+      break;
+  }
+}
