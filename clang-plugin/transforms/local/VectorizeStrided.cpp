@@ -33,6 +33,7 @@
 #include "clang-plugin/transforms/parallel/LoopWrites.h"
 
 #include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/Stmt.h>
@@ -416,6 +417,36 @@ private:
                              "a read of '" + Read->Var->getName() +
                                  "' after a store through another pointer, which may be the "
                                  "same memory");
+    // Other memory read after a store may be that store's (the variant stores a
+    // group at its end); the thread's own arrays and shared memory are not.
+    std::set<const clang::Stmt *> VectorAccesses;
+    for (const VectorPointer &P : Loop.Pointers)
+      VectorAccesses.insert(P.Accesses.begin(), P.Accesses.end());
+    std::optional<clang::SourceLocation> Late;
+    forEachStmt(Body, [&](const clang::Stmt *X) {
+      if (Late || Stores.empty() || VectorAccesses.count(X))
+        return;
+      const auto *Sub = llvm::dyn_cast<clang::ArraySubscriptExpr>(X);
+      const auto *Un = llvm::dyn_cast<clang::UnaryOperator>(X);
+      const auto *Member = llvm::dyn_cast<clang::MemberExpr>(X);
+      bool ReadsMemory =
+          (Un && Un->getOpcode() == clang::UO_Deref) || (Member && Member->isArrow());
+      if (Sub) {
+        std::optional<Subscripted> Target = subscripted(Sub);
+        const clang::VarDecl *Base = Target ? Target->Base : nullptr;
+        ReadsMemory = !(Base && ((Base->hasLocalStorage() && Base->getType()->isArrayType()) ||
+                                 Base->hasAttr<clang::CUDASharedAttr>()));
+      }
+      if (!ReadsMemory)
+        return;
+      for (const auto &[Stored, At] : Stores)
+        if (SM.isBeforeInTranslationUnit(At, X->getBeginLoc()))
+          Late = X->getBeginLoc();
+    });
+    if (Late)
+      return unsupported(U, *Late,
+                         "a read of memory after a store through a pointer, which may be the "
+                         "same memory");
     for (const VectorPointer &P : Loop.Pointers)
       if (P.Store && P.Element.isConstQualified())
         return unsupported(U, P.Accesses.front()->getBeginLoc(), "a store through a const pointer");

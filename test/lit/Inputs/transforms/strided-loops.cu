@@ -122,3 +122,11 @@ __global__ void early_exit(const float *x, float *y, int rows, int cols) {
       break;
   }
 }
+
+// Refused: another pointer read after the store (w may point into y).
+__global__ void store_then_gather(float *y, const float *w, int n) {
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {
+    y[i] = 0.0f;
+    y[i] += w[n - 1 - i];
+  }
+}
