@@ -93,28 +93,62 @@ struct StridedLoop {
   int64_t Width = 4;
 };
 
+// The one variable For's init declares, with its initializer; null otherwise.
+const clang::VarDecl *declaredCounter(const clang::ForStmt &For) {
+  const auto *Init = llvm::dyn_cast_or_null<clang::DeclStmt>(For.getInit());
+  const auto *C = Init && Init->isSingleDecl()
+                      ? llvm::dyn_cast<clang::VarDecl>(Init->getSingleDecl())
+                      : nullptr;
+  return C && C->getInit() ? C : nullptr;
+}
+
+// The condition of an if, loop or switch; null for other statements.
+const clang::Expr *conditionOf(const clang::Stmt *S) {
+  if (const auto *If = llvm::dyn_cast<clang::IfStmt>(S))
+    return If->getCond();
+  if (const auto *For = llvm::dyn_cast<clang::ForStmt>(S))
+    return For->getCond();
+  if (const auto *While = llvm::dyn_cast<clang::WhileStmt>(S))
+    return While->getCond();
+  if (const auto *Do = llvm::dyn_cast<clang::DoStmt>(S))
+    return Do->getCond();
+  if (const auto *Switch = llvm::dyn_cast<clang::SwitchStmt>(S))
+    return Switch->getCond();
+  return nullptr;
+}
+
 class LoopCheck {
 public:
   LoopCheck(const UnitAST &Unit, const std::set<const clang::VarDecl *> &ChangedVars)
       : U(Unit), Changed(ChangedVars) {}
 
-  // Whether For declares a counter that steps by the block's or the grid's
-  // threads: the loops the transform looks at (the others are not its business).
-  bool stepsByThreads(const clang::ForStmt &For) const {
-    const auto *Init = llvm::dyn_cast_or_null<clang::DeclStmt>(For.getInit());
-    const auto *C = Init && Init->isSingleDecl()
-                        ? llvm::dyn_cast<clang::VarDecl>(Init->getSingleDecl())
-                        : nullptr;
-    return C && C->getInit() && stride(For, *C).has_value();
+  // How For's threads split its range, where it declares a counter that steps
+  // by the block's or the grid's threads: the loops the transform looks at (the
+  // others are not its business). c = threadIdx.x with c += blockDim.x, or c =
+  // blockIdx.x * blockDim.x + threadIdx.x with c += blockDim.x * gridDim.x
+  // (builtins through unchanged locals); the counter changes nowhere else.
+  std::optional<Stride> strideOf(const clang::ForStmt &For) const {
+    const clang::VarDecl *C = declaredCounter(For);
+    const auto *Inc = llvm::dyn_cast_or_null<clang::CompoundAssignOperator>(For.getInc());
+    if (!C || !Inc || Inc->getOpcode() != clang::BO_AddAssign || !isVarRef(Inc->getLHS(), C) ||
+        changedVariables(For.getBody()).count(C))
+      return std::nullopt;
+    const clang::Expr *Step = Inc->getRHS();
+    if (isBuiltin(C->getInit(), "threadIdx") && isBuiltin(Step, "blockDim"))
+      return Stride::Block;
+    if (positionSumDimThroughLocals(*C->getInit(), Changed) == 'x' &&
+        isGridStrideProduct(valueOf(Step)))
+      return Stride::Grid;
+    return std::nullopt;
   }
 
-  llvm::Expected<StridedLoop> check(const clang::ForStmt &For) const {
+  // For, a loop strideOf splits How.
+  llvm::Expected<StridedLoop> check(const clang::ForStmt &For, Stride How) const {
     StridedLoop L;
     L.For = &For;
-    const auto *Init = llvm::dyn_cast_or_null<clang::DeclStmt>(For.getInit());
-    L.Counter = Init && Init->isSingleDecl() ? llvm::dyn_cast<clang::VarDecl>(Init->getSingleDecl())
-                                             : nullptr;
-    if (!L.Counter || !L.Counter->getInit() || !L.Counter->getType()->isIntegerType())
+    L.How = How;
+    L.Counter = declaredCounter(For);
+    if (!L.Counter->getType()->isIntegerType())
       return unsupported(U, For.getBeginLoc(), "the loop does not declare an integer counter");
     L.Start = L.Counter->getInit();
     const auto *Cond = llvm::dyn_cast_or_null<clang::BinaryOperator>(
@@ -124,10 +158,6 @@ public:
     L.Bound = Cond->getRHS();
     if (mentions(L.Bound, L.Counter) || hasEffects(L.Bound, U.Ctx))
       return unsupported(U, L.Bound->getBeginLoc(), "the bound changes or has side effects");
-    std::optional<Stride> How = stride(For, *L.Counter);
-    if (!How)
-      return unsupported(U, For.getBeginLoc(), NoStridedLoop);
-    L.How = *How;
     const clang::Stmt *Body = For.getBody();
     StmtContents Contents = inspectStmt(*Body);
     if (Contents.Barrier || Contents.Atomic || Contents.WarpIntrinsic || Contents.Control ||
@@ -135,7 +165,7 @@ public:
       return unsupported(U, Body->getBeginLoc(),
                          "the body synchronizes, leaves the loop, calls the unit's functions or "
                          "holds a loop");
-    if (llvm::Error E = checkUniform(For, *How, L))
+    if (llvm::Error E = checkUniform(For, How, L))
       return E;
     if (llvm::Error E = collectPointers(L))
       return E;
@@ -157,23 +187,6 @@ private:
   bool isBuiltin(const clang::Expr *E, llvm::StringRef Var) const {
     std::optional<frontend::IndexBuiltin> B = builtinThroughLocal(E, Changed);
     return B && B->Var == Var && B->Component == 'x';
-  }
-
-  // c = threadIdx.x with c += blockDim.x, or c = blockIdx.x * blockDim.x +
-  // threadIdx.x with c += blockDim.x * gridDim.x (builtins through unchanged
-  // locals); the counter changes nowhere else.
-  std::optional<Stride> stride(const clang::ForStmt &For, const clang::VarDecl &C) const {
-    const auto *Inc = llvm::dyn_cast_or_null<clang::CompoundAssignOperator>(For.getInc());
-    if (!Inc || Inc->getOpcode() != clang::BO_AddAssign || !isVarRef(Inc->getLHS(), &C) ||
-        changedVariables(For.getBody()).count(&C))
-      return std::nullopt;
-    const clang::Expr *Step = Inc->getRHS();
-    if (isBuiltin(C.getInit(), "threadIdx") && isBuiltin(Step, "blockDim"))
-      return Stride::Block;
-    if (positionSumDimThroughLocals(*C.getInit(), Changed) == 'x' &&
-        isGridStrideProduct(valueOf(Step)))
-      return Stride::Grid;
-    return std::nullopt;
   }
 
   // Whether E has the same value in every thread that splits Loop's range: it
@@ -208,11 +221,9 @@ private:
                               unsigned Depth) const {
     for (const clang::Stmt *Up = parentOf(&Loop, U.Ctx); Up; Up = parentOf(Up, U.Ctx)) {
       const auto *Outer = llvm::dyn_cast<clang::ForStmt>(Up);
-      const auto *Init =
-          Outer ? llvm::dyn_cast_or_null<clang::DeclStmt>(Outer->getInit()) : nullptr;
-      if (!Init || !Init->isSingleDecl() || Init->getSingleDecl() != V)
+      if (!Outer || declaredCounter(*Outer) != V)
         continue;
-      if (!V->getInit() || Depth >= 4 || !uniform(V->getInit(), Loop, How, Depth + 1) ||
+      if (Depth >= 4 || !uniform(V->getInit(), Loop, How, Depth + 1) ||
           changedVariables(Outer->getBody()).count(V))
         return false;
       const clang::Expr *Inc = Outer->getInc();
@@ -232,28 +243,12 @@ private:
     if (readsMemory(Loop.Bound) && writesMemory(For.getBody()))
       return unsupported(U, Loop.Bound->getBeginLoc(),
                          "the bound reads memory that the loop may write");
-    auto Conditions = [](const clang::Stmt *S) -> std::vector<const clang::Expr *> {
-      if (const auto *If = llvm::dyn_cast<clang::IfStmt>(S))
-        return {If->getCond()};
-      if (const auto *ForLoop = llvm::dyn_cast<clang::ForStmt>(S))
-        return {ForLoop->getCond()};
-      if (const auto *WhileLoop = llvm::dyn_cast<clang::WhileStmt>(S))
-        return {WhileLoop->getCond()};
-      if (const auto *DoLoop = llvm::dyn_cast<clang::DoStmt>(S))
-        return {DoLoop->getCond()};
-      if (const auto *Switch = llvm::dyn_cast<clang::SwitchStmt>(S))
-        return {Switch->getCond()};
-      if (const auto *Cond = llvm::dyn_cast<clang::ConditionalOperator>(S))
-        return {Cond->getCond()};
-      return {};
-    };
     auto CheckAround = [&](const clang::Stmt *From) -> llvm::Error {
       for (const clang::Stmt *Up = parentOf(From, U.Ctx); Up; Up = parentOf(Up, U.Ctx))
-        for (const clang::Expr *C : Conditions(Up))
-          if (C && !uniform(C, For, How))
-            return unsupported(U, C->getBeginLoc(),
-                               "a condition around the loop differs between the threads that "
-                               "split its range");
+        if (const clang::Expr *C = conditionOf(Up); C && !uniform(C, For, How))
+          return unsupported(U, C->getBeginLoc(),
+                             "a condition around the loop differs between the threads that "
+                             "split its range");
       return llvm::Error::success();
     };
     if (llvm::Error E = CheckAround(&For))
@@ -377,9 +372,7 @@ private:
           return unsupported(U, W.At->getBeginLoc(),
                              "a store that not every iteration makes (it is under a condition "
                              "or inside an expression)");
-        const auto *Assign = llvm::dyn_cast<clang::BinaryOperator>(Update);
-        It->Store = true;
-        It->Load |= !Assign || Assign->getOpcode() != clang::BO_Assign;
+        It->Store = true; // Load: below, with the reads.
         continue;
       }
       if (!W.Var)
@@ -570,9 +563,10 @@ protected:
       std::optional<llvm::Error> FirstRefusal;
       forEachStmt(U.Kernel.getBody(), [&](const clang::Stmt *S) {
         const auto *For = llvm::dyn_cast<clang::ForStmt>(S);
-        if (!For || !Check.stepsByThreads(*For))
+        std::optional<Stride> How = For ? Check.strideOf(*For) : std::nullopt;
+        if (!How)
           return;
-        llvm::Expected<StridedLoop> L = Check.check(*For);
+        llvm::Expected<StridedLoop> L = Check.check(*For, *How);
         if (L)
           Found.push_back(*L);
         else if (!FirstRefusal)
