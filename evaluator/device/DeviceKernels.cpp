@@ -1,6 +1,7 @@
 #include "evaluator/device/DeviceKernels.h"
 
 #include "evaluator/compile/KernelCompiler.h"
+#include "evaluator/workload/InputGenerator.h"
 #include "evaluator/workload/ScalarType.h"
 
 namespace kopt::evaluator {
@@ -60,13 +61,23 @@ __device__ __forceinline__ void generateInRange(unsigned char *out, u64 i, u64 h
 }
 
 // How a buffer's elements are drawn: InputGenerator.h's generateElement with
-// its range (ranged, lo, hi) and offsets layout (offsets, mean, jitter).
+// its range (ranged, lo, hi), offsets layout (offsets, mean, jitter) and
+// local indices (local, count).
 struct Layout {
   int ranged;
   double lo, hi;
   int offsets;
   u64 mean, jitter;
+  int local;
+  u64 count;
 };
+
+// InputGenerator.h's localIndexElement.
+__device__ __forceinline__ u64 localIndexElement(u64 h, u64 i, u64 count, u64 span) {
+  const u64 w = 256 < span / 2 ? 256 : span / 2;
+  const u64 centre = span >= count ? i * (span / count) : i / ((count + span - 1) / span);
+  return (centre % span + span - w + h % (2 * w + 1)) % span;
+}
 
 // Element `index` of the stream, stored at out[i].
 __device__ __forceinline__ void generateOne(unsigned char *out, u64 i, u64 index, u64 key,
@@ -75,6 +86,12 @@ __device__ __forceinline__ void generateOne(unsigned char *out, u64 i, u64 index
   if (l.offsets && type != F16 && type != BF16 && type != F32 && type != F64) {
     // InputGenerator.h's offsetsElement.
     storeInteger(out, i, type, (i64)(index == 0 ? 0 : index * l.mean + h % (l.jitter + 1)));
+    return;
+  }
+  if (l.local && l.ranged && l.count > 0 && type != F16 && type != BF16 && type != F32 &&
+      type != F64) {
+    storeInteger(out, i, type, (i64)l.lo + (i64)localIndexElement(h, index, l.count,
+                                                                (u64)(l.hi - l.lo)));
     return;
   }
   if (l.ranged) {
@@ -234,6 +251,7 @@ kopt_compare(const unsigned char *got, const unsigned char *expected, u64 key, u
 )";
 } // namespace
 
+static_assert(LocalIndexWindow == 256, "the device source's localIndexElement spells it out");
 static_assert(static_cast<int>(ScalarType::Bool) == 0 && static_cast<int>(ScalarType::F16) == 9 &&
                   static_cast<int>(ScalarType::BF16) == 10 &&
                   static_cast<int>(ScalarType::F32) == 11 &&

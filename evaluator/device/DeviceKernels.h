@@ -30,15 +30,18 @@ inline constexpr unsigned CompareBlocks = 1024, CompareThreads = 256;
 llvm::Expected<CompiledKernel> compileDeviceKernels(const std::string &Arch);
 
 // How the generator draws a buffer's elements (InputGenerator.h's
-// generateElement with its range and offsets layout), passed by value: the
-// device source's struct Layout, field for field.
+// generateElement with its range, offsets layout and local indices), passed
+// by value: the device source's struct Layout, field for field.
 struct GeneratorLayout {
   int32_t Ranged = 0;
   double Lo = 0, Hi = 0;
   int32_t Offsets = 0;
   uint64_t Mean = 0, Jitter = 0;
+  int32_t Local = 0;
+  uint64_t Count = 0;
 };
-static_assert(sizeof(GeneratorLayout) == 48 && offsetof(GeneratorLayout, Mean) == 32);
+static_assert(sizeof(GeneratorLayout) == 64 && offsetof(GeneratorLayout, Mean) == 32 &&
+              offsetof(GeneratorLayout, Count) == 56);
 
 struct DeviceKernels {
   CUmodule Module = nullptr;

@@ -40,7 +40,8 @@ llvm::Expected<ElementMismatch> describeElement(const DeviceContext &C, CUdevice
                                                 CUdeviceptr Expected, uint64_t Key, ScalarType Type,
                                                 uint64_t Index, const Tolerance &Tol, bool Bytewise,
                                                 const std::optional<ValueRange> &Range,
-                                                const std::optional<OffsetsLayout> &Offsets) {
+                                                const std::optional<OffsetsLayout> &Offsets,
+                                                const std::optional<LocalIndices> &Local) {
   size_t Size = sizeOf(Type);
   uint8_t G[8] = {}, E[8] = {};
   if (auto Err = C.Driver.check(C.Driver.MemcpyDtoH(G, Got + Index * Size, Size), "cuMemcpyDtoH"))
@@ -50,7 +51,7 @@ llvm::Expected<ElementMismatch> describeElement(const DeviceContext &C, CUdevice
             C.Driver.check(C.Driver.MemcpyDtoH(E, Expected + Index * Size, Size), "cuMemcpyDtoH"))
       return Err;
   } else {
-    generateElement(Type, Key, Index, E, Range, Offsets);
+    generateElement(Type, Key, Index, E, Range, Offsets, Local);
   }
   ElementMismatch M{Index, loadAsDouble(Type, G), loadAsDouble(Type, E),
                     std::numeric_limits<double>::infinity()};
@@ -63,7 +64,8 @@ llvm::Expected<ElementMismatch> describeElement(const DeviceContext &C, CUdevice
 }
 
 GeneratorLayout generatorLayout(const std::optional<ValueRange> &Range,
-                                const std::optional<OffsetsLayout> &Offsets) {
+                                const std::optional<OffsetsLayout> &Offsets,
+                                const std::optional<LocalIndices> &Local) {
   GeneratorLayout L;
   L.Ranged = Range.has_value();
   L.Lo = Range ? Range->Lo : 0;
@@ -71,29 +73,31 @@ GeneratorLayout generatorLayout(const std::optional<ValueRange> &Range,
   L.Offsets = Offsets.has_value();
   L.Mean = Offsets ? Offsets->Mean : 0;
   L.Jitter = Offsets ? Offsets->Jitter : 0;
+  L.Local = Local.has_value();
+  L.Count = Local ? Local->Count : 0;
   return L;
 }
 } // namespace
 
 llvm::Error generateOnDevice(const DeviceContext &C, CUdeviceptr Out, ScalarType Type,
                              uint64_t Count, uint64_t Key, const std::optional<ValueRange> &Range,
-                             const std::optional<OffsetsLayout> &Offsets) {
+                             const std::optional<OffsetsLayout> &Offsets,
+                             const std::optional<LocalIndices> &Local) {
   if (Count == 0)
     return llvm::Error::success();
   int TypeCode = static_cast<int>(Type);
-  GeneratorLayout Layout = generatorLayout(Range, Offsets);
+  GeneratorLayout Layout = generatorLayout(Range, Offsets, Local);
   void *Params[] = {&Out, &Count, &Key, &TypeCode, &Layout};
   return C.Driver.check(C.Driver.LaunchKernel(C.Kernels.Generate, blocksFor(Count, 256, 65536), 1,
                                               1, 256, 1, 1, 0, C.Stream, Params, nullptr),
                         "cuLaunchKernel (input generation)");
 }
 
-llvm::Expected<BufferComparison> compareOnDevice(const DeviceContext &C, CUdeviceptr Got,
-                                                 CUdeviceptr Expected, uint64_t Key,
-                                                 ScalarType Type, uint64_t Count,
-                                                 const Tolerance &Tol, bool Bytewise,
-                                                 const std::optional<ValueRange> &Range,
-                                                 const std::optional<OffsetsLayout> &Offsets) {
+llvm::Expected<BufferComparison>
+compareOnDevice(const DeviceContext &C, CUdeviceptr Got, CUdeviceptr Expected, uint64_t Key,
+                ScalarType Type, uint64_t Count, const Tolerance &Tol, bool Bytewise,
+                const std::optional<ValueRange> &Range, const std::optional<OffsetsLayout> &Offsets,
+                const std::optional<LocalIndices> &Local) {
   BufferComparison Result;
   if (Count == 0)
     return Result;
@@ -101,7 +105,7 @@ llvm::Expected<BufferComparison> compareOnDevice(const DeviceContext &C, CUdevic
   double Rtol = Tol.Rtol, Atol = Tol.Atol;
   CUdeviceptr Partials = C.Partials;
   unsigned Blocks = blocksFor(Count, CompareThreads, CompareBlocks);
-  GeneratorLayout Layout = generatorLayout(Range, Offsets);
+  GeneratorLayout Layout = generatorLayout(Range, Offsets, Local);
   void *Params[] = {&Got,  &Expected, &Key,          &Count,    &TypeCode,
                     &Rtol, &Atol,     &BytewiseFlag, &Partials, &Layout};
   if (auto E = C.Driver.check(C.Driver.LaunchKernel(C.Kernels.Compare, Blocks, 1, 1, CompareThreads,
@@ -119,7 +123,8 @@ llvm::Expected<BufferComparison> compareOnDevice(const DeviceContext &C, CUdevic
   Result.Mismatches = R.Mismatches;
   for (auto [Index, Slot] : {std::pair{R.First, &Result.First}, std::pair{R.Worst, &Result.Worst}})
     if (Index) {
-      auto M = describeElement(C, Got, Expected, Key, Type, *Index, Tol, Bytewise, Range, Offsets);
+      auto M = describeElement(C, Got, Expected, Key, Type, *Index, Tol, Bytewise, Range, Offsets,
+                               Local);
       if (!M)
         return M.takeError();
       *Slot = *M;

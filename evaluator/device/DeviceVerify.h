@@ -38,7 +38,8 @@ struct DeviceContext {
 llvm::Error generateOnDevice(const DeviceContext &C, CUdeviceptr Out, ScalarType Type,
                              uint64_t Count, uint64_t Key,
                              const std::optional<ValueRange> &Range = std::nullopt,
-                             const std::optional<OffsetsLayout> &Offsets = std::nullopt);
+                             const std::optional<OffsetsLayout> &Offsets = std::nullopt,
+                             const std::optional<LocalIndices> &Local = std::nullopt);
 
 // compareBuffers(Type, Got, Expected, Count, Tol) on the device. Expected 0:
 // the generator's stream Key (in Range or as Offsets where given) is the expectation.
@@ -48,6 +49,7 @@ llvm::Expected<BufferComparison>
 compareOnDevice(const DeviceContext &C, CUdeviceptr Got, CUdeviceptr Expected, uint64_t Key,
                 ScalarType Type, uint64_t Count, const Tolerance &Tol, bool Bytewise,
                 const std::optional<ValueRange> &Range = std::nullopt,
-                const std::optional<OffsetsLayout> &Offsets = std::nullopt);
+                const std::optional<OffsetsLayout> &Offsets = std::nullopt,
+                const std::optional<LocalIndices> &Local = std::nullopt);
 
 } // namespace kopt::evaluator

@@ -177,6 +177,20 @@ void GpuSession::setRecordedInputs(std::vector<std::vector<uint8_t>> Inputs) {
   RecordedInputs = std::move(Inputs);
 }
 
+bool GpuSession::hasLocalIndices(const Workload &W) {
+  return std::any_of(W.Args.begin(), W.Args.end(), [](const KernelArg &A) {
+    return A.buffer() && drawsLocalIndices(*A.buffer());
+  });
+}
+
+namespace {
+std::optional<LocalIndices> localIndicesOn(uint64_t Seed, const BufferArg &A) {
+  if (Seed != GpuSession::LocalIndicesSeed || !drawsLocalIndices(A))
+    return std::nullopt;
+  return LocalIndices{A.Count};
+}
+} // namespace
+
 DeviceContext GpuSession::deviceContext() { return DeviceContext{*Driver, Own, Stream, Partials}; }
 
 // Every buffer as a run on Seed starts: inputs generated afresh (a variant
@@ -209,7 +223,7 @@ llvm::Error GpuSession::upload(uint64_t Seed) {
         return E;
     } else if (auto E = generateOnDevice(deviceContext(), B.Base + GuardBytes, A.Element, A.Count,
                                          inputStreamKey(Seed, static_cast<unsigned>(I)), A.Range,
-                                         A.Offsets)) {
+                                         A.Offsets, localIndicesOn(Seed, A))) {
       return E;
     }
     if (B.Pristine && B.Bytes)
@@ -289,9 +303,9 @@ llvm::Expected<BufferComparison> GpuSession::compareBuffer(size_t BufferIndex, u
   const BufferArg &A = *Args.at(BufferIndex);
   CUdeviceptr Got = Buffers[BufferIndex].Base + GuardBytes;
   if (A.Dir == Direction::In)
-    return compareOnDevice(deviceContext(), Got, 0,
-                           inputStreamKey(Seed, static_cast<unsigned>(BufferIndex)), A.Element,
-                           A.Count, Tol, /*Bytewise=*/true, A.Range, A.Offsets);
+    return compareOnDevice(
+        deviceContext(), Got, 0, inputStreamKey(Seed, static_cast<unsigned>(BufferIndex)),
+        A.Element, A.Count, Tol, /*Bytewise=*/true, A.Range, A.Offsets, localIndicesOn(Seed, A));
   for (const ReferenceSet &R : References)
     if (R.Seed == Seed)
       return compareOnDevice(deviceContext(), Got, R.Copies[BufferIndex], 0, A.Element, A.Count,

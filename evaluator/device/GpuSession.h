@@ -90,6 +90,12 @@ public:
   static constexpr uint64_t RecordedSeed = ~uint64_t(0);
   void setRecordedInputs(std::vector<std::vector<uint8_t>> Inputs);
 
+  // Runs on LocalIndicesSeed draw their inputs as that seed does, except the
+  // buffers InputGenerator.h's drawsLocalIndices picks: local indices.
+  static constexpr uint64_t LocalIndicesSeed = ~uint64_t(0) - 1;
+  // Whether a run on LocalIndicesSeed would draw any buffer of W differently.
+  static bool hasLocalIndices(const Workload &W);
+
   // One run on the inputs drawn from Seed: inputs generated on the device,
   // output-only buffers poisoned, guards filled; then the launch, waited for
   // at most Deadline seconds, and the rest of Chain's launches (nothing

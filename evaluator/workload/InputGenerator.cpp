@@ -28,13 +28,23 @@ void generateInRange(ScalarType Type, uint64_t H, const ValueRange &R, uint8_t *
 
 void generateElement(ScalarType Type, uint64_t Key, uint64_t I, uint8_t *Out,
                      const std::optional<ValueRange> &Range,
-                     const std::optional<OffsetsLayout> &Offsets) {
+                     const std::optional<OffsetsLayout> &Offsets,
+                     const std::optional<LocalIndices> &Local) {
   uint64_t H = inputElementBits(Key, I);
   if (Offsets && !isFloating(Type)) {
     uint64_t N = offsetsElement(H, I, *Offsets);
     if (Type == ScalarType::Bool)
       N = N != 0;
     std::memcpy(Out, &N, sizeOf(Type)); // The low bytes: little-endian, as the device.
+    return;
+  }
+  if (Local && Range && !isFloating(Type) && Local->Count > 0) {
+    const auto Span = static_cast<uint64_t>(Range->Hi - Range->Lo);
+    int64_t N = static_cast<int64_t>(Range->Lo) +
+                static_cast<int64_t>(localIndexElement(H, I, Local->Count, Span));
+    if (Type == ScalarType::Bool)
+      N = N != 0;
+    std::memcpy(Out, &N, sizeOf(Type));
     return;
   }
   if (Range)
@@ -58,13 +68,23 @@ void generateElement(ScalarType Type, uint64_t Key, uint64_t I, uint8_t *Out,
   }
 }
 
+bool drawsLocalIndices(const BufferArg &Buffer) {
+  return Buffer.Dir == Direction::In && !isFloating(Buffer.Element) &&
+         Buffer.Element != ScalarType::Bool && Buffer.Range && !Buffer.Offsets &&
+         Buffer.Range->Lo >= 0 && Buffer.Range->Hi - Buffer.Range->Lo >= MinLocalIndexSpan;
+}
+
 std::vector<uint8_t> generateBufferInput(const BufferArg &Buffer, uint64_t Seed,
-                                         unsigned BufferIndex) {
+                                         unsigned BufferIndex, bool Local) {
   size_t Size = sizeOf(Buffer.Element);
   std::vector<uint8_t> Bytes(Buffer.Count * Size);
   uint64_t Key = inputStreamKey(Seed, BufferIndex);
+  std::optional<LocalIndices> Layout;
+  if (Local && drawsLocalIndices(Buffer))
+    Layout = LocalIndices{Buffer.Count};
   for (uint64_t I = 0; I < Buffer.Count; ++I)
-    generateElement(Buffer.Element, Key, I, Bytes.data() + I * Size, Buffer.Range, Buffer.Offsets);
+    generateElement(Buffer.Element, Key, I, Bytes.data() + I * Size, Buffer.Range, Buffer.Offsets,
+                    Layout);
   return Bytes;
 }
 

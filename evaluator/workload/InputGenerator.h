@@ -37,9 +37,11 @@ constexpr uint64_t inputElementBits(uint64_t Key, uint64_t I) {
 // and rounded once to the type (floats); Lo + floor(t * (Hi - Lo)) for
 // integers (the bounds integral), stored two's complement in the type's width.
 // With Offsets (integers only): offsetsElement's value, over Range.
+// With Local (integers in a Range only): localIndexElement's, over Range.
 void generateElement(ScalarType Type, uint64_t Key, uint64_t I, uint8_t *Out,
                      const std::optional<ValueRange> &Range = std::nullopt,
-                     const std::optional<OffsetsLayout> &Offsets = std::nullopt);
+                     const std::optional<OffsetsLayout> &Offsets = std::nullopt,
+                     const std::optional<LocalIndices> &Local = std::nullopt);
 
 // Element I of an offsets buffer (Workload.h's OffsetsLayout): 0 for I = 0,
 // else I * Mean + (H mod (Jitter + 1)) for the element's random word H.
@@ -47,9 +49,31 @@ constexpr uint64_t offsetsElement(uint64_t H, uint64_t I, const OffsetsLayout &L
   return I == 0 ? 0 : I * L.Mean + H % (L.Jitter + 1);
 }
 
+// The half-width of the band local indices are drawn in.
+inline constexpr uint64_t LocalIndexWindow = 256;
+
+// Element I of Count local indices over a range of Span integers, as an offset
+// from the range's start: the element's own position scaled to the range, plus
+// H's integer in [-W, W] (W = LocalIndexWindow, at most Span / 2), wrapped
+// into [0, Span). Integer arithmetic only, so host and device agree.
+constexpr uint64_t localIndexElement(uint64_t H, uint64_t I, uint64_t Count, uint64_t Span) {
+  const uint64_t W = LocalIndexWindow < Span / 2 ? LocalIndexWindow : Span / 2;
+  const uint64_t Centre = Span >= Count ? I * (Span / Count) : I / ((Count + Span - 1) / Span);
+  return (Centre % Span + Span - W + H % (2 * W + 1)) % Span;
+}
+
+// Whether the inputs of a local-indices run (GpuSession.h's LocalIndicesSeed)
+// draw Buffer as local indices: an input-only integer buffer whose range spans
+// at least MinLocalIndexSpan integers from a non-negative start, and not
+// offsets, which is how a pragma describes an index list (a CSR's columns, a
+// mesh's or particle's neighbours, a gather map, keys).
+inline constexpr uint64_t MinLocalIndexSpan = 1024;
+bool drawsLocalIndices(const BufferArg &Buffer);
+
 // Bytes for Buffer's Count elements from the stream (Seed, BufferIndex).
+// Local: drawn as local indices where drawsLocalIndices(Buffer).
 std::vector<uint8_t> generateBufferInput(const BufferArg &Buffer, uint64_t Seed,
-                                         unsigned BufferIndex);
+                                         unsigned BufferIndex, bool Local = false);
 
 // The poison written into output-only buffers before every run: all bytes
 // 0xFF, a NaN for every floating type and -1 (all ones) for integers.

@@ -39,6 +39,14 @@ struct OffsetsLayout {
   bool operator==(const OffsetsLayout &) const = default;
 };
 
+// The inputs drawn for the local-indices run (GpuSession.h's
+// LocalIndicesSeed): an index buffer's elements near their own position in its
+// range, as meshes, banded matrices and reordered graphs have them, where the
+// seeds draw them uniformly. Count: the buffer's element count.
+struct LocalIndices {
+  uint64_t Count = 0;
+};
+
 struct BufferArg {
   ScalarType Element = ScalarType::F32;
   uint64_t Count = 0;

@@ -78,20 +78,23 @@ public: // For the helpers below.
 // B's stream (5, 1) drawn on the device equals the host's bytes; the
 // comparison of an input buffer regenerates it as B says (equal), and the
 // plain stream differs (B's range or offsets are used).
-void expectDeviceDrawsAsTheHost(DeviceVerify &Fixture, const BufferArg &B,
-                                const std::string &What) {
-  auto Host = generateBufferInput(B, 5, 1);
+void expectDeviceDrawsAsTheHost(DeviceVerify &Fixture, const BufferArg &B, const std::string &What,
+                                bool Local = false) {
+  auto Host = generateBufferInput(B, 5, 1, Local);
   CUdeviceptr P = Fixture.upload(std::vector<uint8_t>(Host.size(), 0));
   uint64_t Key = inputStreamKey(5, 1);
-  ASSERT_FALSE(
-      bool(generateOnDevice(Fixture.context(), P, B.Element, B.Count, Key, B.Range, B.Offsets)));
+  std::optional<LocalIndices> Layout;
+  if (Local)
+    Layout = LocalIndices{B.Count};
+  ASSERT_FALSE(bool(
+      generateOnDevice(Fixture.context(), P, B.Element, B.Count, Key, B.Range, B.Offsets, Layout)));
   auto Device = Fixture.download(P, Host.size());
   size_t Differ = 0;
   for (size_t I = 0; I < Host.size(); ++I)
     Differ += Host[I] != Device[I];
   EXPECT_EQ(Differ, 0u) << What;
   auto Same = compareOnDevice(Fixture.context(), P, 0, Key, B.Element, B.Count, Tolerance{0, 0},
-                              true, B.Range, B.Offsets);
+                              true, B.Range, B.Offsets, Layout);
   ASSERT_TRUE(bool(Same)) << llvm::toString(Same.takeError());
   EXPECT_TRUE(Same->passed()) << What;
   auto Plain =
@@ -129,6 +132,23 @@ TEST_F(DeviceVerify, OffsetsGeneratorMatchesTheHostBytewise) {
     expectDeviceDrawsAsTheHost(*this, B,
                                spelling(T).str() + " offsets " + std::to_string(Layout.Mean) +
                                    " +- " + std::to_string(Layout.Jitter));
+  }
+}
+
+TEST_F(DeviceVerify, LocalIndicesGeneratorMatchesTheHostBytewise) {
+  // The local-indices run's index buffers (InputGenerator.h's
+  // localIndexElement): ranges narrower and wider than the buffer.
+  const uint64_t Count = 256 * 65536 + 77;
+  const std::pair<ScalarType, ValueRange> Cases[] = {{ScalarType::I32, {0, Count / 13}},
+                                                     {ScalarType::U32, {7, 7 + 3 * Count}},
+                                                     {ScalarType::I64, {0, 1e12}}};
+  for (const auto &[T, Range] : Cases) {
+    BufferArg B{T, Count, Direction::In};
+    B.Range = Range;
+    expectDeviceDrawsAsTheHost(*this, B,
+                               spelling(T).str() + " local in [" + std::to_string(Range.Lo) + ", " +
+                                   std::to_string(Range.Hi) + ")",
+                               /*Local=*/true);
   }
 }
 

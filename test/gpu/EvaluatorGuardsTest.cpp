@@ -386,4 +386,55 @@ TEST(EvaluatorTiming, LongKernelIsConfirmedOnItsRuns) {
   EXPECT_GE(Same->Samples, 3u) << Same->TimingCall;
 }
 
+// A gather y[i] = x[idx[i]] with the same product of multiplications by
+// `one` (1 at run time, so the compiler keeps them) in every spelling: the
+// original spends Work multiplications on each element; a variant can spend
+// Local of them where the index lies near its own position and none
+// elsewhere, so it is faster on the seeds' scattered indices and, with Local
+// large, slower on local ones.
+KernelSource gatherKernel(int Work, int Local) {
+  std::string Near = "abs(idx[i] - i) <= 256";
+  return KernelSource{
+      "extern \"C\" __global__ void gather(int n, float one, const int *idx, "
+      "const float *x, float *y) {\n  int i = blockIdx.x * blockDim.x + "
+      "threadIdx.x;\n  if (i >= n) return;\n  float v = x[idx[i]];\n  int k = " +
+          (Local ? "(" + Near + ") ? " + std::to_string(Local) + " : 0" : std::to_string(Work)) +
+          ";\n  for (int j = 0; j < k; ++j)\n    v *= one;\n  y[i] = v;\n}\n",
+      "gather",
+      "gather",
+      {}};
+}
+
+// Indices over [0, n): the seeds draw them uniformly, the local-indices run
+// near each element's position (InputGenerator.h's localIndexElement).
+TEST(EvaluatorTiming, VariantSlowerOnLocalIndicesIsNotFaster) {
+  auto E = Evaluator::start();
+  ASSERT_TRUE(bool(E)) << llvm::toString(E.takeError());
+  const int M = 1 << 22;
+  Workload W;
+  BufferArg Idx{ScalarType::I32, M, Direction::In};
+  Idx.Range = ValueRange{0, M};
+  W.Args = {{"n", ScalarArg{ScalarType::I32, M}},
+            {"one", ScalarArg{ScalarType::F32, 1.0}},
+            {"idx", Idx},
+            {"x", BufferArg{ScalarType::F32, M, Direction::In}},
+            {"y", BufferArg{ScalarType::F32, M, Direction::Out}}};
+  W.Launch.Grid = {M / 256, 1, 1};
+  W.Launch.Block = {256, 1, 1};
+  auto B = (*E)->setOriginal(gatherKernel(512, 0), W);
+  ASSERT_TRUE(bool(B)) << llvm::toString(B.takeError());
+  // Faster on both: the original's work left out everywhere.
+  auto Both = (*E)->evaluate(gatherKernel(0, 0), W.Launch);
+  ASSERT_TRUE(bool(Both)) << llvm::toString(Both.takeError());
+  EXPECT_EQ(Both->Result, Verdict::Faster) << Both->TimingCall;
+  EXPECT_NE(Both->TimingCall.find("on local indices"), std::string::npos) << Both->TimingCall;
+  // Faster on scattered indices only: 16 times the work where they are local.
+  auto Scattered = (*E)->evaluate(gatherKernel(512, 8192), W.Launch);
+  ASSERT_TRUE(bool(Scattered)) << llvm::toString(Scattered.takeError());
+  EXPECT_EQ(Scattered->Result, Verdict::NotFaster) << Scattered->TimingCall;
+  EXPECT_NE(Scattered->TimingCall.find("slower on local ones"), std::string::npos)
+      << Scattered->TimingCall;
+  EXPECT_LT(Scattered->Speedup, 1);
+}
+
 } // namespace

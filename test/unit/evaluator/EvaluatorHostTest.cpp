@@ -62,6 +62,71 @@ TEST(InputGenerator, ReproducibleBySeedAndDistinctAcrossSeeds) {
   }
 }
 
+TEST(InputGenerator, LocalIndicesLieNearTheirPositionInTheRange) {
+  // A CSR's columns: 13 entries a row over 5000 rows. Each lies within the
+  // window of its row's position, inside the range, and they are not the
+  // uniform draw (which spreads them over the whole range).
+  BufferArg B{ScalarType::I32, 13 * 5000, Direction::In};
+  B.Range = ValueRange{0, 5000};
+  ASSERT_TRUE(drawsLocalIndices(B));
+  auto Local = generateBufferInput(B, 7, 2, /*Local=*/true);
+  auto Uniform = generateBufferInput(B, 7, 2);
+  uint64_t FarUniform = 0, Wrapped = 0;
+  for (uint64_t I = 0; I < B.Count; ++I) {
+    int32_t V, U;
+    std::memcpy(&V, &Local[I * 4], 4);
+    std::memcpy(&U, &Uniform[I * 4], 4);
+    ASSERT_GE(V, 0);
+    ASSERT_LT(V, 5000);
+    const int64_t Row = static_cast<int64_t>(I / 13);
+    int64_t Distance = std::llabs(V - Row);
+    if (Distance > 5000 / 2) { // The band wraps at the range's ends.
+      Distance = 5000 - Distance;
+      ++Wrapped;
+    }
+    EXPECT_LE(Distance, static_cast<int64_t>(LocalIndexWindow)) << I;
+    FarUniform += std::llabs(U - Row) > static_cast<int64_t>(LocalIndexWindow);
+  }
+  EXPECT_GT(Wrapped, 0u);
+  EXPECT_LT(Wrapped, B.Count / 10);
+  EXPECT_GT(FarUniform, B.Count / 2);
+  // A range smaller than the buffer and one larger: every value in the range.
+  BufferArg Wide{ScalarType::I64, 3000, Direction::In};
+  Wide.Range = ValueRange{100, 100 + (int64_t(1) << 40)};
+  auto Spread = generateBufferInput(Wide, 1, 0, /*Local=*/true);
+  int64_t Last;
+  std::memcpy(&Last, &Spread[2999 * 8], 8);
+  EXPECT_GT(Last, int64_t(1) << 39); // The last element near the range's end.
+  for (uint64_t I = 0; I < Wide.Count; ++I) {
+    int64_t V;
+    std::memcpy(&V, &Spread[I * 8], 8);
+    EXPECT_GE(V, 100);
+    EXPECT_LT(V, 100 + (int64_t(1) << 40));
+  }
+}
+
+TEST(InputGenerator, OnlyWideInputIndexRangesAreDrawnLocal) {
+  auto Buffer = [](ScalarType T, Direction D, double Lo, double Hi) {
+    BufferArg B{T, 4096, D};
+    B.Range = ValueRange{Lo, Hi};
+    return B;
+  };
+  EXPECT_TRUE(drawsLocalIndices(Buffer(ScalarType::U32, Direction::In, 0, 1024)));
+  EXPECT_TRUE(drawsLocalIndices(Buffer(ScalarType::I64, Direction::In, 5, 1 << 20)));
+  // Labels and bins: a small range is not an index space worth a band.
+  EXPECT_FALSE(drawsLocalIndices(Buffer(ScalarType::I32, Direction::In, 0, 1023)));
+  EXPECT_FALSE(drawsLocalIndices(Buffer(ScalarType::I32, Direction::In, -10, 5000)));
+  EXPECT_FALSE(drawsLocalIndices(Buffer(ScalarType::F32, Direction::In, 0, 1 << 20)));
+  EXPECT_FALSE(drawsLocalIndices(Buffer(ScalarType::I32, Direction::InOut, 0, 1 << 20)));
+  EXPECT_FALSE(drawsLocalIndices({ScalarType::I32, 4096, Direction::In})); // No range.
+  BufferArg Offsets = Buffer(ScalarType::I32, Direction::In, 4, 5000);
+  Offsets.Offsets = OffsetsLayout{2500, 2496};
+  EXPECT_FALSE(drawsLocalIndices(Offsets));
+  // Buffers it does not pick are drawn as the seed draws them.
+  BufferArg Small = Buffer(ScalarType::I32, Direction::In, 0, 100);
+  EXPECT_EQ(generateBufferInput(Small, 3, 1, /*Local=*/true), generateBufferInput(Small, 3, 1));
+}
+
 namespace {
 std::vector<uint8_t> floats(std::initializer_list<float> Values) {
   std::vector<uint8_t> Bytes(Values.size() * 4);
