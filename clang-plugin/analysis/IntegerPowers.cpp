@@ -5,12 +5,21 @@
 
 namespace kopt::frontend {
 
-std::optional<unsigned> smallIntegerPower(const clang::CallExpr &Call) {
+namespace {
+// pow, powf or std::pow with two arguments and a floating result.
+bool isPowCall(const clang::CallExpr &Call) {
   const clang::FunctionDecl *F = Call.getDirectCallee();
-  if (!F || !F->getDeclName().isIdentifier() || Call.getNumArgs() != 2 ||
-      !Call.getType()->isRealFloatingType())
-    return std::nullopt;
-  if (F->getName() != "pow" && F->getName() != "powf")
+  return F && F->getDeclName().isIdentifier() && Call.getNumArgs() == 2 &&
+         Call.getType()->isRealFloatingType() && (F->getName() == "pow" || F->getName() == "powf");
+}
+
+clang::QualType writtenType(const clang::Expr *E) {
+  return E->IgnoreImpCasts()->getType().getCanonicalType().getUnqualifiedType();
+}
+} // namespace
+
+std::optional<unsigned> smallIntegerPower(const clang::CallExpr &Call) {
+  if (!isPowCall(Call))
     return std::nullopt;
   const clang::Expr *Exponent = Call.getArg(1)->IgnoreParenImpCasts();
   std::optional<double> Value;
@@ -24,6 +33,24 @@ std::optional<unsigned> smallIntegerPower(const clang::CallExpr &Call) {
     if (*Value == static_cast<double>(N))
       return N;
   return std::nullopt;
+}
+
+bool isOtherPower(const clang::CallExpr &Call) {
+  return isPowCall(Call) && !smallIntegerPower(Call);
+}
+
+std::string powComputedType(const clang::CallExpr &Call) {
+  const clang::FunctionDecl *F = Call.getDirectCallee();
+  clang::QualType Base = writtenType(Call.getArg(0)), Exponent = writtenType(Call.getArg(1));
+  auto Is = [](clang::QualType T, clang::BuiltinType::Kind K) {
+    return T->isSpecificBuiltinType(K);
+  };
+  if (F->getName() == "powf" ||
+      (Is(Base, clang::BuiltinType::Float) && Is(Exponent, clang::BuiltinType::Float)))
+    return "float";
+  if (Is(Base, clang::BuiltinType::LongDouble) || Is(Exponent, clang::BuiltinType::LongDouble))
+    return "long double";
+  return "double";
 }
 
 } // namespace kopt::frontend

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 
 namespace clang {
 class CallExpr;
@@ -18,5 +19,15 @@ inline constexpr unsigned MaxExpandedPower = 16;
 
 // The exponent of such a call, whose result is floating; nullopt for any other call.
 std::optional<unsigned> smallIntegerPower(const clang::CallExpr &Call);
+
+// Any other pow(x, e) with a floating result: a runtime, fractional, negative
+// or large exponent (pow-specialize tries the exponents applications pass most).
+bool isOtherPower(const clang::CallExpr &Call);
+
+// The type a pow call computes in, as nvcc's <cmath> has it: "float" for
+// powf, and for pow where both arguments are float; "long double" where one
+// is; else "double" (an int exponent makes pow(float, int) double, where
+// clang's CUDA headers have a float overload).
+std::string powComputedType(const clang::CallExpr &Call);
 
 } // namespace kopt::frontend

@@ -253,6 +253,7 @@ public:
     else if (mathFunctions().contains(Name)) {
       F.MathCalls.push_back(callFeature(Name, Call));
       F.IntegerPowers += smallIntegerPower(*Call).has_value();
+      F.OtherPowers += isOtherPower(*Call);
     } else
       F.OtherCalls.push_back(callFeature(Name, Call));
     return true;

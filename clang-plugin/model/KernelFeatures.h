@@ -135,6 +135,8 @@ struct KernelFeatures {
   unsigned FloatDivisions = 0; // '/' on float operands (fast-math can approximate them).
   // pow(x, n) with a literal small integer n (analysis/IntegerPowers.h).
   unsigned IntegerPowers = 0;
+  // Any other pow(x, e): a runtime or fractional exponent (analysis/IntegerPowers.h).
+  unsigned OtherPowers = 0;
   // Calls the analysis does not look into: the kernel's device functions and
   // library calls other than math, atomics, barriers and warp intrinsics.
   std::vector<CallFeature> OtherCalls;

@@ -42,24 +42,6 @@ clang::QualType writtenType(const clang::Expr *E) {
   return E->IgnoreImpCasts()->getType().getCanonicalType().getUnqualifiedType();
 }
 
-// The type pow computes in as nvcc's <cmath> has it: powf in float; pow by
-// C++11's promotion, in float only where both arguments are float (an int
-// exponent makes it double: nvcc converts pow(float, int)'s base to double,
-// where clang's CUDA headers have a float overload).
-std::string computedType(const clang::CallExpr &Call) {
-  const clang::FunctionDecl *F = Call.getDirectCallee();
-  clang::QualType Base = writtenType(Call.getArg(0)), Exponent = writtenType(Call.getArg(1));
-  auto Is = [](clang::QualType T, clang::BuiltinType::Kind K) {
-    return T->isSpecificBuiltinType(K);
-  };
-  if (F->getName() == "powf" ||
-      (Is(Base, clang::BuiltinType::Float) && Is(Exponent, clang::BuiltinType::Float)))
-    return "float";
-  if (Is(Base, clang::BuiltinType::LongDouble) || Is(Exponent, clang::BuiltinType::LongDouble))
-    return "long double";
-  return "double";
-}
-
 // X to the Power by squaring: "(x * x * x)" for 3, "((x * x) * (x * x))" for 4. Repeated
 // subexpressions are written out; the compiler computes each once.
 std::string product(const std::string &X, unsigned Power) {
@@ -113,7 +95,7 @@ private:
       return unsupported(AST, Call.getBeginLoc(), "the pow call comes from a macro");
     // The argument as the call computes it: std::pow on a float and an int
     // multiplies doubles.
-    std::string Computed = computedType(Call);
+    std::string Computed = frontend::powComputedType(Call);
     bool Cast = writtenType(Arg).getAsString() != Computed;
     // A primary needs parentheses only behind a cast; anything else always.
     std::string Operand = isPrimary(Arg) && !Cast ? Text : llvm::formatv("({0})", Text).str();

@@ -410,6 +410,35 @@ __global__ void center_rows(const float *x, float *y, int rows, int cols) {
       << joined(O.BestSteps);
 }
 
+TEST(KernelPlanner, ARuntimeExponentInAnAllPairsLoopReachesPowSpecialize) {
+  PlannedRun T(R"(
+__device__ float powf(float, float);
+#pragma kopt optimize launch(grid: (n + 255) / 256; block: 256) args(n = 1 << 16, nst = 1024, power = 2.0f) \
+    buffers(px[n] in, sx[nst] in, sv[nst] in, out[n] out)
+__global__ void idw(int n, int nst, float power, const float *px, const float *sx,
+                    const float *sv, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  float num = 0.0f, den = 0.0f;
+  for (int s = 0; s < nst; s++) {
+    float d = px[i] - sx[s];
+    float w = 1.0f / powf(d * d, 0.5f * power);
+    num += w * sv[s];
+    den += w;
+  }
+  out[i] = num / den;
+}
+)",
+               computeBound());
+  T.R.Budget.Evaluations = 3;
+  T.Eval.Rules = {{"kopt pow-specialize", Verdict::Faster, 1.6}};
+  OptimizeResult O = T.run();
+  ASSERT_TRUE(O.Best.has_value()) << joined(evaluatedSteps(O));
+  EXPECT_NE(std::find(O.BestSteps.begin(), O.BestSteps.end(), "pow-specialize"), O.BestSteps.end())
+      << joined(O.BestSteps);
+}
+
 // The shipped library without the skills whose transforms add threads: a test of
 // experience alone, on a kernel that already fills the GPU.
 std::shared_ptr<const memory::SkillLibrary> withoutParallelismSkills() {

@@ -1,0 +1,177 @@
+// pow-specialize: pow(x, e) with a runtime or fractional exponent goes
+// through a helper that tests e against the exponents applications pass most
+// and computes those as the product, quotient or root they equal:
+//   powf(d2, 0.5f * power)  -> kopt_powf_special(d2, 0.5f * power)
+//   pow(ah, n)              -> kopt_pow_special(ah, n)
+//   std::pow(r, k)          -> kopt_pow_special((double)(r), (double)(k))  an int
+//                              exponent computes in double, as nvcc's <cmath> has it
+// nvcc calls its general pow (a logarithm and an exponential, ~200 PTX
+// instructions for powf) whatever e is at run time; an inverse-distance weight
+// with power 2 (d2 to the 1) or a van Genuchten curve with n = 2 pays that in
+// its innermost loop. The helper is inlined: a literal exponent folds to its
+// case, and a kernel-uniform one costs a few uniform compares.
+// Each case equals pow within pow's own error (CUDA's powf is within 4 ulp),
+// including at zeros, infinities and NaNs: x * x, x * x * x, 1 / x and 1 / x / x
+// for 2, 3, -1 and -2; sqrt(x), 1 / sqrt(x) and x * sqrt(x) for 0.5, -0.5 and
+// 1.5 only where x > 0 (pow(-0, 0.5) is +0 and pow(-inf, 0.5) is +inf where
+// sqrt gives -0 and NaN), and only where the unit declares sqrt; any other
+// exponent, or base, calls pow.
+#include "clang-plugin/analysis/IntegerPowers.h"
+#include "clang-plugin/analysis/ast/AstWalk.h"
+#include "clang-plugin/transforms/framework/AstEdit.h"
+#include "clang-plugin/transforms/framework/TransformFactories.h"
+#include "clang-plugin/transforms/framework/UnitRewriter.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/Stmt.h>
+#include <clang/Rewrite/Core/Rewriter.h>
+#include <llvm/ADT/StringSet.h>
+#include <llvm/Support/FormatVariadic.h>
+
+#include <vector>
+
+namespace kopt::transform {
+
+namespace {
+constexpr llvm::StringLiteral NoPower =
+    "the kernel calls no pow with a runtime, fractional or negative exponent";
+// The helper for one floating type, a lambda at the top of the kernel's body
+// (a variant changes nothing outside the kernel's definition): Name, T
+// ("float" or "double"), F (the literal suffix), Sqrt and Pow (the type's).
+// Roots: whether the unit declares Sqrt (a unit without CUDA's math headers
+// may declare pow alone).
+std::string helperFor(llvm::StringRef Name, llvm::StringRef T, llvm::StringRef F,
+                      llvm::StringRef Sqrt, llvm::StringRef Pow, bool Roots) {
+  std::string RootCases = llvm::formatv("  if (x > 0.0{0}) {\n"
+                                        "    if (e == 0.5{0}) return {1}(x);\n"
+                                        "    if (e == -0.5{0}) return 1.0{0} / {1}(x);\n"
+                                        "    if (e == 1.5{0}) return x * {1}(x);\n"
+                                        "  }\n",
+                                        F, Sqrt)
+                              .str();
+  return llvm::formatv("auto {3} = []({0} x, {0} e) -> {0} {\n"
+                       "  if (e == 2.0{1}) return x * x;\n"
+                       "  if (e == 1.0{1}) return x;\n"
+                       "  if (e == 3.0{1}) return x * x * x;\n"
+                       "  if (e == -1.0{1}) return 1.0{1} / x;\n"
+                       "  if (e == -2.0{1}) return 1.0{1} / x / x;\n"
+                       "{4}"
+                       "  return {2}(x, e);\n"
+                       "};\n",
+                       T, F, Pow, Name, Roots ? RootCases : "")
+      .str();
+}
+
+struct HelperSpec {
+  llvm::StringRef Type, Name, Suffix, Sqrt, Pow;
+};
+constexpr HelperSpec Helpers[] = {{"float", "kopt_powf_special", "f", "sqrtf", "powf"},
+                                  {"double", "kopt_pow_special", "", "sqrt", "pow"}};
+
+class PowerSpecialization {
+public:
+  explicit PowerSpecialization(UnitAST &Unit) : AST(Unit) {}
+
+  llvm::Error run() {
+    std::vector<const clang::CallExpr *> Calls;
+    forEachStmt(AST.Kernel.getBody(), [&](const clang::Stmt *S) {
+      if (const auto *Call = llvm::dyn_cast<clang::CallExpr>(S);
+          Call && frontend::isOtherPower(*Call))
+        Calls.push_back(Call);
+    });
+    std::string FirstWhy; // The first call left alone, and why.
+    for (const clang::CallExpr *Call : Calls)
+      if (llvm::Error E = specialize(*Call)) {
+        std::string Why = llvm::toString(std::move(E));
+        if (FirstWhy.empty())
+          FirstWhy = Why;
+      }
+    if (Changes == 0)
+      return llvm::createStringError(FirstWhy.empty() ? NoPower.str() : FirstWhy);
+    const auto *Body = llvm::cast<clang::CompoundStmt>(AST.Kernel.getBody());
+    std::string Text = "\n// kopt pow-specialize: pow at the exponents applications pass most, "
+                       "each as the product,\n// quotient or root it equals (within pow's own "
+                       "error); any other calls pow.\n";
+    const clang::TranslationUnitDecl *Unit = AST.Ctx.getTranslationUnitDecl();
+    for (const HelperSpec &H : Helpers)
+      if (Used.contains(H.Type)) {
+        bool Roots = !Unit->lookup(clang::DeclarationName(&AST.Ctx.Idents.get(H.Sqrt))).empty();
+        Text += helperFor(H.Name, H.Type, H.Suffix, H.Sqrt, H.Pow, Roots);
+      }
+    AST.Rewrite.InsertTextAfterToken(Body->getLBracLoc(), Text);
+    return llvm::Error::success();
+  }
+
+  unsigned changes() const { return Changes; }
+
+private:
+  llvm::Error specialize(const clang::CallExpr &Call) {
+    const clang::Expr *Callee = Call.getCallee();
+    if (Call.getBeginLoc().isMacroID() || Call.getEndLoc().isMacroID() ||
+        AST.text(Callee->getSourceRange()).empty())
+      return unsupported(AST, Call.getBeginLoc(), "the pow call comes from a macro");
+    std::string Computed = frontend::powComputedType(Call);
+    if (Computed == "long double")
+      return unsupported(AST, Call.getBeginLoc(), "pow computes in long double");
+    // Each argument as the call computes with it: pow(float, int) in double.
+    for (const clang::Expr *Arg : {Call.getArg(0), Call.getArg(1)}) {
+      clang::QualType Written =
+          Arg->IgnoreImpCasts()->getType().getCanonicalType().getUnqualifiedType();
+      if (Written.getAsString() == Computed)
+        continue;
+      if (AST.text(Arg->getSourceRange()).empty())
+        return unsupported(AST, Call.getBeginLoc(), "pow's argument comes from a macro");
+      AST.Rewrite.InsertTextBefore(Arg->getBeginLoc(), "(" + Computed + ")(");
+      AST.Rewrite.InsertTextAfterToken(Arg->getEndLoc(), ")");
+    }
+    const HelperSpec &H = Computed == "float" ? Helpers[0] : Helpers[1];
+    AST.Rewrite.ReplaceText(Callee->getSourceRange(), H.Name);
+    Used.insert(H.Type);
+    ++Changes;
+    return llvm::Error::success();
+  }
+
+  UnitAST &AST;
+  unsigned Changes = 0;
+  llvm::StringSet<> Used; // The helpers' types the calls need.
+};
+
+class PowSpecialize : public Transform {
+public:
+  llvm::StringRef id() const override { return "pow-specialize"; }
+  // Products and roots in place of pow: within pow's own error.
+  Numerics numerics() const override { return Numerics::Reassociates; }
+
+protected:
+  Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
+    if (Kernel.Features.OtherPowers == 0)
+      return Offer::no(NoPower.str());
+    return Offer::of({ParamSet{}});
+  }
+
+  llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
+                                            const ParamSet &) const override {
+    unsigned Changes = 0;
+    llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &AST) -> llvm::Error {
+      PowerSpecialization Edit(AST);
+      llvm::Error E = Edit.run();
+      Changes = Edit.changes();
+      return E;
+    });
+    if (!Text)
+      return Text.takeError();
+    return TransformOutput{std::move(*Text), std::nullopt,
+                           "pow specialized for the exponents 2, 1, 3, -1, -2, 0.5, -0.5 and "
+                           "1.5 at run time: " +
+                               std::to_string(Changes) + (Changes == 1 ? " call" : " calls")};
+  }
+};
+} // namespace
+
+std::unique_ptr<Transform> makePowSpecializeTransform() {
+  return std::make_unique<PowSpecialize>();
+}
+
+} // namespace kopt::transform
