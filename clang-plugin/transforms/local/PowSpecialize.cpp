@@ -9,7 +9,8 @@
 // instructions for powf) whatever e is at run time; an inverse-distance weight
 // with power 2 (d2 to the 1) or a van Genuchten curve with n = 2 pays that in
 // its innermost loop. The helper is inlined: a literal exponent folds to its
-// case, and a kernel-uniform one costs a few uniform compares.
+// case, and any other costs one range test and a switch on 2e, uniform across
+// the warp where e is.
 // Each case equals pow within pow's own error (CUDA's powf is within 4 ulp),
 // including at zeros, infinities and NaNs: x * x, x * x * x, 1 / x and 1 / x / x
 // for 2, 3, -1 and -2; sqrt(x), 1 / sqrt(x) and x * sqrt(x) for 0.5, -0.5 and
@@ -125,6 +126,8 @@ private:
     if (Computed == "long double")
       return unsupported(AST, Call.getBeginLoc(), "pow computes in long double");
     // Each argument as the call computes with it: pow(float, int) in double.
+    // All are checked before the first edit, so a refusal leaves the call as written.
+    std::vector<const clang::Expr *> Cast;
     for (const clang::Expr *Arg : {Call.getArg(0), Call.getArg(1)}) {
       clang::QualType Written =
           Arg->IgnoreImpCasts()->getType().getCanonicalType().getUnqualifiedType();
@@ -132,6 +135,9 @@ private:
         continue;
       if (AST.text(Arg->getSourceRange()).empty())
         return unsupported(AST, Call.getBeginLoc(), "pow's argument comes from a macro");
+      Cast.push_back(Arg);
+    }
+    for (const clang::Expr *Arg : Cast) {
       AST.Rewrite.InsertTextBefore(Arg->getBeginLoc(), "(" + Computed + ")(");
       AST.Rewrite.InsertTextAfterToken(Arg->getEndLoc(), ")");
     }
