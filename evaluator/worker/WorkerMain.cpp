@@ -109,13 +109,13 @@ private:
                                      const std::vector<double> &VariantRunMs,
                                      const std::vector<uint64_t> &VerifySeeds,
                                      VariantOutcome Answer);
-  // A variant confirmed faster cold, timed warm as well: D becomes NotFaster
-  // where warm says slower.
   // A variant confirmed faster on a workload with index buffers, timed on
   // local indices as well: D becomes NotFaster where they say slower.
   void confirmOnLocalIndices(const SequentialDesign &Design, const LoadedKernel &Variant,
                              const LaunchGeometry &Launch, const GpuSession::TimingBudget &Timing,
                              LookDecision &D);
+  // A variant confirmed faster cold, timed warm as well: D becomes NotFaster
+  // where warm says slower.
   void confirmWarm(const SequentialDesign &Design, const LoadedKernel &Variant,
                    const LaunchGeometry &Launch, GpuSession::TimingBudget Timing, LookDecision &D);
   // The sequential test on the application's mean time per launch

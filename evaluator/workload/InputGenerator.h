@@ -53,7 +53,10 @@ constexpr uint64_t offsetsElement(uint64_t H, uint64_t I, const OffsetsLayout &L
 inline constexpr uint64_t LocalIndexWindow = 256;
 
 // Element I of Count local indices over a range of Span integers, as an offset
-// from the range's start: the element's own position scaled to the range, plus
+// from the range's start: the element's own position scaled to the range by
+// the ratio rounded to an integer (I * (Span / Count), or I / ceil(Count / Span)
+// where the buffer is the longer: every value stays local, though a range not a
+// multiple of the count is not reached to its end), plus
 // H's integer in [-W, W] (W = LocalIndexWindow, at most Span / 2), wrapped
 // into [0, Span). Integer arithmetic only, so host and device agree.
 constexpr uint64_t localIndexElement(uint64_t H, uint64_t I, uint64_t Count, uint64_t Span) {
