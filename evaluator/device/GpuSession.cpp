@@ -19,6 +19,13 @@ double secondsSince(Clock::time_point T) {
   return std::chrono::duration<double>(Clock::now() - T).count();
 }
 
+// Where a run on Seed draws A as local indices (GpuSession.h's LocalIndicesSeed).
+std::optional<LocalIndices> localIndicesOn(uint64_t Seed, const BufferArg &A) {
+  if (Seed != GpuSession::LocalIndicesSeed || !drawsLocalIndices(A))
+    return std::nullopt;
+  return LocalIndices{A.Count};
+}
+
 // Errors after which the context is unusable.
 bool isSticky(CUresult R) {
   switch (R) {
@@ -182,14 +189,6 @@ bool GpuSession::hasLocalIndices(const Workload &W) {
     return A.buffer() && drawsLocalIndices(*A.buffer());
   });
 }
-
-namespace {
-std::optional<LocalIndices> localIndicesOn(uint64_t Seed, const BufferArg &A) {
-  if (Seed != GpuSession::LocalIndicesSeed || !drawsLocalIndices(A))
-    return std::nullopt;
-  return LocalIndices{A.Count};
-}
-} // namespace
 
 DeviceContext GpuSession::deviceContext() { return DeviceContext{*Driver, Own, Stream, Partials}; }
 

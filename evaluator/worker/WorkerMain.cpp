@@ -109,6 +109,13 @@ private:
                                      const std::vector<double> &VariantRunMs,
                                      const std::vector<uint64_t> &VerifySeeds,
                                      VariantOutcome Answer);
+  // The original and Variant interleaved for a screen's length on Seed's
+  // inputs under Timing, and the final look at them: the second measurement
+  // of confirmWarm and confirmOnLocalIndices.
+  llvm::Expected<LookDecision> screenAgain(const SequentialDesign &Design,
+                                           const LoadedKernel &Variant,
+                                           const LaunchGeometry &Launch, uint64_t Seed,
+                                           const GpuSession::TimingBudget &Timing);
   // A variant confirmed faster on a workload with index buffers, timed on
   // local indices as well: D becomes NotFaster where they say slower.
   void confirmOnLocalIndices(const SequentialDesign &Design, const LoadedKernel &Variant,
@@ -840,6 +847,22 @@ EvaluateAnswer WorkerState::timeAgainstOriginal(TimingStage Stage, const LoadedK
   return Put(D, &*Samples);
 }
 
+llvm::Expected<LookDecision> WorkerState::screenAgain(const SequentialDesign &Design,
+                                                      const LoadedKernel &Variant,
+                                                      const LaunchGeometry &Launch, uint64_t Seed,
+                                                      const GpuSession::TimingBudget &Timing) {
+  SequentialTiming Plan(Design, TimingStage::Screen,
+                        {Budget.MaxSamples, Budget.ScreenSeconds, Budget.TargetNoise});
+  RunFailure Why;
+  auto Samples = Session->time({{&Original, W.Launch}, {&Variant, Launch}}, Seed, Timing, Why,
+                               [&](llvm::ArrayRef<std::vector<double>> S, double Seconds) {
+                                 return Plan.next(S[0], S[1], Seconds);
+                               });
+  if (!Samples)
+    return Samples.takeError();
+  return lookAt(Design, TimingStage::Screen, (*Samples)[0], (*Samples)[1], /*Final=*/true);
+}
+
 // The seeds draw an index buffer uniformly over its range, so nearly every
 // gather through it misses the caches. An application's indices are often
 // near each other (a mesh, a banded matrix, a graph in a locality order), and
@@ -852,24 +875,16 @@ void WorkerState::confirmOnLocalIndices(const SequentialDesign &Design, const Lo
                                         const GpuSession::TimingBudget &Timing, LookDecision &D) {
   if (!GpuSession::hasLocalIndices(W))
     return;
-  SequentialTiming Plan(Design, TimingStage::Screen,
-                        {Budget.MaxSamples, Budget.ScreenSeconds, Budget.TargetNoise});
-  RunFailure Why;
-  auto Samples =
-      Session->time({{&Original, W.Launch}, {&Variant, Launch}}, GpuSession::LocalIndicesSeed,
-                    Timing, Why, [&](llvm::ArrayRef<std::vector<double>> S, double Seconds) {
-                      return Plan.next(S[0], S[1], Seconds);
-                    });
-  if (!Samples) { // Inputs it was not verified on: a failure there rejects it.
+  auto Again = screenAgain(Design, Variant, Launch, GpuSession::LocalIndicesSeed, Timing);
+  if (!Again) { // Inputs it was not verified on: a failure there rejects it.
     D.Why = llvm::formatv("faster ({0:f2}x) on the seeds' indices, but its run on local indices "
                           "failed: {1}: the original kept",
-                          D.Speedup, llvm::toString(Samples.takeError()))
+                          D.Speedup, llvm::toString(Again.takeError()))
                 .str();
     D.Call = SequentialCall::NotFaster;
     return;
   }
-  LookDecision Local = lookAt(Design, TimingStage::Screen, (*Samples)[0], (*Samples)[1],
-                              /*Final=*/true);
+  const LookDecision &Local = *Again;
   if (Local.Speedup >= 1 / Design.MinGain) {
     D.Why += llvm::formatv("; on local indices {0:f2}x", Local.Speedup).str();
     return;
@@ -891,19 +906,12 @@ void WorkerState::confirmWarm(const SequentialDesign &Design, const LoadedKernel
                               const LaunchGeometry &Launch, GpuSession::TimingBudget Timing,
                               LookDecision &D) {
   Timing.FlushL2 = false;
-  SequentialTiming Plan(Design, TimingStage::Screen,
-                        {Budget.MaxSamples, Budget.ScreenSeconds, Budget.TargetNoise});
-  RunFailure Why;
-  auto Samples = Session->time({{&Original, W.Launch}, {&Variant, Launch}}, Seeds.front(), Timing,
-                               Why, [&](llvm::ArrayRef<std::vector<double>> S, double Seconds) {
-                                 return Plan.next(S[0], S[1], Seconds);
-                               });
-  if (!Samples) { // It ran cold; a failure now is the GPU's, not the variant's.
-    D.Why += "; not timed warm: " + llvm::toString(Samples.takeError());
+  auto Again = screenAgain(Design, Variant, Launch, Seeds.front(), Timing);
+  if (!Again) { // It ran cold; a failure now is the GPU's, not the variant's.
+    D.Why += "; not timed warm: " + llvm::toString(Again.takeError());
     return;
   }
-  LookDecision Warm = lookAt(Design, TimingStage::Screen, (*Samples)[0], (*Samples)[1],
-                             /*Final=*/true);
+  const LookDecision &Warm = *Again;
   if (Warm.Speedup >= 1 / Design.MinGain) {
     D.Why += llvm::formatv("; warm (L2 not flushed) {0:f2}x", Warm.Speedup).str();
     return;

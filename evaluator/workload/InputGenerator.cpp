@@ -6,6 +6,14 @@
 namespace kopt::evaluator {
 
 namespace {
+// N in an integer type's width: its low bytes (little-endian, as the device
+// stores them), a bool as 0 or 1.
+void storeInteger(ScalarType Type, int64_t N, uint8_t *Out) {
+  if (Type == ScalarType::Bool)
+    N = N != 0;
+  std::memcpy(Out, &N, sizeOf(Type));
+}
+
 void generateInRange(ScalarType Type, uint64_t H, const ValueRange &R, uint8_t *Out) {
   double T = static_cast<double>(H >> 11) * 0x1.0p-53;
   double Span = R.Hi - R.Lo;
@@ -19,10 +27,7 @@ void generateInRange(ScalarType Type, uint64_t H, const ValueRange &R, uint8_t *
     std::memcpy(Out, &V, 8);
     return;
   }
-  int64_t N = static_cast<int64_t>(R.Lo) + static_cast<int64_t>(std::floor(T * Span));
-  if (Type == ScalarType::Bool)
-    N = N != 0;
-  std::memcpy(Out, &N, sizeOf(Type)); // The low bytes: little-endian, as the device.
+  storeInteger(Type, static_cast<int64_t>(R.Lo) + static_cast<int64_t>(std::floor(T * Span)), Out);
 }
 } // namespace
 
@@ -31,21 +36,14 @@ void generateElement(ScalarType Type, uint64_t Key, uint64_t I, uint8_t *Out,
                      const std::optional<OffsetsLayout> &Offsets,
                      const std::optional<LocalIndices> &Local) {
   uint64_t H = inputElementBits(Key, I);
-  if (Offsets && !isFloating(Type)) {
-    uint64_t N = offsetsElement(H, I, *Offsets);
-    if (Type == ScalarType::Bool)
-      N = N != 0;
-    std::memcpy(Out, &N, sizeOf(Type)); // The low bytes: little-endian, as the device.
-    return;
-  }
+  if (Offsets && !isFloating(Type))
+    return storeInteger(Type, static_cast<int64_t>(offsetsElement(H, I, *Offsets)), Out);
   if (Local && Range && !isFloating(Type) && Local->Count > 0) {
     const auto Span = static_cast<uint64_t>(Range->Hi - Range->Lo);
-    int64_t N = static_cast<int64_t>(Range->Lo) +
-                static_cast<int64_t>(localIndexElement(H, I, Local->Count, Span));
-    if (Type == ScalarType::Bool)
-      N = N != 0;
-    std::memcpy(Out, &N, sizeOf(Type));
-    return;
+    return storeInteger(Type,
+                        static_cast<int64_t>(Range->Lo) +
+                            static_cast<int64_t>(localIndexElement(H, I, Local->Count, Span)),
+                        Out);
   }
   if (Range)
     return generateInRange(Type, H, *Range, Out);
