@@ -53,4 +53,6 @@ std::string powComputedType(const clang::CallExpr &Call) {
   return "double";
 }
 
+std::string powArgumentType(const clang::Expr &Arg) { return writtenType(&Arg).getAsString(); }
+
 } // namespace kopt::frontend

@@ -11,6 +11,7 @@
 
 namespace clang {
 class CallExpr;
+class Expr;
 } // namespace clang
 
 namespace kopt::frontend {
@@ -29,5 +30,10 @@ bool isOtherPower(const clang::CallExpr &Call);
 // is; else "double" (an int exponent makes pow(float, int) double, where
 // clang's CUDA headers have a float overload).
 std::string powComputedType(const clang::CallExpr &Call);
+
+// The type of a pow call's argument as written (implicit conversions looked
+// through), spelled as powComputedType spells types: where they differ, a
+// rewrite that keeps the call's type casts the argument.
+std::string powArgumentType(const clang::Expr &Arg);
 
 } // namespace kopt::frontend

@@ -24,6 +24,33 @@ llvm::Error unsupported(const UnitAST &U, clang::SourceLocation Loc, const llvm:
                                      .str());
 }
 
+llvm::Expected<unsigned>
+rewriteEachCall(UnitAST &U, llvm::function_ref<bool(const clang::CallExpr &)> Matches,
+                llvm::function_ref<llvm::Error(const clang::CallExpr &,
+                                               llvm::ArrayRef<const clang::CallExpr *>)>
+                    Edit,
+                llvm::StringRef None) {
+  std::vector<const clang::CallExpr *> Calls;
+  forEachStmt(U.Kernel.getBody(), [&](const clang::Stmt *S) {
+    if (const auto *Call = llvm::dyn_cast<clang::CallExpr>(S); Call && Matches(*Call))
+      Calls.push_back(Call);
+  });
+  unsigned Rewritten = 0;
+  std::string FirstWhy; // The first call left alone, and why.
+  for (const clang::CallExpr *Call : Calls) {
+    if (llvm::Error E = Edit(*Call, Calls)) {
+      std::string Why = llvm::toString(std::move(E));
+      if (FirstWhy.empty())
+        FirstWhy = Why;
+      continue;
+    }
+    ++Rewritten;
+  }
+  if (Rewritten == 0)
+    return llvm::createStringError(FirstWhy.empty() ? None.str() : FirstWhy);
+  return Rewritten;
+}
+
 namespace {
 // Whether the statement's text ends with the ';' that follows its source range.
 bool endsWithSemicolon(const clang::Stmt &S) {

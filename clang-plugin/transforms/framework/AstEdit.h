@@ -2,7 +2,8 @@
 // mapping swap, shared-memory tiling) share: statements as text with edits
 // applied, conditions split into their parts, counted loops, and the check
 // that a kernel reads its thread position only as blockIdx*blockDim+threadIdx,
-// which is what lets a launch mapping regroup threads.
+// which is what lets a launch mapping regroup threads; and rewriting each call
+// of a kind (the pow transforms).
 #pragma once
 
 #include "clang-plugin/analysis/IndexAnalysis.h"
@@ -10,6 +11,7 @@
 
 #include <clang/Basic/SourceLocation.h>
 #include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/ADT/Twine.h>
 #include <llvm/Support/Error.h>
 
@@ -19,6 +21,7 @@
 #include <vector>
 
 namespace clang {
+class CallExpr;
 class Expr;
 class ForStmt;
 class QualType;
@@ -30,6 +33,17 @@ namespace kopt::transform {
 
 // "line 7:5: Why", for errors about the unit's code.
 llvm::Error unsupported(const UnitAST &U, clang::SourceLocation Loc, const llvm::Twine &Why);
+
+// Each call of the kernel's body that Matches, in the body's order, edited by
+// Edit (given every matching call, so that it may refuse one for another's
+// sake; a refused call is left as written): how many Edit rewrote, or where it
+// rewrote none, the first refusal (None where no call matched).
+llvm::Expected<unsigned>
+rewriteEachCall(UnitAST &U, llvm::function_ref<bool(const clang::CallExpr &)> Matches,
+                llvm::function_ref<llvm::Error(const clang::CallExpr &,
+                                               llvm::ArrayRef<const clang::CallExpr *>)>
+                    Edit,
+                llvm::StringRef None);
 
 // A statement's text span, with the ';' that ends it where its last part is
 // an expression, return, break, continue or do-while. Fails inside macros.

@@ -18,7 +18,6 @@
 // sqrt gives -0 and NaN), and only where the unit declares sqrt; any other
 // exponent, or base, calls pow.
 #include "clang-plugin/analysis/IntegerPowers.h"
-#include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
 #include "clang-plugin/transforms/framework/TransformFactories.h"
 #include "clang-plugin/transforms/framework/UnitRewriter.h"
@@ -80,78 +79,50 @@ struct HelperSpec {
 constexpr HelperSpec Helpers[] = {{"float", "kopt_powf_special", "f", "sqrtf", "powf"},
                                   {"double", "kopt_pow_special", "", "sqrt", "pow"}};
 
-class PowerSpecialization {
-public:
-  explicit PowerSpecialization(UnitAST &Unit) : AST(Unit) {}
-
-  llvm::Error run() {
-    std::vector<const clang::CallExpr *> Calls;
-    forEachStmt(AST.Kernel.getBody(), [&](const clang::Stmt *S) {
-      if (const auto *Call = llvm::dyn_cast<clang::CallExpr>(S);
-          Call && frontend::isOtherPower(*Call))
-        Calls.push_back(Call);
-    });
-    std::string FirstWhy; // The first call left alone, and why.
-    for (const clang::CallExpr *Call : Calls)
-      if (llvm::Error E = specialize(*Call)) {
-        std::string Why = llvm::toString(std::move(E));
-        if (FirstWhy.empty())
-          FirstWhy = Why;
-      }
-    if (Changes == 0)
-      return llvm::createStringError(FirstWhy.empty() ? NoPower.str() : FirstWhy);
-    const auto *Body = llvm::cast<clang::CompoundStmt>(AST.Kernel.getBody());
-    std::string Text = "\n// kopt pow-specialize: pow at the exponents applications pass most, "
-                       "each as the product,\n// quotient or root it equals (within pow's own "
-                       "error); any other calls pow.\n";
-    const clang::TranslationUnitDecl *Unit = AST.Ctx.getTranslationUnitDecl();
-    for (const HelperSpec &H : Helpers)
-      if (Used.contains(H.Type)) {
-        bool Roots = !Unit->lookup(clang::DeclarationName(&AST.Ctx.Idents.get(H.Sqrt))).empty();
-        Text += helperFor(H.Name, H.Type, H.Suffix, H.Sqrt, H.Pow, Roots);
-      }
-    AST.Rewrite.InsertTextAfterToken(Body->getLBracLoc(), Text);
-    return llvm::Error::success();
+// Call through its type's helper, its arguments cast to the type the call
+// computes in (pow(float, int) in double); Used gets the helper's type. Both
+// arguments are checked before the first edit, so a refusal leaves the call
+// as written.
+llvm::Error specializePower(UnitAST &AST, const clang::CallExpr &Call, llvm::StringSet<> &Used) {
+  const clang::Expr *Callee = Call.getCallee();
+  if (Call.getBeginLoc().isMacroID() || Call.getEndLoc().isMacroID() ||
+      AST.text(Callee->getSourceRange()).empty())
+    return unsupported(AST, Call.getBeginLoc(), "the pow call comes from a macro");
+  std::string Computed = frontend::powComputedType(Call);
+  if (Computed == "long double")
+    return unsupported(AST, Call.getBeginLoc(), "pow computes in long double");
+  std::vector<const clang::Expr *> Cast;
+  for (const clang::Expr *Arg : {Call.getArg(0), Call.getArg(1)}) {
+    if (frontend::powArgumentType(*Arg) == Computed)
+      continue;
+    if (AST.text(Arg->getSourceRange()).empty())
+      return unsupported(AST, Call.getBeginLoc(), "pow's argument comes from a macro");
+    Cast.push_back(Arg);
   }
-
-  unsigned changes() const { return Changes; }
-
-private:
-  llvm::Error specialize(const clang::CallExpr &Call) {
-    const clang::Expr *Callee = Call.getCallee();
-    if (Call.getBeginLoc().isMacroID() || Call.getEndLoc().isMacroID() ||
-        AST.text(Callee->getSourceRange()).empty())
-      return unsupported(AST, Call.getBeginLoc(), "the pow call comes from a macro");
-    std::string Computed = frontend::powComputedType(Call);
-    if (Computed == "long double")
-      return unsupported(AST, Call.getBeginLoc(), "pow computes in long double");
-    // Each argument as the call computes with it: pow(float, int) in double.
-    // All are checked before the first edit, so a refusal leaves the call as written.
-    std::vector<const clang::Expr *> Cast;
-    for (const clang::Expr *Arg : {Call.getArg(0), Call.getArg(1)}) {
-      clang::QualType Written =
-          Arg->IgnoreImpCasts()->getType().getCanonicalType().getUnqualifiedType();
-      if (Written.getAsString() == Computed)
-        continue;
-      if (AST.text(Arg->getSourceRange()).empty())
-        return unsupported(AST, Call.getBeginLoc(), "pow's argument comes from a macro");
-      Cast.push_back(Arg);
-    }
-    for (const clang::Expr *Arg : Cast) {
-      AST.Rewrite.InsertTextBefore(Arg->getBeginLoc(), "(" + Computed + ")(");
-      AST.Rewrite.InsertTextAfterToken(Arg->getEndLoc(), ")");
-    }
-    const HelperSpec &H = Computed == "float" ? Helpers[0] : Helpers[1];
-    AST.Rewrite.ReplaceText(Callee->getSourceRange(), H.Name);
-    Used.insert(H.Type);
-    ++Changes;
-    return llvm::Error::success();
+  for (const clang::Expr *Arg : Cast) {
+    AST.Rewrite.InsertTextBefore(Arg->getBeginLoc(), "(" + Computed + ")(");
+    AST.Rewrite.InsertTextAfterToken(Arg->getEndLoc(), ")");
   }
+  const HelperSpec &H = Computed == "float" ? Helpers[0] : Helpers[1];
+  AST.Rewrite.ReplaceText(Callee->getSourceRange(), H.Name);
+  Used.insert(H.Type);
+  return llvm::Error::success();
+}
 
-  UnitAST &AST;
-  unsigned Changes = 0;
-  llvm::StringSet<> Used; // The helpers' types the calls need.
-};
+// The helpers of the types in Used, at the top of the kernel's body.
+void insertHelpers(UnitAST &AST, const llvm::StringSet<> &Used) {
+  const auto *Body = llvm::cast<clang::CompoundStmt>(AST.Kernel.getBody());
+  std::string Text = "\n// kopt pow-specialize: pow at the exponents applications pass most, "
+                     "each as the product,\n// quotient or root it equals (within pow's own "
+                     "error); any other calls pow.\n";
+  const clang::TranslationUnitDecl *Unit = AST.Ctx.getTranslationUnitDecl();
+  for (const HelperSpec &H : Helpers)
+    if (Used.contains(H.Type)) {
+      bool Roots = !Unit->lookup(clang::DeclarationName(&AST.Ctx.Idents.get(H.Sqrt))).empty();
+      Text += helperFor(H.Name, H.Type, H.Suffix, H.Sqrt, H.Pow, Roots);
+    }
+  AST.Rewrite.InsertTextAfterToken(Body->getLBracLoc(), Text);
+}
 
 class PowSpecialize : public Transform {
 public:
@@ -168,16 +139,22 @@ protected:
 
   llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
                                             const ParamSet &) const override {
-    unsigned Changes = 0;
-    llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &AST) -> llvm::Error {
-      PowerSpecialization Edit(AST);
-      llvm::Error E = Edit.run();
-      Changes = Edit.changes();
-      return E;
+    auto Made = rewriteUnitWith<unsigned>(In, [](UnitAST &AST) -> llvm::Expected<unsigned> {
+      llvm::StringSet<> Used; // The helpers' types the calls need.
+      auto Rewritten = rewriteEachCall(
+          AST, [](const clang::CallExpr &Call) { return frontend::isOtherPower(Call); },
+          [&](const clang::CallExpr &Call, llvm::ArrayRef<const clang::CallExpr *>) {
+            return specializePower(AST, Call, Used);
+          },
+          NoPower);
+      if (Rewritten)
+        insertHelpers(AST, Used);
+      return Rewritten;
     });
-    if (!Text)
-      return Text.takeError();
-    return TransformOutput{std::move(*Text), std::nullopt,
+    if (!Made)
+      return Made.takeError();
+    const unsigned Changes = Made->Found;
+    return TransformOutput{std::move(Made->UnitText), std::nullopt,
                            "pow specialized for the exponents 2, 1, 3, -1, -2, 0.5, -0.5 and "
                            "1.5 at run time: " +
                                std::to_string(Changes) + (Changes == 1 ? " call" : " calls")};

@@ -21,9 +21,8 @@
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
 #include <clang/Rewrite/Core/Rewriter.h>
+#include <llvm/ADT/ArrayRef.h>
 #include <llvm/Support/FormatVariadic.h>
-
-#include <vector>
 
 namespace kopt::transform {
 
@@ -38,10 +37,6 @@ bool isPrimary(const clang::Expr *E) {
                    clang::ArraySubscriptExpr, clang::MemberExpr, clang::ParenExpr>(E);
 }
 
-clang::QualType writtenType(const clang::Expr *E) {
-  return E->IgnoreImpCasts()->getType().getCanonicalType().getUnqualifiedType();
-}
-
 // X to the Power by squaring: "(x * x * x)" for 3, "((x * x) * (x * x))" for 4. Repeated
 // subexpressions are written out; the compiler computes each once.
 std::string product(const std::string &X, unsigned Power) {
@@ -52,63 +47,34 @@ std::string product(const std::string &X, unsigned Power) {
                    : llvm::formatv("({0} * {0})", Half).str();
 }
 
-class PowerExpansion {
-public:
-  explicit PowerExpansion(UnitAST &Unit) : AST(Unit) {}
-
-  llvm::Error run() {
-    std::vector<const clang::CallExpr *> Calls;
-    forEachStmt(AST.Kernel.getBody(), [&](const clang::Stmt *S) {
-      if (const auto *Call = llvm::dyn_cast<clang::CallExpr>(S);
-          Call && frontend::smallIntegerPower(*Call))
-        Calls.push_back(Call);
-    });
-    std::string FirstWhy; // The first call left alone, and why.
-    for (const clang::CallExpr *Call : Calls)
-      if (llvm::Error E = expand(*Call, Calls)) {
-        std::string Why = llvm::toString(std::move(E));
-        if (FirstWhy.empty())
-          FirstWhy = Why;
-      }
-    if (Changes > 0)
-      return llvm::Error::success();
-    return llvm::createStringError(FirstWhy.empty() ? NoPower.str() : FirstWhy);
-  }
-
-  unsigned changes() const { return Changes; }
-
-private:
-  llvm::Error expand(const clang::CallExpr &Call,
-                     const std::vector<const clang::CallExpr *> &Calls) {
-    unsigned Power = *frontend::smallIntegerPower(Call);
-    const clang::Expr *Arg = Call.getArg(0);
-    for (const clang::CallExpr *Other : Calls)
-      if (Other != &Call && Arg->getSourceRange().fullyContains(Other->getSourceRange()))
-        return unsupported(AST, Call.getBeginLoc(),
-                           "pow's argument holds another pow that is expanded");
-    if (hasEffects(Arg, AST.Ctx))
+// Call as its product; refused where Calls (every such call) has another in
+// its argument.
+llvm::Error expandPower(UnitAST &AST, const clang::CallExpr &Call,
+                        llvm::ArrayRef<const clang::CallExpr *> Calls) {
+  unsigned Power = *frontend::smallIntegerPower(Call);
+  const clang::Expr *Arg = Call.getArg(0);
+  for (const clang::CallExpr *Other : Calls)
+    if (Other != &Call && Arg->getSourceRange().fullyContains(Other->getSourceRange()))
       return unsupported(AST, Call.getBeginLoc(),
-                         "pow's argument has side effects, and would be evaluated " +
-                             std::to_string(Power) + " times");
-    std::string Text = AST.text(Arg->getSourceRange());
-    if (Text.empty() || Call.getBeginLoc().isMacroID() || Call.getEndLoc().isMacroID())
-      return unsupported(AST, Call.getBeginLoc(), "the pow call comes from a macro");
-    // The argument as the call computes it: std::pow on a float and an int
-    // multiplies doubles.
-    std::string Computed = frontend::powComputedType(Call);
-    bool Cast = writtenType(Arg).getAsString() != Computed;
-    // A primary needs parentheses only behind a cast; anything else always.
-    std::string Operand = isPrimary(Arg) && !Cast ? Text : llvm::formatv("({0})", Text).str();
-    if (Cast)
-      Operand = llvm::formatv("({0}){1}", Computed, Operand).str();
-    AST.Rewrite.ReplaceText(Call.getSourceRange(), product(Operand, Power));
-    ++Changes;
-    return llvm::Error::success();
-  }
-
-  UnitAST &AST;
-  unsigned Changes = 0;
-};
+                         "pow's argument holds another pow that is expanded");
+  if (hasEffects(Arg, AST.Ctx))
+    return unsupported(AST, Call.getBeginLoc(),
+                       "pow's argument has side effects, and would be evaluated " +
+                           std::to_string(Power) + " times");
+  std::string Text = AST.text(Arg->getSourceRange());
+  if (Text.empty() || Call.getBeginLoc().isMacroID() || Call.getEndLoc().isMacroID())
+    return unsupported(AST, Call.getBeginLoc(), "the pow call comes from a macro");
+  // The argument as the call computes it: std::pow on a float and an int
+  // multiplies doubles.
+  std::string Computed = frontend::powComputedType(Call);
+  bool Cast = frontend::powArgumentType(*Arg) != Computed;
+  // A primary needs parentheses only behind a cast; anything else always.
+  std::string Operand = isPrimary(Arg) && !Cast ? Text : llvm::formatv("({0})", Text).str();
+  if (Cast)
+    Operand = llvm::formatv("({0}){1}", Computed, Operand).str();
+  AST.Rewrite.ReplaceText(Call.getSourceRange(), product(Operand, Power));
+  return llvm::Error::success();
+}
 
 class StrengthReduction : public Transform {
 public:
@@ -125,16 +91,19 @@ protected:
 
   llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
                                             const ParamSet &) const override {
-    unsigned Changes = 0;
-    llvm::Expected<std::string> Text = rewriteUnit(In, [&](UnitAST &AST) -> llvm::Error {
-      PowerExpansion Edit(AST);
-      llvm::Error E = Edit.run();
-      Changes = Edit.changes();
-      return E;
+    auto Made = rewriteUnitWith<unsigned>(In, [](UnitAST &AST) -> llvm::Expected<unsigned> {
+      return rewriteEachCall(
+          AST,
+          [](const clang::CallExpr &Call) { return frontend::smallIntegerPower(Call).has_value(); },
+          [&](const clang::CallExpr &Call, llvm::ArrayRef<const clang::CallExpr *> Calls) {
+            return expandPower(AST, Call, Calls);
+          },
+          NoPower);
     });
-    if (!Text)
-      return Text.takeError();
-    return TransformOutput{std::move(*Text), std::nullopt,
+    if (!Made)
+      return Made.takeError();
+    const unsigned Changes = Made->Found;
+    return TransformOutput{std::move(Made->UnitText), std::nullopt,
                            "pow with a small integer exponent as multiplications: " +
                                std::to_string(Changes) + (Changes == 1 ? " call" : " calls")};
   }
