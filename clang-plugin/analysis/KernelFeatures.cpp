@@ -1,5 +1,6 @@
 #include "clang-plugin/model/KernelFeatures.h"
 
+#include "clang-plugin/analysis/CarriedStores.h"
 #include "clang-plugin/analysis/CollectiveCalls.h"
 #include "clang-plugin/analysis/IndexAnalysis.h"
 #include "clang-plugin/analysis/IntegerPowers.h"
@@ -707,6 +708,7 @@ KernelFeatures analyzeKernelFeatures(const clang::FunctionDecl &Kernel, clang::A
   Visitor.finish();
   F.Neighbourhoods = findNeighbourhoods(Kernel, Ctx);
   F.LocalArrays = summarizeLocalArrays(Kernel, Ctx);
+  F.CarriedStores = static_cast<unsigned>(findCarriedStores(Kernel, Ctx).size());
   return F;
 }
 

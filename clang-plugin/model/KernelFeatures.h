@@ -137,6 +137,8 @@ struct KernelFeatures {
   unsigned IntegerPowers = 0;
   // Any other pow(x, e): a runtime or fractional exponent (analysis/IntegerPowers.h).
   unsigned OtherPowers = 0;
+  // Stores a loop reads back in its next iteration (analysis/CarriedStores.h).
+  unsigned CarriedStores = 0;
   // Calls the analysis does not look into: the kernel's device functions and
   // library calls other than math, atomics, barriers and warp intrinsics.
   std::vector<CallFeature> OtherCalls;

@@ -51,6 +51,8 @@ const FactInfo Table[] = {
     {"fast_math_calls", Num, false, "fast intrinsics already used (__expf, ...)"},
     {"integer_powers", Num, false, "pow calls with a literal integer exponent from 2 to 16"},
     {"other_powers", Num, false, "pow calls with a runtime, fractional or negative exponent"},
+    {"carried_stores", Num, false,
+     "stores a loop reads back in its next iteration (a recurrence through memory)"},
     {"data_indexed_arrays", Num, false, "per-thread arrays indexed by data (kept in local memory)"},
     {"thread_stride_loops", Num, false,
      "'i < n' loops stepping by blockDim.x or blockDim * gridDim (split among threads)"},
@@ -474,6 +476,7 @@ Facts factsFor(const KernelFeatures &F, const ProfileMetrics &Metrics) {
   Out.set("fast_math_calls", Fast);
   Out.set("integer_powers", F.IntegerPowers);
   Out.set("other_powers", F.OtherPowers);
+  Out.set("carried_stores", F.CarriedStores);
   Out.set("data_indexed_arrays",
           std::count_if(F.LocalArrays.begin(), F.LocalArrays.end(),
                         [](const frontend::LocalArray &A) { return A.DataIndexed; }));

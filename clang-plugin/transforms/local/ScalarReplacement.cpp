@@ -18,6 +18,7 @@
 #include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/analysis/ast/DeclOrder.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
+#include "clang-plugin/transforms/framework/MemoryAccessScan.h"
 #include "clang-plugin/transforms/framework/TransformFactories.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
 #include "clang-plugin/transforms/normalize/Normalization.h"
@@ -35,92 +36,6 @@
 namespace kopt::transform {
 
 namespace {
-// Every memory access in a statement, and what it assigns.
-struct AccessScan : clang::RecursiveASTVisitor<AccessScan> {
-  struct Access {
-    const clang::Expr *E = nullptr;
-    const clang::ParmVarDecl *Param = nullptr;
-    const clang::Expr *Base = nullptr;        // The pointer or array the indices apply to.
-    std::vector<const clang::Expr *> Indices; // Outermost first: p[i][j] gives i, j.
-    bool Write = false;
-  };
-
-  bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr *E) {
-    if (E->getType()->isArrayType())
-      return true; // A row of p[i][j]: the whole access counts.
-    Access A;
-    A.E = E;
-    const clang::Expr *Base = E;
-    while (const auto *Sub =
-               llvm::dyn_cast<clang::ArraySubscriptExpr>(Base->IgnoreParenImpCasts())) {
-      A.Indices.insert(A.Indices.begin(), Sub->getIdx());
-      Base = Sub->getBase();
-    }
-    A.Base = Base->IgnoreParenImpCasts();
-    note(A, A.Base);
-    return true;
-  }
-  bool VisitUnaryOperator(clang::UnaryOperator *E) {
-    if (E->getOpcode() == clang::UO_Deref) {
-      Access A;
-      A.E = E;
-      note(A, E->getSubExpr());
-    } else if (E->isIncrementDecrementOp()) {
-      Assigned.push_back(E->getSubExpr()->IgnoreParenImpCasts());
-    } else if (E->getOpcode() == clang::UO_AddrOf) {
-      Assigned.push_back(E->getSubExpr()->IgnoreParenImpCasts()); // Escapes: may change.
-    }
-    return true;
-  }
-  bool VisitMemberExpr(clang::MemberExpr *E) {
-    if (E->isArrow() && !frontend::resolvePointerParam(E->getBase()))
-      Unknown = Unknown ? Unknown : E;
-    return true;
-  }
-  bool VisitBinaryOperator(clang::BinaryOperator *E) {
-    if (E->isAssignmentOp())
-      Assigned.push_back(E->getLHS()->IgnoreParenImpCasts());
-    return true;
-  }
-  bool VisitVarDecl(clang::VarDecl *V) {
-    Declared.insert(V);
-    return true;
-  }
-
-  void finish() {
-    std::set<const clang::Expr *> Written(Assigned.begin(), Assigned.end());
-    for (Access &A : All)
-      A.Write = Written.count(A.E) > 0;
-    for (const clang::Expr *E : Assigned)
-      if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(E))
-        if (const auto *V = llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()))
-          Declared.insert(V); // Changed in the loop: as good as declared there.
-  }
-
-  std::vector<Access> All;
-  std::vector<const clang::Expr *> Assigned;
-  std::set<const clang::VarDecl *> Declared; // Declared or assigned in the loop.
-  const clang::Expr *Unknown = nullptr;      // An access through a pointer of unknown origin.
-
-private:
-  void note(Access &A, const clang::Expr *Pointer) {
-    if (std::optional<frontend::PointerBase> Base = frontend::resolvePointerParam(Pointer)) {
-      A.Param = Base->Param;
-      All.push_back(A);
-      return;
-    }
-    // A thread's own array (registers or local memory) or shared memory:
-    // no parameter reaches it.
-    const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(Pointer->IgnoreParenImpCasts());
-    const auto *V = Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
-    if (V && V->getType()->isArrayType() &&
-        (V->hasLocalStorage() || V->hasAttr<clang::CUDASharedAttr>()))
-      return;
-    if (!Unknown)
-      Unknown = A.E;
-  }
-};
-
 // One location kept in a register.
 struct Location {
   const clang::ParmVarDecl *Param = nullptr;
@@ -172,11 +87,9 @@ struct NoCandidates {
 std::vector<Location> candidates(const UnitAST &U, const clang::Stmt &Loop, bool NoAlias,
                                  bool OnlyWritten, NoCandidates &Not) {
   std::string &Why = Not.Why;
-  AccessScan Scan;
-  Scan.TraverseStmt(const_cast<clang::Stmt *>(&Loop));
-  Scan.finish();
+  MemoryAccesses Scan = scanMemoryAccesses(Loop);
   bool Writes = false;
-  for (const AccessScan::Access &A : Scan.All)
+  for (const MemoryAccess &A : Scan.All)
     Writes = Writes || A.Write;
   StmtContents Contents = inspectStmt(Loop);
   if (Contents.Barrier || Contents.Atomic || Contents.Control || Contents.UserCall ||
@@ -187,7 +100,7 @@ std::vector<Location> candidates(const UnitAST &U, const clang::Stmt &Loop, bool
   }
   std::map<std::pair<const clang::ParmVarDecl *, std::string>, Location, WrittenBefore> ByKey;
   std::set<const clang::ParmVarDecl *> Unfit; // Accessed in another way too.
-  for (const AccessScan::Access &A : Scan.All) {
+  for (const MemoryAccess &A : Scan.All) {
     bool Varies = A.Indices.empty() || A.E->getType().isVolatileQualified() ||
                   variesInLoop(A.Base, Scan.Declared);
     for (const clang::Expr *I : A.Indices)
@@ -221,7 +134,7 @@ std::vector<Location> candidates(const UnitAST &U, const clang::Stmt &Loop, bool
     }
     // Another pointer's access could reach this location.
     bool Others = false;
-    for (const AccessScan::Access &A : Scan.All)
+    for (const MemoryAccess &A : Scan.All)
       Others = Others || (A.Param != L.Param && (L.Written || A.Write));
     if (Others && !NoAlias && !L.Param->getType().isRestrictQualified()) {
       Why = (llvm::Twine("'") + L.Param->getName() +
@@ -287,10 +200,9 @@ std::optional<std::string> prologueStart(const UnitAST &U, const clang::Stmt &S,
 
 // Whether E may read memory of Param (or of a pointer whose origin is unknown).
 bool mayRead(const clang::Expr *E, const clang::ParmVarDecl *Param) {
-  AccessScan Scan;
-  Scan.TraverseStmt(const_cast<clang::Expr *>(E));
+  MemoryAccesses Scan = scanMemoryAccesses(*E);
   bool Reads = Scan.Unknown != nullptr;
-  for (const AccessScan::Access &A : Scan.All)
+  for (const MemoryAccess &A : Scan.All)
     Reads = Reads || A.Param == Param;
   return Reads;
 }

@@ -24,6 +24,7 @@
 #include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/analysis/ast/Mentions.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
+#include "clang-plugin/transforms/framework/BufferOverlap.h"
 #include "clang-plugin/transforms/framework/TransformFactories.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
 #include "clang-plugin/transforms/framework/UnitRewriter.h"
@@ -80,39 +81,6 @@ struct Privatized {
   int64_t Count = 0;
   unsigned Calls = 0;
 };
-
-// The pragma's buffers: the constant sizes, and every size as written.
-struct BufferSizes {
-  std::map<std::string, int64_t> Constant;
-  std::map<std::string, std::string> Text;
-};
-
-// Where the bins may alias another pointer: the test, from the pragma's
-// sizes, that they do not, which the block makes at run time (where it fails,
-// every add goes to the global bins, as in the original); "true" where
-// nothing may alias them.
-llvm::Expected<std::string> apartTest(UnitAST &U, const clang::ParmVarDecl &Bins, bool NoAlias,
-                                      const BufferSizes &Sizes, const std::string &BinBytes) {
-  if (NoAlias || Bins.getType().isRestrictQualified())
-    return "true";
-  std::string Test;
-  const std::string B = Bins.getName().str();
-  for (const clang::ParmVarDecl *P : U.Kernel.parameters()) {
-    if (P == &Bins || !P->getType()->isPointerType())
-      continue;
-    auto Size = Sizes.Text.find(P->getName().str());
-    if (Size == Sizes.Text.end() || P->getType()->getPointeeType()->isVoidType())
-      return unsupported(U, P->getLocation(),
-                         "'" + P->getName() + "' may alias '" + B +
-                             "' (no noalias clause, not __restrict__), and the pragma gives no "
-                             "size to check it against");
-    const std::string Q = P->getName().str();
-    Test += std::string(Test.empty() ? "" : " && ") + "((const char *)" + Q + " + (size_t)(" +
-            Size->second + ") * sizeof(*" + Q + ") <= (const char *)" + B + " || (const char *)" +
-            B + " + " + BinBytes + " <= (const char *)" + Q + ")";
-  }
-  return Test.empty() ? "true" : Test;
-}
 
 llvm::Expected<Privatized> rewrite(UnitAST &U, bool NoAlias, const BufferSizes &Sizes) {
   const auto *Body = llvm::dyn_cast<clang::CompoundStmt>(U.Kernel.getBody());
@@ -195,8 +163,12 @@ llvm::Expected<Privatized> rewrite(UnitAST &U, bool NoAlias, const BufferSizes &
                            " bytes of shared memory, more than " + std::to_string(MaxBinBytes));
   const std::string Type = typeText(Element, U);
   const std::string Name = Bins->getName().str(), Count = std::to_string(BinCount);
+  std::vector<const clang::ParmVarDecl *> Others;
+  for (const clang::ParmVarDecl *P : U.Kernel.parameters())
+    if (P != Bins && P->getType()->isPointerType())
+      Others.push_back(P);
   llvm::Expected<std::string> Apart =
-      apartTest(U, *Bins, NoAlias, Sizes, std::to_string(Bytes) + "ull");
+      apartTest(U, *Bins, std::to_string(Bytes) + "ull", Others, Sizes, NoAlias);
   if (!Apart)
     return Apart.takeError();
 
@@ -266,23 +238,6 @@ protected:
                                Made->Found.Bins + " privatized in " +
                                std::to_string(Made->Found.Count) +
                                " shared bins a block, added to the global ones once"};
-  }
-
-private:
-  // The pragma's buffer sizes; constant: naming no parameter (after macro expansion).
-  static BufferSizes bufferSizes(const frontend::KernelSummary &Kernel) {
-    BufferSizes Sizes;
-    if (!Kernel.Pragma || !Kernel.Pragma->Buffers)
-      return Sizes;
-    for (const frontend::BufferSpec &B : *Kernel.Pragma->Buffers) {
-      Sizes.Text[B.Name] = B.Size.Text;
-      llvm::Expected<int64_t> N = frontend::evaluate(B.Size, {});
-      if (!N)
-        llvm::consumeError(N.takeError());
-      else if (*N > 0)
-        Sizes.Constant[B.Name] = *N;
-    }
-    return Sizes;
   }
 };
 } // namespace

@@ -439,6 +439,38 @@ __global__ void idw(int n, int nst, float power, const float *px, const float *s
       << joined(O.BestSteps);
 }
 
+// A Thomas solve, one thread a row: few threads, each waiting on the load of
+// what its previous iteration stored. The search must reach the transform that
+// carries those values in registers.
+TEST(KernelPlanner, ARecurrenceThroughMemoryReachesCarriedScalarReplacement) {
+  PlannedRun T(R"(
+#pragma kopt optimize launch(grid: (ny + 63) / 64; block: 64) args(nx = 1024, ny = 1024, r = 1.0f) \
+    buffers(rhs[nx * ny] in, cp[nx * ny] out, dp[nx * ny] out)
+__global__ void thomasRows(const float *rhs, float *cp, float *dp, int nx, int ny, float r) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= ny)
+    return;
+  long row = (long)j * nx;
+  float a = -0.5f * r, b = 1.0f + r, c = -0.5f * r;
+  cp[row] = c / b;
+  dp[row] = rhs[row] / b;
+  for (int i = 1; i < nx; i++) {
+    float m = b - a * cp[row + i - 1];
+    cp[row + i] = c / m;
+    dp[row + i] = (rhs[row + i] - a * dp[row + i - 1]) / m;
+  }
+}
+)",
+               computeBound());
+  T.R.Budget.Evaluations = 3;
+  T.Eval.Rules = {{"kopt_carried0", Verdict::Faster, 1.2}};
+  OptimizeResult O = T.run();
+  ASSERT_TRUE(O.Best.has_value()) << joined(evaluatedSteps(O));
+  EXPECT_NE(std::find(O.BestSteps.begin(), O.BestSteps.end(), "carried-scalar-replacement"),
+            O.BestSteps.end())
+      << joined(O.BestSteps);
+}
+
 // The shipped library without the skills whose transforms add threads: a test of
 // experience alone, on a kernel that already fills the GPU.
 std::shared_ptr<const memory::SkillLibrary> withoutParallelismSkills() {
