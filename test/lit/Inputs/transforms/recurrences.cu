@@ -82,3 +82,13 @@ __global__ void notCarried(float *v, float *s, int n, int len) {
   for (int k = 2; k < len; k++)
     v[t * len + k] = v[t * len + k - 2] * 0.5f;
 }
+
+#pragma kopt optimize launch(grid: (n + 127) / 128; block: 128) args(n = 500, len = 64) \
+    buffers(v[n * len] inout, w[n * len] out)
+__global__ void synchronized(float *v, float *w, int n, int len) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int k = 1; k < len; k++) {
+    w[t * len + k] = w[t * len + k - 1] + v[t * len + k];
+    __syncthreads();
+  }
+}
