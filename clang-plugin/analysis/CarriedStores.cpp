@@ -119,7 +119,8 @@ struct LoopScan {
       const auto *Store = llvm::dyn_cast<clang::BinaryOperator>(Statements[K]);
       if (!Store || Store->getOpcode() != clang::BO_Assign)
         continue;
-      const auto *Target = llvm::dyn_cast<clang::ArraySubscriptExpr>(Store->getLHS()->IgnoreParens());
+      const auto *Target =
+          llvm::dyn_cast<clang::ArraySubscriptExpr>(Store->getLHS()->IgnoreParens());
       const clang::VarDecl *Array = Target ? subscriptBase(*Target) : nullptr;
       if (!Array || !Target->getType()->isArithmeticType() ||
           Target->getType().isVolatileQualified() ||

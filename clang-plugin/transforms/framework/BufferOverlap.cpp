@@ -1,7 +1,7 @@
 #include "clang-plugin/transforms/framework/BufferOverlap.h"
 
-#include "clang-plugin/model/KernelSummary.h"
 #include "clang-plugin/model/ClauseExpr.h"
+#include "clang-plugin/model/KernelSummary.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
 
 #include <clang/AST/Decl.h>

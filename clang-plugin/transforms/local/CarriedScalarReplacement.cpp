@@ -120,15 +120,15 @@ llvm::Error rewriteLoop(UnitAST &U, const CarriedLoop &L, unsigned &Loops, unsig
   for (const CarriedStore *S : L.Stores) {
     const std::string Reg = (llvm::Twine("kopt_c") + llvm::Twine(Registers++)).str();
     Named.push_back({S, Reg});
-    Before += (llvm::Twine(" ") +
-               typeText(S->Store->getLHS()->getType().getUnqualifiedType(), U) + " " + Reg + "{};")
+    Before += (llvm::Twine(" ") + typeText(S->Store->getLHS()->getType().getUnqualifiedType(), U) +
+               " " + Reg + "{};")
                   .str();
     for (const clang::ArraySubscriptExpr *R : S->Reads) {
       llvm::Expected<std::string> Text = exprText(U, *R);
       if (!Text)
         return Text.takeError();
-      Reads.push_back(
-          {R->getSourceRange(), (llvm::Twine("(") + Carried + " ? " + Reg + " : " + *Text + ")").str()});
+      Reads.push_back({R->getSourceRange(),
+                       (llvm::Twine("(") + Carried + " ? " + Reg + " : " + *Text + ")").str()});
     }
   }
   // A store's value goes to its register too; reads inside it are edited with it.
@@ -157,8 +157,7 @@ llvm::Error rewriteLoop(UnitAST &U, const CarriedLoop &L, unsigned &Loops, unsig
   if (!Inc)
     return Inc.takeError();
   U.Rewrite.InsertTextAfter(Inc->getEnd(), ", " + Carried + " = " + Apart);
-  llvm::Expected<clang::CharSourceRange> Whole =
-      statementRange(U, outermostLoopStmt(U, *L.Loop));
+  llvm::Expected<clang::CharSourceRange> Whole = statementRange(U, outermostLoopStmt(U, *L.Loop));
   if (!Whole)
     return Whole.takeError();
   U.Rewrite.InsertTextBefore(Whole->getBegin(), Before + " ");
