@@ -12,11 +12,12 @@
 // __restrict__), the kernel first tests, from the pragma's buffer sizes, that
 // their buffers do not overlap, and where they do every iteration reads
 // memory as in the original. Refused where the loop synchronizes, uses
-// atomics, calls the unit's device functions or reads memory through a
-// pointer of unknown origin, or the array is written through another pointer
-// in the loop. The edits stay on the lines they change.
+// atomics, calls the unit's device functions, passes a pointer to a call or
+// reads memory through a pointer of unknown origin, or the array is written
+// through another pointer in the loop. The edits stay on the lines they change.
 #include "clang-plugin/analysis/CarriedStores.h"
 #include "clang-plugin/analysis/IndexAnalysis.h"
+#include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
 #include "clang-plugin/transforms/framework/BufferOverlap.h"
 #include "clang-plugin/transforms/framework/MemoryAccessScan.h"
@@ -47,6 +48,29 @@ struct CarriedLoop {
   std::string Apart = "true";
 };
 
+// A call in S that is given a pointer it could write through (any pointer but
+// the address of a local scalar, as sincosf(x, &s, &c) takes): the access scan
+// does not see such writes.
+const clang::CallExpr *passesPointer(const clang::Stmt &S) {
+  const clang::CallExpr *Found = nullptr;
+  forEachStmt(&S, [&](const clang::Stmt *Each) {
+    const auto *Call = llvm::dyn_cast<clang::CallExpr>(Each);
+    if (Found || !Call)
+      return;
+    for (const clang::Expr *Arg : Call->arguments()) {
+      if (!Arg->getType()->isPointerType())
+        continue;
+      const auto *Addr = llvm::dyn_cast<clang::UnaryOperator>(Arg->IgnoreParenImpCasts());
+      const clang::VarDecl *V = Addr && Addr->getOpcode() == clang::UO_AddrOf
+                                    ? namedVariable(Addr->getSubExpr())
+                                    : nullptr;
+      if (!V || !V->hasLocalStorage() || !V->getType()->isScalarType())
+        Found = Call;
+    }
+  });
+  return Found;
+}
+
 // Why Loop's stores cannot be carried, or the test they need.
 llvm::Expected<std::string> apartCondition(const UnitAST &U, const CarriedLoop &L, bool NoAlias,
                                            const BufferSizes &Sizes) {
@@ -54,6 +78,9 @@ llvm::Expected<std::string> apartCondition(const UnitAST &U, const CarriedLoop &
   if (Contents.Barrier || Contents.Atomic || Contents.UserCall || Contents.WarpIntrinsic)
     return unsupported(U, L.Loop->getBeginLoc(),
                        "the loop synchronizes, uses atomics or calls device functions");
+  if (const clang::CallExpr *Call = passesPointer(*L.Loop))
+    return unsupported(U, Call->getBeginLoc(),
+                       "the loop passes a pointer to a call, which may write through it");
   MemoryAccesses Scan = scanMemoryAccesses(*L.Loop);
   if (Scan.Unknown)
     return unsupported(U, Scan.Unknown->getBeginLoc(),

@@ -4,7 +4,8 @@
 // columns through a local index, a recursive (IIR) smoothing filter over image
 // rows with a local row pointer (noalias), a running trapezoid integral in
 // double stepping by two, and loops where the read-back is not carried: a
-// store under a condition, a barrier, a read two iterations back.
+// store under a condition, a barrier, a read two iterations back, a pointer
+// passed to a library call.
 
 #pragma kopt optimize launch(grid: (ny + 63) / 64; block: 64) args(nx = 200, ny = 96, r = 1.0f) \
     buffers(u[nx * ny] in, x[nx * ny] out, cp[nx * ny] out, dp[nx * ny] out)
@@ -90,5 +91,17 @@ __global__ void synchronized(float *v, float *w, int n, int len) {
   for (int k = 1; k < len; k++) {
     w[t * len + k] = w[t * len + k - 1] + v[t * len + k];
     __syncthreads();
+  }
+}
+
+#include <cstring>
+
+#pragma kopt optimize launch(grid: (n + 127) / 128; block: 128) args(n = 500, len = 64) \
+    buffers(v[n * len] in, w[n * len] out, log[len] out)
+__global__ void passesPointer(const float *v, float *w, float *log, int n, int len) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int k = 1; k < len; k++) {
+    w[t * len + k] = w[t * len + k - 1] + v[t * len + k];
+    memcpy(log + k, v + t * len + k, sizeof(float));
   }
 }
