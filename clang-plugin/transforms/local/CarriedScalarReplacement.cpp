@@ -203,6 +203,11 @@ llvm::Expected<Carried> rewrite(UnitAST &U, bool NoAlias, const BufferSizes &Siz
   std::vector<CarriedStore> Stores = frontend::findCarriedStores(U.Kernel, U.Ctx);
   std::vector<CarriedLoop> Loops;
   for (const CarriedStore &S : Stores) {
+    // `A[i] = (kopt_c0 = v)`: carried already, by an earlier step of the chain.
+    if (const auto *Value =
+            llvm::dyn_cast<clang::BinaryOperator>(S.Store->getRHS()->IgnoreParens());
+        Value && Value->getOpcode() == clang::BO_Assign)
+      continue;
     if (Loops.empty() || Loops.back().Loop != S.Loop)
       Loops.push_back({S.Loop, {}, "true"});
     Loops.back().Stores.push_back(&S);
