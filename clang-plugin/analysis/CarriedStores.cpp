@@ -9,6 +9,7 @@
 #include <clang/AST/Stmt.h>
 
 #include <optional>
+#include <set>
 
 namespace kopt::frontend {
 
@@ -65,6 +66,13 @@ bool leavesIterationEarly(const clang::Stmt *S, bool Nested) {
   return false;
 }
 
+// Whether E's value is loaded where it stands (not assigned, incremented or
+// taken the address of).
+bool readAsValue(const clang::Expr &E, clang::ASTContext &Ctx) {
+  const auto *Cast = llvm::dyn_cast_or_null<clang::ImplicitCastExpr>(transform::parentOf(&E, Ctx));
+  return Cast && Cast->getCastKind() == clang::CK_LValueToRValue;
+}
+
 const clang::VarDecl *subscriptBase(const clang::ArraySubscriptExpr &E) {
   const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(E.getBase()->IgnoreParenImpCasts());
   const auto *V = Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
@@ -87,11 +95,7 @@ bool writtenOnlyBy(const clang::Stmt &Loop, const clang::VarDecl &Array,
       Ok = false;
       return;
     }
-    if (Access == &Target)
-      return;
-    const auto *Cast =
-        llvm::dyn_cast_or_null<clang::ImplicitCastExpr>(transform::parentOf(Access, Ctx));
-    Ok = Cast && Cast->getCastKind() == clang::CK_LValueToRValue;
+    Ok = Access == &Target || readAsValue(*Access, Ctx);
   });
   return Ok;
 }
@@ -110,6 +114,7 @@ struct LoopScan {
     std::optional<int64_t> Step = stepOf(For, *Counter, Ctx);
     if (!Step || transform::changedVariables(Body).count(Counter))
       return;
+    const std::set<const clang::VarDecl *> ChangedInLoop = transform::changedVariables(&For);
     std::vector<const clang::Stmt *> Statements;
     if (const auto *Block = llvm::dyn_cast<clang::CompoundStmt>(Body))
       Statements.assign(Block->body_begin(), Block->body_end());
@@ -119,12 +124,16 @@ struct LoopScan {
       const auto *Store = llvm::dyn_cast<clang::BinaryOperator>(Statements[K]);
       if (!Store || Store->getOpcode() != clang::BO_Assign)
         continue;
+      // `A[i] = (kopt_c0 = v)`: carried already (an earlier step of a chain).
+      if (const auto *Value =
+              llvm::dyn_cast<clang::BinaryOperator>(Store->getRHS()->IgnoreParens());
+          Value && Value->getOpcode() == clang::BO_Assign)
+        continue;
       const auto *Target =
           llvm::dyn_cast<clang::ArraySubscriptExpr>(Store->getLHS()->IgnoreParens());
       const clang::VarDecl *Array = Target ? subscriptBase(*Target) : nullptr;
       if (!Array || !Target->getType()->isArithmeticType() ||
-          Target->getType().isVolatileQualified() ||
-          transform::changedVariables(&For).count(Array) ||
+          Target->getType().isVolatileQualified() || ChangedInLoop.count(Array) ||
           !writtenOnlyBy(For, *Array, *Target, Ctx))
         continue;
       IndexPolyBuilder Builder(Ctx, Kernel);
@@ -154,11 +163,7 @@ struct LoopScan {
       auto Collect = [&](const clang::Stmt *Where) {
         transform::forEachStmt(Where, [&](const clang::Stmt *S) {
           const auto *Read = llvm::dyn_cast<clang::ArraySubscriptExpr>(S);
-          if (!Read || Read == Target || subscriptBase(*Read) != Array)
-            return;
-          const auto *Cast =
-              llvm::dyn_cast_or_null<clang::ImplicitCastExpr>(transform::parentOf(Read, Ctx));
-          if (!Cast || Cast->getCastKind() != clang::CK_LValueToRValue)
+          if (!Read || Read == Target || subscriptBase(*Read) != Array || !readAsValue(*Read, Ctx))
             return;
           llvm::Expected<IndexPoly> At = Builder.build(Read->getIdx());
           if (!At) {

@@ -213,6 +213,12 @@ llvm::Expected<std::string> exprText(const UnitAST &U, const clang::Expr &E) {
   return clang::Lexer::getSourceText(*R, U.Ctx.getSourceManager(), U.Ctx.getLangOpts()).str();
 }
 
+bool rangeInside(const clang::SourceManager &SM, clang::SourceRange Outer,
+                 clang::SourceRange Inner) {
+  return !SM.isBeforeInTranslationUnit(Inner.getBegin(), Outer.getBegin()) &&
+         !SM.isBeforeInTranslationUnit(Outer.getEnd(), Inner.getEnd());
+}
+
 llvm::Expected<std::string> editedText(const UnitAST &U, clang::CharSourceRange Range,
                                        std::vector<TextEdit> Edits) {
   const clang::SourceManager &SM = U.Ctx.getSourceManager();

@@ -25,6 +25,7 @@ class CallExpr;
 class Expr;
 class ForStmt;
 class QualType;
+class SourceManager;
 class Stmt;
 class VarDecl;
 } // namespace clang
@@ -60,6 +61,10 @@ struct TextEdit {
   clang::SourceRange Range;
   std::string Text;
 };
+
+// Whether the token range Inner lies within Outer (either may be the other).
+bool rangeInside(const clang::SourceManager &SM, clang::SourceRange Outer,
+                 clang::SourceRange Inner);
 
 // The text of Range with Edits (disjoint token ranges inside it) applied.
 llvm::Expected<std::string> editedText(const UnitAST &U, clang::CharSourceRange Range,

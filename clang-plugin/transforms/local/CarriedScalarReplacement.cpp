@@ -108,9 +108,9 @@ llvm::Expected<std::string> apartCondition(const UnitAST &U, const CarriedLoop &
     if (OwnWrites != 1)
       return unsupported(U, Target->getBeginLoc(),
                          "'" + Param.getName() + "' is also written through another pointer");
-    std::optional<std::string> Bytes = bufferBytesText(Param, Sizes);
     if (Others.empty() || NoAlias || Param.getType().isRestrictQualified())
       continue;
+    std::optional<std::string> Bytes = bufferBytesText(Param, Sizes);
     if (!Bytes)
       return unsupported(U, Param.getLocation(),
                          "'" + Param.getName() +
@@ -123,11 +123,6 @@ llvm::Expected<std::string> apartCondition(const UnitAST &U, const CarriedLoop &
     Tested.push_back(&Param);
   }
   return Tests.empty() ? std::string("true") : llvm::join(Tests, " && ");
-}
-
-bool contains(const clang::SourceManager &SM, clang::SourceRange Outer, clang::SourceRange Inner) {
-  return !SM.isBeforeInTranslationUnit(Inner.getBegin(), Outer.getBegin()) &&
-         !SM.isBeforeInTranslationUnit(Outer.getEnd(), Inner.getEnd());
 }
 
 // Rewrites one loop; Loops and Registers number the names it declares.
@@ -164,7 +159,7 @@ llvm::Error rewriteLoop(UnitAST &U, const CarriedLoop &L, unsigned &Loops, unsig
     const clang::Expr *Value = S->Store->getRHS();
     std::vector<TextEdit> Inner;
     for (size_t I = 0; I < Reads.size(); ++I)
-      if (contains(SM, Value->getSourceRange(), Reads[I].Range)) {
+      if (rangeInside(SM, Value->getSourceRange(), Reads[I].Range)) {
         Inner.push_back(Reads[I]);
         Done[I] = true;
       }
@@ -203,11 +198,6 @@ llvm::Expected<Carried> rewrite(UnitAST &U, bool NoAlias, const BufferSizes &Siz
   std::vector<CarriedStore> Stores = frontend::findCarriedStores(U.Kernel, U.Ctx);
   std::vector<CarriedLoop> Loops;
   for (const CarriedStore &S : Stores) {
-    // `A[i] = (kopt_c0 = v)`: carried already, by an earlier step of the chain.
-    if (const auto *Value =
-            llvm::dyn_cast<clang::BinaryOperator>(S.Store->getRHS()->IgnoreParens());
-        Value && Value->getOpcode() == clang::BO_Assign)
-      continue;
     if (Loops.empty() || Loops.back().Loop != S.Loop)
       Loops.push_back({S.Loop, {}, "true"});
     Loops.back().Stores.push_back(&S);
@@ -221,7 +211,7 @@ llvm::Expected<Carried> rewrite(UnitAST &U, bool NoAlias, const BufferSizes &Siz
     // A loop inside one already rewritten: their edits could overlap.
     bool Nested = false;
     for (const clang::ForStmt *R : Rewritten)
-      Nested = Nested || contains(SM, R->getSourceRange(), L.Loop->getSourceRange());
+      Nested = Nested || rangeInside(SM, R->getSourceRange(), L.Loop->getSourceRange());
     if (Nested)
       continue;
     llvm::Expected<std::string> Apart = apartCondition(U, L, NoAlias, Sizes);

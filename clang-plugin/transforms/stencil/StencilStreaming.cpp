@@ -28,11 +28,6 @@ namespace {
 constexpr llvm::StringLiteral Next = "kopt_next_plane";
 const std::array<std::string, 3> Marching = {"", "", "kopt_z"};
 
-bool inside(const clang::SourceManager &SM, clang::SourceRange Outer, clang::SourceRange Inner) {
-  return !SM.isBeforeInTranslationUnit(Inner.getBegin(), Outer.getBegin()) &&
-         !SM.isBeforeInTranslationUnit(Outer.getEnd(), Inner.getEnd());
-}
-
 class StencilStreaming : public Transform {
 public:
   llvm::StringRef id() const override { return "stencil-streaming"; }
@@ -102,7 +97,7 @@ private:
         return Range.takeError();
       std::vector<TextEdit> Within;
       for (const TextEdit &E : ZEdits)
-        if (inside(SM, R.Access->getSourceRange(), E.Range))
+        if (rangeInside(SM, R.Access->getSourceRange(), E.Range))
           Within.push_back(E);
       llvm::Expected<std::string> Fallback = editedText(U, *Range, Within);
       if (!Fallback)
@@ -114,7 +109,7 @@ private:
     }
     for (const TextEdit &E : ZEdits)
       if (llvm::none_of(S->Reads, [&](const TileRead &R) {
-            return inside(SM, R.Access->getSourceRange(), E.Range);
+            return rangeInside(SM, R.Access->getSourceRange(), E.Range);
           }))
         Edits.push_back(E);
     bool Returns = false;
