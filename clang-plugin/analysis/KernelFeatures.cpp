@@ -2,6 +2,7 @@
 
 #include "clang-plugin/analysis/CarriedStores.h"
 #include "clang-plugin/analysis/CollectiveCalls.h"
+#include "clang-plugin/analysis/FlagStores.h"
 #include "clang-plugin/analysis/IndexAnalysis.h"
 #include "clang-plugin/analysis/IntegerPowers.h"
 #include "clang-plugin/analysis/LocalArrays.h"
@@ -709,6 +710,7 @@ KernelFeatures analyzeKernelFeatures(const clang::FunctionDecl &Kernel, clang::A
   F.Neighbourhoods = findNeighbourhoods(Kernel, Ctx);
   F.LocalArrays = summarizeLocalArrays(Kernel, Ctx);
   F.CarriedStores = static_cast<unsigned>(findCarriedStores(Kernel, Ctx).size());
+  F.FlagStores = static_cast<unsigned>(findFlagStores(Kernel, Ctx).size());
   return F;
 }
 

@@ -139,6 +139,9 @@ struct KernelFeatures {
   unsigned OtherPowers = 0;
   // Stores a loop reads back in its next iteration (analysis/CarriedStores.h).
   unsigned CarriedStores = 0;
+  // Flags every thread may raise again and again inside a loop: one value
+  // stored to one location (analysis/FlagStores.h).
+  unsigned FlagStores = 0;
   // Calls the analysis does not look into: the kernel's device functions and
   // library calls other than math, atomics, barriers and warp intrinsics.
   std::vector<CallFeature> OtherCalls;

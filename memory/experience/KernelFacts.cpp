@@ -53,6 +53,9 @@ const FactInfo Table[] = {
     {"other_powers", Num, false, "pow calls with a runtime, fractional or negative exponent"},
     {"carried_stores", Num, false,
      "stores a loop reads back in its next iteration (a recurrence through memory)"},
+    {"flag_stores", Num, false,
+     "flags a thread may raise again and again in a loop (one value to one location: *changed = "
+     "1)"},
     {"data_indexed_arrays", Num, false, "per-thread arrays indexed by data (kept in local memory)"},
     {"thread_stride_loops", Num, false,
      "'i < n' loops stepping by blockDim.x or blockDim * gridDim (split among threads)"},
@@ -477,6 +480,7 @@ Facts factsFor(const KernelFeatures &F, const ProfileMetrics &Metrics) {
   Out.set("integer_powers", F.IntegerPowers);
   Out.set("other_powers", F.OtherPowers);
   Out.set("carried_stores", F.CarriedStores);
+  Out.set("flag_stores", F.FlagStores);
   Out.set("data_indexed_arrays",
           std::count_if(F.LocalArrays.begin(), F.LocalArrays.end(),
                         [](const frontend::LocalArray &A) { return A.DataIndexed; }));

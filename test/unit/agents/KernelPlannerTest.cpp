@@ -471,6 +471,40 @@ __global__ void thomasRows(const float *rhs, float *cp, float *dp, int nx, int n
       << joined(O.BestSteps);
 }
 
+// A BFS level, one thread a vertex: every vertex it labels sets the same flag,
+// and the launch waits on those stores (DRAM and SMs nearly idle). The search
+// must reach the transform that stores the flag once a thread.
+TEST(KernelPlanner, AFlagRaisedInALoopReachesDeferredFlagStore) {
+  PlannedRun T(R"(
+#pragma kopt optimize launch(grid: (n + 255) / 256; block: 256) args(n = 1 << 20, depth = 2) \
+    buffers(offsets[n + 1] in range(0, 8), targets[8 * n] in range(0, n), dist[n] inout, more[1] inout)
+__global__ void expand(const int *offsets, const int *targets, int *dist, int *more, int n, int depth) {
+  int v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v < n && dist[v] == depth)
+    for (int e = offsets[v]; e < offsets[v + 1]; ++e)
+      if (dist[targets[e]] == -1) {
+        dist[targets[e]] = depth + 1;
+        more[0] = 1;
+      }
+}
+)",
+               {{"dram_throughput_pct", 4},
+                {"sm_throughput_pct", 4},
+                {"achieved_occupancy_pct", 80},
+                {"parallelism", 15.9},
+                {"arithmetic_intensity", 0.1},
+                {"block_size", 256},
+                {"grid_size", 4096},
+                {"registers", 20}});
+  T.R.Budget.Evaluations = 3;
+  T.Eval.Rules = {{"kopt_flag0", Verdict::Faster, 2.0}};
+  OptimizeResult O = T.run();
+  ASSERT_TRUE(O.Best.has_value()) << joined(evaluatedSteps(O));
+  EXPECT_NE(std::find(O.BestSteps.begin(), O.BestSteps.end(), "deferred-flag-store"),
+            O.BestSteps.end())
+      << joined(O.BestSteps);
+}
+
 // The shipped library without the skills whose transforms add threads: a test of
 // experience alone, on a kernel that already fills the GPU.
 std::shared_ptr<const memory::SkillLibrary> withoutParallelismSkills() {
