@@ -11,8 +11,10 @@
 // clause, no __restrict__), the kernel first tests from the pragma's buffer
 // sizes that no other buffer overlaps it, and where one does, stores as the
 // original does. Refused where the kernel has lambdas or inline assembly (exits
-// and stores the rewrite cannot see) or reads memory through a pointer of
-// unknown origin. The edits stay on the lines they change.
+// and stores the rewrite cannot see), reads memory through a pointer of
+// unknown origin, or accesses volatile memory (a kernel that polls may be
+// talking to a host that waits for the flag). The edits stay on the lines they
+// change.
 #include "clang-plugin/analysis/FlagStores.h"
 #include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
@@ -37,7 +39,8 @@ namespace {
 
 using frontend::FlagStore;
 
-// Why the kernel's exits or memory accesses are not all visible, if they are not.
+// Why the kernel's exits or memory accesses are not all visible, or why it
+// may be watched while it runs, if so.
 std::optional<llvm::Error> hiddenExitsOrAccesses(const UnitAST &U, const clang::Stmt &Body) {
   std::optional<llvm::Error> Why;
   forEachStmt(&Body, [&](const clang::Stmt *S) {
@@ -49,6 +52,13 @@ std::optional<llvm::Error> hiddenExitsOrAccesses(const UnitAST &U, const clang::
                         "the rewrite does not follow");
     else if (llvm::isa<clang::AsmStmt>(S))
       Why = unsupported(U, S->getBeginLoc(), "the kernel has inline assembly");
+    else if (const auto *E = llvm::dyn_cast<clang::Expr>(S);
+             E && E->getType().isVolatileQualified())
+      // A kernel that polls memory may be talking to the host or another
+      // kernel while it runs, which may be waiting for the flag.
+      Why = unsupported(U, S->getBeginLoc(),
+                        "the kernel accesses volatile memory: something may watch the flag "
+                        "while it runs");
   });
   return Why;
 }

@@ -4,7 +4,8 @@
 // distances that sets a byte (noalias), a relaxation sweep over rows that
 // flags a slot chosen by the host and may leave its loop by a return, and
 // kernels whose flag is not deferred: read before it is set, set to two
-// values, set outside a loop, set inside a lambda.
+// values, set outside a loop, in a kernel with a lambda, in a kernel that polls
+// a volatile word the host writes.
 
 #pragma kopt optimize launch(grid: (n + 127) / 128; block: 128) args(n = 300, width = 4, depth = 3) \
     buffers(nbr[n * width] in range(-1, 300), level[n] inout range(-1, 6), changed[1] inout)
@@ -104,4 +105,13 @@ __global__ void inLambda(const float *x, int *changed, int n) {
     if (x[i] > k)
       *changed = 1;
   }
+}
+
+#pragma kopt optimize launch(grid: (n + 127) / 128; block: 128) args(n = 300) \
+    buffers(x[n] in, stop[1] in range(0, 1), seen[1] inout)
+__global__ void polls(const float *x, volatile int *stop, int *seen, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int k = 0; k < 4 && i < n && !*stop; k++)
+    if (x[i] > k)
+      *seen = 1;
 }
