@@ -18,7 +18,7 @@ namespace kopt::frontend {
 namespace {
 
 // Whether E has the same value in every thread and at every point of the
-// kernel: literals, enumerators and the scalar parameters in Unchanged, under
+// kernel: literals, enumerators and the scalar parameters not in Changed, under
 // operators that neither read memory nor assign.
 bool threadInvariant(const clang::Expr *E, const std::set<const clang::VarDecl *> &Changed) {
   bool Invariant = transform::computesOnly(E);
