@@ -1,7 +1,6 @@
 #include "clang-plugin/analysis/FlagStores.h"
 
 #include "clang-plugin/analysis/ast/AstWalk.h"
-#include "clang-plugin/analysis/ast/Mentions.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
@@ -9,7 +8,6 @@
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/Stmt.h>
 #include <clang/AST/StmtCXX.h>
-#include <llvm/ADT/FoldingSet.h>
 
 #include <set>
 
@@ -41,18 +39,14 @@ bool threadInvariant(const clang::Expr *E, const std::set<const clang::VarDecl *
 // of its own (its value unused); null otherwise.
 const clang::BinaryOperator *storeThrough(const clang::DeclRefExpr &Ref, clang::ASTContext &Ctx) {
   const clang::Stmt *Target = transform::parentPastParensAndCasts(&Ref, Ctx);
-  if (const auto *Deref = llvm::dyn_cast_or_null<clang::UnaryOperator>(Target);
-      Deref && Deref->getOpcode() != clang::UO_Deref)
+  const auto *Deref = llvm::dyn_cast_or_null<clang::UnaryOperator>(Target);
+  const auto *Sub = llvm::dyn_cast_or_null<clang::ArraySubscriptExpr>(Target);
+  // *P or P[c]; not &P, P + 1, or i[P] (P inside the index).
+  if (!(Deref && Deref->getOpcode() == clang::UO_Deref) &&
+      !(Sub && Sub->getBase()->IgnoreParenImpCasts() == &Ref))
     return nullptr;
-  if (const auto *Sub = llvm::dyn_cast_or_null<clang::ArraySubscriptExpr>(Target);
-      Sub && Sub->getBase()->IgnoreParenImpCasts() != &Ref)
-    return nullptr; // i[P] or P used inside an index.
-  if (!llvm::isa_and_nonnull<clang::UnaryOperator, clang::ArraySubscriptExpr>(Target))
-    return nullptr;
-  const clang::Stmt *Parent = transform::parentOf(Target, Ctx);
-  while (llvm::isa_and_nonnull<clang::ParenExpr>(Parent))
-    Parent = transform::parentOf(Parent, Ctx);
-  const auto *Assign = llvm::dyn_cast_or_null<clang::BinaryOperator>(Parent);
+  const auto *Assign = llvm::dyn_cast_or_null<clang::BinaryOperator>(
+      transform::parentPastParensAndCasts(Target, Ctx));
   if (!Assign || Assign->getOpcode() != clang::BO_Assign ||
       Assign->getLHS()->IgnoreParens() != Target)
     return nullptr;
@@ -66,13 +60,13 @@ const clang::Expr *indexOf(const clang::BinaryOperator &Store) {
   return Sub ? Sub->getIdx() : nullptr;
 }
 
-bool sameExpr(const clang::Expr *A, const clang::Expr *B, const clang::ASTContext &Ctx) {
-  if (!A || !B)
-    return !A && !B;
-  llvm::FoldingSetNodeID IdA, IdB;
-  A->IgnoreParenImpCasts()->Profile(IdA, Ctx, /*Canonical=*/true);
-  B->IgnoreParenImpCasts()->Profile(IdB, Ctx, /*Canonical=*/true);
-  return IdA == IdB;
+// Whether two stores write the same value to the same place.
+bool sameStore(const clang::BinaryOperator &A, const clang::BinaryOperator &B,
+               const clang::ASTContext &Ctx) {
+  const clang::Expr *IndexA = indexOf(A), *IndexB = indexOf(B);
+  bool SameIndex =
+      IndexA && IndexB ? transform::sameExpr(*IndexA, *IndexB, Ctx) : !IndexA && !IndexB;
+  return SameIndex && transform::sameExpr(*A.getRHS(), *B.getRHS(), Ctx);
 }
 
 bool insideLoop(const clang::Stmt *S, const clang::Stmt *Body, clang::ASTContext &Ctx) {
@@ -107,15 +101,14 @@ std::vector<FlagStore> findFlagStores(const clang::FunctionDecl &Kernel, clang::
       const clang::Expr *Index = Store ? indexOf(*Store) : nullptr;
       if (!Store || !threadInvariant(Store->getRHS(), Changed) ||
           (Index && !threadInvariant(Index, Changed)) ||
-          (!F.Stores.empty() && (!sameExpr(indexOf(*F.Stores.front()), Index, Ctx) ||
-                                 !sameExpr(F.Stores.front()->getRHS(), Store->getRHS(), Ctx)))) {
+          (!F.Stores.empty() && !sameStore(*F.Stores.front(), *Store, Ctx))) {
         Only = false;
         return;
       }
       F.Stores.push_back(Store);
       Looped = Looped || insideLoop(Store, Body, Ctx);
     });
-    if (Only && Looped && transform::countRefs(Body, P) == F.Stores.size())
+    if (Only && Looped) // Every reference to P was visited above, each a store.
       Out.push_back(std::move(F));
   }
   return Out;

@@ -399,17 +399,10 @@ private:
     for (auto [One, Other] :
          {std::pair(Sum->getRHS(), Sum->getLHS()), std::pair(Sum->getLHS(), Sum->getRHS())}) {
       std::optional<llvm::APSInt> Value = One->getIntegerConstantExpr(Ctx);
-      if (Value && *Value == 1 && sameExpr(Other, First))
+      if (Value && *Value == 1 && transform::sameExpr(*Other, *First, Ctx))
         return true;
     }
     return false;
-  }
-
-  bool sameExpr(const clang::Expr *A, const clang::Expr *B) const {
-    llvm::FoldingSetNodeID IdA, IdB;
-    A->IgnoreParenImpCasts()->Profile(IdA, Ctx, /*Canonical=*/true);
-    B->IgnoreParenImpCasts()->Profile(IdB, Ctx, /*Canonical=*/true);
-    return IdA == IdB;
   }
 
   // Induction variable, init, comparison, bound and step of a for loop.

@@ -7,6 +7,7 @@
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/ParentMapContext.h>
 #include <clang/AST/Stmt.h>
+#include <llvm/ADT/FoldingSet.h>
 
 namespace kopt::transform {
 
@@ -63,6 +64,13 @@ bool computesOnly(const clang::Expr *E) {
       Pure = Pure && !M->isArrow();
   });
   return Pure;
+}
+
+bool sameExpr(const clang::Expr &A, const clang::Expr &B, const clang::ASTContext &Ctx) {
+  llvm::FoldingSetNodeID IdA, IdB;
+  A.IgnoreParenImpCasts()->Profile(IdA, Ctx, /*Canonical=*/true);
+  B.IgnoreParenImpCasts()->Profile(IdB, Ctx, /*Canonical=*/true);
+  return IdA == IdB;
 }
 
 bool hasEffects(const clang::Expr *E, const clang::ASTContext &Ctx) {

@@ -37,6 +37,11 @@ std::set<const clang::VarDecl *> changedVariables(const clang::Stmt *S);
 // calls nothing and assigns nothing.
 bool computesOnly(const clang::Expr *E);
 
+// Whether A and B are the same expression, parentheses and implicit casts
+// aside (clang's canonical profile: the same operators over the same
+// declarations and literals).
+bool sameExpr(const clang::Expr &A, const clang::Expr &B, const clang::ASTContext &Ctx);
+
 // Whether evaluating E may change anything: clang's HasSideEffects, except
 // that the thread geometry (threadIdx.x, ...: property getters in clang's CUDA
 // headers, calls to clang) only reads.

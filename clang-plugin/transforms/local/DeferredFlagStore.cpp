@@ -39,6 +39,11 @@ namespace {
 
 using frontend::FlagStore;
 
+// Why the kernel has nothing to defer: where it is not offered, and where a
+// chain's earlier step deferred the flags already.
+constexpr llvm::StringLiteral NoFlag =
+    "no flag is raised in a loop (one value stored to one location, the location never read)";
+
 // Why the kernel's exits or memory accesses are not all visible, or why it
 // may be watched while it runs, if so.
 std::optional<llvm::Error> hiddenExitsOrAccesses(const UnitAST &U, const clang::Stmt &Body) {
@@ -93,9 +98,7 @@ llvm::Expected<Deferred> rewrite(UnitAST &U, bool NoAlias, const BufferSizes &Si
     return unsupported(U, U.Kernel.getLocation(), "the kernel's body is not a plain block");
   std::vector<FlagStore> Flags = frontend::findFlagStores(U.Kernel, U.Ctx);
   if (Flags.empty())
-    return unsupported(U, U.Kernel.getLocation(),
-                       "no flag is raised in a loop (one value stored to one location, "
-                       "the location never read)");
+    return unsupported(U, U.Kernel.getLocation(), NoFlag);
   if (std::optional<llvm::Error> Why = hiddenExitsOrAccesses(U, *Body))
     return std::move(*Why);
   if (!NoAlias)
@@ -161,8 +164,7 @@ public:
 protected:
   Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
     if (Kernel.Features.FlagStores == 0)
-      return Offer::no("no flag is raised in a loop (one value stored to one location, the "
-                       "location never read)");
+      return Offer::no(NoFlag.str());
     return Offer::of({ParamSet{}});
   }
 
