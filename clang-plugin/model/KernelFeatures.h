@@ -171,6 +171,34 @@ inline bool stepsByThreads(const KernelFeatures &F, const LoopFeature &L) {
          (L.Step.find("blockDim") != std::string::npos || stepsByGrid(F, L));
 }
 
+// Whether L halves its variable (s >>= 1, s /= 2, s = s >> 1): a block tree's
+// loop, as the features tell it (the AST decides).
+inline bool halvesItsVariable(const LoopFeature &L) {
+  const std::string &Inc = L.Increment;
+  auto EndsWith = [&](const std::string &Tail) {
+    return Inc.size() >= Tail.size() &&
+           Inc.compare(Inc.size() - Tail.size(), Tail.size(), Tail) == 0;
+  };
+  return Inc.find(">>= 1") != std::string::npos || Inc.find("/= 2") != std::string::npos ||
+         EndsWith(">> 1") || EndsWith("/ 2");
+}
+
+// Whether the kernel's shared memory and barriers may all serve block trees
+// whose total an atomic adds to global memory (the tree-atomics normalization
+// turns them into an atomic a thread, and the threads become independent):
+// __syncthreads alone, a loop that halves its variable, an atomicAdd,
+// atomicMax or atomicMin, no warp intrinsics. The AST decides.
+inline bool mayHoldAtomicTrees(const KernelFeatures &F) {
+  auto Syncthreads = [](const CallFeature &C) { return C.Name == "__syncthreads"; };
+  auto Combines = [](const CallFeature &C) {
+    return C.Name == "atomicAdd" || C.Name == "atomicMax" || C.Name == "atomicMin";
+  };
+  return !F.SharedVariables.empty() && !F.Barriers.empty() && F.WarpIntrinsics.empty() &&
+         std::all_of(F.Barriers.begin(), F.Barriers.end(), Syncthreads) &&
+         std::any_of(F.Atomics.begin(), F.Atomics.end(), Combines) &&
+         std::any_of(F.Loops.begin(), F.Loops.end(), halvesItsVariable);
+}
+
 // The features of Kernel's body (empty for a declaration).
 KernelFeatures analyzeKernelFeatures(const clang::FunctionDecl &Kernel, clang::ASTContext &Ctx);
 

@@ -68,6 +68,9 @@ const FactInfo Table[] = {
     {"uses_dynamic_shared", Bool, false, "extern __shared__ memory"},
     {"uses_atomics", Bool, false, "the kernel calls atomics"},
     {"uses_barriers", Bool, false, "the kernel calls block barriers"},
+    {"atomic_trees", Bool, false,
+     "its shared memory and barriers may serve only block trees whose total an atomic adds "
+     "(the cooperative transforms free its threads)"},
     {"uses_warp_intrinsics", Bool, false, "the kernel uses warp-level intrinsics"},
     {"dims_2d", Bool, false, "uses a .y component (2 or more dimensions)"},
     {"dims_3d", Bool, false, "uses a .z component"},
@@ -500,6 +503,7 @@ Facts factsFor(const KernelFeatures &F, const ProfileMetrics &Metrics) {
   Out.setBool("uses_dynamic_shared", Dynamic);
   Out.setBool("uses_atomics", !F.Atomics.empty());
   Out.setBool("uses_barriers", !F.Barriers.empty());
+  Out.setBool("atomic_trees", frontend::mayHoldAtomicTrees(F));
   Out.setBool("uses_warp_intrinsics", !F.WarpIntrinsics.empty());
   Out.setBool("dims_2d", F.Dimensions >= 2);
   Out.setBool("dims_3d", F.Dimensions >= 3);

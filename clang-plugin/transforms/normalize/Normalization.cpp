@@ -23,6 +23,12 @@ llvm::ArrayRef<NormalizationPass> geometryNormalizations() {
   return Passes;
 }
 
+llvm::ArrayRef<NormalizationPass> cooperativeNormalizations() {
+  static const NormalizationPass Passes[] = {{"tree-atomics", treeReductionsToAtomics},
+                                             {"geometry-aliases", inlineGeometryAliases}};
+  return Passes;
+}
+
 llvm::ArrayRef<NormalizationPass> launchNormalizations() {
   static const NormalizationPass Passes[] = {{"block-dim-constants", blockDimsForConstants},
                                              {"grid-dims-from-launch", gridDimsFromLaunch},

@@ -50,6 +50,7 @@ llvm::Expected<std::string> promoteAccumulators(UnitAST &U, const NormalizeOptio
 llvm::Expected<std::string> blockDimsForConstants(UnitAST &U, const NormalizeOptions &Options);
 llvm::Expected<std::string> gridDimsFromLaunch(UnitAST &U, const NormalizeOptions &Options);
 llvm::Expected<std::string> guardLaunchExtent(UnitAST &U, const NormalizeOptions &Options);
+llvm::Expected<std::string> treeReductionsToAtomics(UnitAST &U, const NormalizeOptions &Options);
 
 // What the matmul family (and row-cooperative) runs, in this order: aliases
 // of threadIdx/blockIdx/blockDim replaced by what they name, counters into
@@ -58,6 +59,10 @@ llvm::Expected<std::string> guardLaunchExtent(UnitAST &U, const NormalizeOptions
 llvm::ArrayRef<NormalizationPass> idiomNormalizations();
 // What the transforms that rewrite the thread's position run: the aliases only.
 llvm::ArrayRef<NormalizationPass> geometryNormalizations();
+// What the cooperative transforms run: block trees whose total one atomic
+// adds to global memory as an atomic a thread (the threads become
+// independent; sums reassociate), then the aliases.
+llvm::ArrayRef<NormalizationPass> cooperativeNormalizations();
 
 // What holds under the pragma's launch contract alone, for every transform:
 // constants that stand for the block's size read as blockDim, gridDim read as

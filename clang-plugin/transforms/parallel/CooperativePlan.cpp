@@ -5,6 +5,7 @@
 #include "clang-plugin/analysis/ast/Mentions.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
 #include "clang-plugin/transforms/framework/TransformSupport.h"
+#include "clang-plugin/transforms/framework/TreeReduction.h"
 #include "clang-plugin/transforms/normalize/Normalization.h"
 
 #include <clang/AST/ASTContext.h>
@@ -51,6 +52,21 @@ bool isSubscriptOf(const clang::Expr *E, const clang::VarDecl *P, const std::str
     return false;
   std::optional<Subscripted> S = subscripted(Sub);
   return S && S->Base == P && indexText(U, *S) == Index;
+}
+
+// A return or goto under S, or a break that leaves the loop S is the body of
+// (not one of a loop or switch nested in it); null for none.
+const clang::Stmt *leavingStatement(const clang::Stmt *S, bool Nested) {
+  if (!S)
+    return nullptr;
+  if (llvm::isa<clang::ReturnStmt, clang::GotoStmt, clang::IndirectGotoStmt>(S) ||
+      (llvm::isa<clang::BreakStmt>(S) && !Nested))
+    return S;
+  bool Inner = llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::SwitchStmt>(S);
+  for (const clang::Stmt *Child : S->children())
+    if (const clang::Stmt *Exit = leavingStatement(Child, Nested || Inner))
+      return Exit;
+  return nullptr;
 }
 
 bool allRestrict(const std::set<const clang::VarDecl *> &Roots) {
@@ -220,8 +236,10 @@ private:
       return unsupported(U, For.getBeginLoc(), "a loop that is not for (int j = E0; j < E1; j++)");
     if (llvm::Error E = checkCounterDead(U, *L))
       return E;
-    if (inspectStmt(*For.getBody()).Control)
-      return unsupported(U, For.getBeginLoc(), "a loop with return, break or continue");
+    // A continue of this loop goes on to the lane's next iteration, as it
+    // went on to the thread's.
+    if (const clang::Stmt *Exit = leavingStatement(For.getBody(), /*Nested=*/false))
+      return unsupported(U, Exit->getBeginLoc(), "a loop with return, break or goto");
     llvm::Expected<std::vector<Write>> Writes = writesIn(U, For.getBody());
     if (!Writes)
       return Writes.takeError();
@@ -259,11 +277,11 @@ private:
   // Every update of V folds into it the same way, and nothing else in the
   // loop reads it.
   llvm::Expected<VarFold> varFold(const clang::ForStmt &For, const clang::VarDecl *V, bool Stores) {
-    std::optional<VarFolds> Folds = foldsOf(U, For.getBody(), V);
+    std::optional<VarFolds> Folds = foldsOf(U, For.getBody(), V, /*Counts=*/true);
     if (!Folds)
       return unsupported(U, For.getBeginLoc(),
                          "the loop updates '" + V->getName() +
-                             "' other than by s += e or s = max/min(s, e)");
+                             "' other than by s += e, s++ or s = max/min(s, e)");
     if (countRefs(For.getBody(), V) != Folds->Refs)
       return unsupported(U, For.getBeginLoc(),
                          Stores ? "the loop carries state other than one reduction (a scan?)"
@@ -627,6 +645,12 @@ llvm::Expected<CooperativeRewrite> rewriteCooperative(const TransformInput &In,
     const auto *Body = llvm::dyn_cast<clang::CompoundStmt>(AST.Kernel.getBody());
     if (!Body || Body->getLBracLoc().isMacroID())
       return llvm::createStringError("the kernel's body is not a plain block");
+    // The features let a block tree through for the tree-atomics
+    // normalization; whatever is left ties threads together.
+    if (StmtContents C = inspectStmt(*Body); C.Shared || C.Barrier)
+      return llvm::createStringError(
+          "the kernel uses shared memory or barriers (other than a block tree whose total one "
+          "atomic adds to global memory)");
     CooperativePlanner Plan(AST, Group, In.Kernel.Pragma && In.Kernel.Pragma->NoAlias);
     if (llvm::Error E = Plan.run())
       return E;
@@ -648,7 +672,7 @@ llvm::Expected<CooperativeRewrite> rewriteCooperative(const TransformInput &In,
     Out.Reductions = Plan.reductions();
     return llvm::Error::success();
   };
-  llvm::Expected<NormalizedRewrite> Text = rewriteNormalized(In, geometryNormalizations(), Edit);
+  llvm::Expected<NormalizedRewrite> Text = rewriteNormalized(In, cooperativeNormalizations(), Edit);
   if (!Text)
     return Text.takeError();
   Out.Unit = std::move(Text->UnitText);
@@ -660,11 +684,11 @@ llvm::Expected<CooperativeRewrite> rewriteCooperative(const TransformInput &In,
 
 namespace kopt::transform {
 
-Fit cooperativeFit(const frontend::KernelSummary &Kernel) {
+Fit cooperativeFit(const frontend::KernelSummary &Kernel, bool AtomicTrees) {
   const frontend::KernelFeatures &F = Kernel.Features;
   if (Fit Fits = dimensionsBetween(Kernel, 1, 2); !Fits)
     return Fits;
-  if (Fit Fits = independentThreads(Kernel); !Fits)
+  if (Fit Fits = independentThreads(Kernel); !Fits && !(AtomicTrees && frontend::mayHoldAtomicTrees(F)))
     return Fits;
   if (F.Guards.empty())
     return Fit::no("the kernel has no bounds check on its position");

@@ -60,8 +60,11 @@ llvm::Expected<CooperativeRewrite> rewriteCooperative(const TransformInput &In,
 // bounds check (the extra groups of a rounded grid leave by it), nothing that
 // ties threads together (shared memory, barriers, warp intrinsics), no
 // grid-stride loop, and a pragma block of (x, y, 1) where the pragma gives
-// one; or why not. rewriteCooperative checks the AST.
-Fit cooperativeFit(const frontend::KernelSummary &Kernel);
+// one; or why not. rewriteCooperative checks the AST. AtomicTrees: the
+// transform goes through rewriteCooperative, whose tree-atomics
+// normalization may free a kernel whose shared memory and barriers serve
+// only block trees (Normalization.h): such a kernel fits too.
+Fit cooperativeFit(const frontend::KernelSummary &Kernel, bool AtomicTrees = false);
 // Whether the kernel reads a y component (a 2D kernel).
 bool readsY(const frontend::KernelSummary &Kernel);
 

@@ -36,7 +36,7 @@ public:
 
 protected:
   Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
-    if (Fit F = cooperativeFit(Kernel); !F)
+    if (Fit F = cooperativeFit(Kernel, /*AtomicTrees=*/true); !F)
       return F.offer();
     if (Kernel.Features.Loops.empty())
       return Offer::no("the kernel has no loop to spread over lanes");
@@ -64,7 +64,7 @@ protected:
   llvm::Expected<TransformOutput> rewriteAt(const TransformInput &In,
                                             const ParamSet &Params) const override {
     int64_t Lanes = Params.at("lanes"), Order = Params.at("order");
-    if (Fit F = cooperativeFit(In.Kernel); !F)
+    if (Fit F = cooperativeFit(In.Kernel, /*AtomicTrees=*/true); !F)
       return llvm::createStringError(F.whyNot());
     LaneGroup Group;
     Group.TwoD = readsY(In.Kernel);

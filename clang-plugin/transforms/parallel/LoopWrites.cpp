@@ -265,14 +265,25 @@ std::optional<FoldUpdate> foldUpdate(const UnitAST &U, const clang::BinaryOperat
   return F;
 }
 
-std::optional<VarFolds> foldsOf(const UnitAST &U, const clang::Stmt *S, const clang::VarDecl *V) {
+std::optional<VarFolds> foldsOf(const UnitAST &U, const clang::Stmt *S, const clang::VarDecl *V,
+                                bool Counts) {
   std::optional<Fold> How;
   unsigned Refs = 0;
   bool Bad = false;
   auto IsV = [&](const clang::Expr *E) { return varOf(E) == V; };
   forEachStmt(S, [&](const clang::Stmt *X) {
     if (const auto *Un = llvm::dyn_cast<clang::UnaryOperator>(X)) {
-      Bad |= Un->isIncrementDecrementOp() && varOf(Un->getSubExpr()) == V;
+      if (!Un->isIncrementDecrementOp() || varOf(Un->getSubExpr()) != V)
+        return;
+      // n++ as a statement of its own sums ones (n-- minus ones).
+      const clang::Stmt *Parent = parentOf(Un, U.Ctx);
+      if (!Counts || !V->getType()->isIntegerType() || !Parent || llvm::isa<clang::Expr>(Parent) ||
+          (How && !(*How == Fold{}))) {
+        Bad = true;
+        return;
+      }
+      How = Fold{};
+      Refs += 1;
       return;
     }
     const auto *Bin = llvm::dyn_cast<clang::BinaryOperator>(X);

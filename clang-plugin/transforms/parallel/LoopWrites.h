@@ -95,13 +95,15 @@ std::optional<FoldUpdate> foldUpdate(const UnitAST &U, const clang::BinaryOperat
 
 // Every update of V under S, where each is a FoldUpdate of one kind, a
 // statement of its own (t = (s += e) hands the partial on), and V is never
-// incremented: the kind and how often the updates name V. None otherwise, or
-// where nothing updates V.
+// incremented (with Counts, an integer V may be: n++ and n-- as statements
+// of their own are sums): the kind and how often the updates name V. None
+// otherwise, or where nothing updates V.
 struct VarFolds {
   Fold How;
   unsigned Refs = 0;
 };
-std::optional<VarFolds> foldsOf(const UnitAST &U, const clang::Stmt *S, const clang::VarDecl *V);
+std::optional<VarFolds> foldsOf(const UnitAST &U, const clang::Stmt *S, const clang::VarDecl *V,
+                                bool Counts = false);
 
 // A for loop counting up by one: for (int j = E0; j < E1; j++), or with the
 // counter declared before the loop (for (j = E0; j <= E1; ++j), as C89-style

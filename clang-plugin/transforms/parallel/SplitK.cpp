@@ -44,7 +44,7 @@ public:
 
 protected:
   Offer offerPoints(const frontend::KernelSummary &Kernel) const override {
-    if (Fit F = cooperativeFit(Kernel); !F)
+    if (Fit F = cooperativeFit(Kernel, /*AtomicTrees=*/true); !F)
       return F.offer();
     if (Kernel.Features.Loops.empty())
       return Offer::no("the kernel has no loop to split");
@@ -58,7 +58,7 @@ protected:
                                             const ParamSet &Params) const override {
     if (!clusterArch(In.ClangArgs))
       return llvm::createStringError("thread block clusters need sm_90 or later");
-    if (Fit F = cooperativeFit(In.Kernel); !F)
+    if (Fit F = cooperativeFit(In.Kernel, /*AtomicTrees=*/true); !F)
       return llvm::createStringError(F.whyNot());
     LaneGroup Group;
     Group.Shape = LaneGroup::Kind::Cluster;

@@ -84,6 +84,26 @@ template <class T> T atomicAdd(T *Address, T Value) {
   return std::atomic_ref<T>(*Address).fetch_add(Value);
 }
 
+template <class T> T atomicMax(T *Address, T Value) {
+  std::atomic_ref<T> Ref(*Address);
+  T Old = Ref.load();
+  while (Old < Value && !Ref.compare_exchange_weak(Old, Value)) {
+  }
+  return Old;
+}
+
+template <class T> T atomicMin(T *Address, T Value) {
+  std::atomic_ref<T> Ref(*Address);
+  T Old = Ref.load();
+  while (Value < Old && !Ref.compare_exchange_weak(Old, Value)) {
+  }
+  return Old;
+}
+
+// CUDA's integer max and min.
+inline int max(int A, int B) { return A < B ? B : A; }
+inline int min(int A, int B) { return A < B ? A : B; }
+
 // Runs the blocks of one cluster (ClusterBlocks of them, from First in x-major
 // order within Cluster's box) at once, each thread as an OS thread.
 template <class Kernel, class... Args>
