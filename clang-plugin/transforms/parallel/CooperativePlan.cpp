@@ -688,7 +688,8 @@ Fit cooperativeFit(const frontend::KernelSummary &Kernel, bool AtomicTrees) {
   const frontend::KernelFeatures &F = Kernel.Features;
   if (Fit Fits = dimensionsBetween(Kernel, 1, 2); !Fits)
     return Fits;
-  if (Fit Fits = independentThreads(Kernel); !Fits && !(AtomicTrees && frontend::mayHoldAtomicTrees(F)))
+  if (Fit Fits = independentThreads(Kernel);
+      !Fits && !(AtomicTrees && frontend::mayHoldAtomicTrees(F)))
     return Fits;
   if (F.Guards.empty())
     return Fit::no("the kernel has no bounds check on its position");
