@@ -15,6 +15,15 @@ namespace kopt::transform {
 
 namespace {
 
+// The __shared__ array E subscripts (a[i]), or null.
+const clang::VarDecl *sharedArrayOf(const clang::Expr *E) {
+  const auto *Sub = llvm::dyn_cast<clang::ArraySubscriptExpr>(E->IgnoreParenImpCasts());
+  const clang::VarDecl *A = Sub ? namedVariable(Sub->getBase()) : nullptr;
+  if (!A || !A->hasAttr<clang::CUDASharedAttr>() || !A->getType()->isArrayType())
+    return nullptr;
+  return A;
+}
+
 bool isFoldCall(llvm::StringRef Name) {
   static const llvm::StringSet<> Calls = {"max", "min", "fmaxf", "fminf", "fmax", "fmin"};
   return Calls.contains(Name);
@@ -146,15 +155,14 @@ private:
   // a[tid] (Plus false) or a[tid + s] (Plus true) with a a __shared__ array:
   // the array, or null.
   const clang::VarDecl *element(const clang::Expr *E, const clang::VarDecl *S, bool Plus) const {
-    const auto *Sub = llvm::dyn_cast<clang::ArraySubscriptExpr>(E->IgnoreParenImpCasts());
-    if (!Sub)
-      return nullptr;
-    const clang::VarDecl *A = namedVariable(Sub->getBase());
-    if (!A || !A->hasAttr<clang::CUDASharedAttr>() || !A->getType()->isArrayType())
-      return nullptr;
-    const clang::Expr *I = Sub->getIdx()->IgnoreParenImpCasts();
     if (!Plus)
-      return isBuiltin(I, "threadIdx") ? A : nullptr;
+      return ownSharedElement(E, Changed);
+    const clang::VarDecl *A = sharedArrayOf(E);
+    if (!A)
+      return nullptr;
+    const clang::Expr *I = llvm::cast<clang::ArraySubscriptExpr>(E->IgnoreParenImpCasts())
+                               ->getIdx()
+                               ->IgnoreParenImpCasts();
     const auto *Add = llvm::dyn_cast<clang::BinaryOperator>(I);
     if (!Add || Add->getOpcode() != clang::BO_Add)
       return nullptr;
@@ -211,12 +219,10 @@ llvm::Expected<TreeLoop> matchTreeLoop(UnitAST &U, const clang::ForStmt &For,
 
 const clang::VarDecl *ownSharedElement(const clang::Expr *E,
                                        const std::set<const clang::VarDecl *> &Changed) {
-  const auto *Sub = llvm::dyn_cast<clang::ArraySubscriptExpr>(E->IgnoreParenImpCasts());
-  if (!Sub)
+  const clang::VarDecl *A = sharedArrayOf(E);
+  if (!A)
     return nullptr;
-  const clang::VarDecl *A = namedVariable(Sub->getBase());
-  if (!A || !A->hasAttr<clang::CUDASharedAttr>() || !A->getType()->isArrayType())
-    return nullptr;
+  const auto *Sub = llvm::cast<clang::ArraySubscriptExpr>(E->IgnoreParenImpCasts());
   std::optional<frontend::IndexBuiltin> B = builtinThroughLocal(Sub->getIdx(), Changed);
   return B && B->Var == "threadIdx" && B->Component == 'x' ? A : nullptr;
 }
