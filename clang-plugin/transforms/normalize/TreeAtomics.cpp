@@ -16,7 +16,8 @@
 // Taken only where the tree, the store before it and the atomic after it are
 // the whole use of the array, every barrier of the kernel is the tree's, the
 // atomic's address is the same for every thread (parameters and constants)
-// and its value is sdata[0] or a widening conversion of it.
+// and its value is sdata[0] or a widening conversion of it, and nothing after
+// the tree reads memory (its barriers ordered the block's stores before it).
 #include "clang-plugin/analysis/IndexAnalysis.h"
 #include "clang-plugin/analysis/ast/AstWalk.h"
 #include "clang-plugin/transforms/framework/AstEdit.h"
@@ -28,6 +29,7 @@
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/Stmt.h>
+#include <clang/Basic/SourceManager.h>
 #include <clang/Rewrite/Core/Rewriter.h>
 
 #include <llvm/ADT/StringExtras.h>
@@ -305,7 +307,35 @@ private:
     });
     if (Refusal)
       return std::move(*Refusal);
+    // The tree's barriers also ordered every thread's earlier stores before
+    // what the block reads after it; without them nothing may read memory.
+    if (const clang::Stmt *Read = readAfter(*A.Consumer))
+      return unsupported(U, Read->getBeginLoc(),
+                         "the kernel reads memory after the tree (its barriers ordered the "
+                         "block's stores before the read)");
     return A;
+  }
+
+  // The first memory read (a subscript, a dereference, an arrow, or a call
+  // handed a pointer) after End in the kernel's body; null for none.
+  const clang::Stmt *readAfter(const clang::Stmt &End) {
+    const clang::SourceManager &SM = U.Ctx.getSourceManager();
+    const clang::Stmt *First = nullptr;
+    forEachStmt(Body, [&](const clang::Stmt *X) {
+      if (First || !SM.isBeforeInTranslationUnit(End.getEndLoc(), X->getBeginLoc()))
+        return;
+      bool Reads = llvm::isa<clang::ArraySubscriptExpr>(X);
+      if (const auto *Un = llvm::dyn_cast<clang::UnaryOperator>(X))
+        Reads = Un->getOpcode() == clang::UO_Deref;
+      else if (const auto *Member = llvm::dyn_cast<clang::MemberExpr>(X))
+        Reads = Member->isArrow();
+      else if (const auto *Call = llvm::dyn_cast<clang::CallExpr>(X))
+        Reads = std::any_of(Call->arg_begin(), Call->arg_end(),
+                            [](const clang::Expr *Arg) { return Arg->getType()->isPointerType(); });
+      if (Reads)
+        First = X;
+    });
+    return First;
   }
 
   // The store becomes `T kopt_treeN = v; atomic(p, kopt_treeN);`; the

@@ -142,3 +142,29 @@ __global__ void row_shares(const float *a, float *share, float *total, int n) {
   if (i < n)
     share[i] = row / s_sum[0];
 }
+
+// Refused: after the tree, each thread reads a neighbour's store, which the
+// tree's barriers ordered.
+#pragma kopt optimize launch(grid: (n + 127) / 128; block: 128) args(n = 300) \
+    buffers(a[n] in, smooth[n] inout, total[1] inout)
+__global__ void neighbour_after(const float *a, float *smooth, float *total, int n) {
+  __shared__ float s_sum[128];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = 0.0f;
+  if (i < n) {
+    for (int j = 0; j < n; j++)
+      v += a[j] * (j == i ? 2.0f : 1.0f);
+    smooth[i] = v;
+  }
+  s_sum[threadIdx.x] = v;
+  __syncthreads();
+  for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (threadIdx.x < s)
+      s_sum[threadIdx.x] += s_sum[threadIdx.x + s];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0)
+    atomicAdd(total, s_sum[0]);
+  if (i + 1 < n && threadIdx.x + 1 < blockDim.x)
+    smooth[i] = 0.5f * (smooth[i] + smooth[i + 1]);
+}
