@@ -282,8 +282,7 @@ private:
       return unsupported(U, Loop->getEndLoc(),
                          "the block's value does not go to global memory by `if (tid == 0) " +
                              Wanted + "(p, " + T.Array->getName() + "[0]);`");
-    if (!isElementZero(A.Atomic->getArg(1)->IgnoreImpCasts(), T.Array, U.Ctx) &&
-        !isElementZero(A.Atomic->getArg(1), T.Array, U.Ctx))
+    if (!isElementZero(A.Atomic->getArg(1), T.Array, U.Ctx))
       return unsupported(U, A.Atomic->getArg(1)->getBeginLoc(),
                          "the atomic adds more than " + T.Array->getName() +
                              "[0] (or a widening conversion of it)");
